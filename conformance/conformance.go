@@ -1,0 +1,104 @@
+// Package conformance holds, per agent, an independent reading of real
+// captures: the assistant texts a capture holds and the exit status its
+// run calls for. The conformance test (conformance_test.go) renders every
+// capture under ../shared/corpus and checks agentfmt's output against it.
+//
+// The extractors are deliberately simple and separate from the parsers:
+// they read the capture with a few gjson paths, so a parser bug does not
+// hide itself by being repeated here.
+package conformance
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+)
+
+// Expect is what a capture should render to.
+type Expect struct {
+	// Texts are the assistant texts (answers) of the capture; each must
+	// appear exactly once in the json output's text.delta concatenation
+	// and at least once in plain output. Whitespace-only texts are skipped.
+	Texts []string
+	// Exit is the exit status the capture's outcome calls for: 0 success,
+	// 1 the agent reported failure, 3 the stream ended before the run did.
+	Exit int
+	// Answer, when not empty, is what -o text must print (trailing newline
+	// trimmed).
+	Answer string
+}
+
+// Extractor reads one capture file of its agent.
+type Extractor func(data []byte, name string) Expect
+
+var (
+	mu         sync.Mutex
+	extractors = map[string]Extractor{}
+)
+
+// Register adds the extractor for a corpus folder (claude, qwen, codex, …).
+func Register(folder string, x Extractor) {
+	mu.Lock()
+	defer mu.Unlock()
+	extractors[folder] = x
+}
+
+// Lookup returns the extractor for a corpus folder.
+func Lookup(folder string) (Extractor, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	x, ok := extractors[folder]
+	return x, ok
+}
+
+// Folders lists the folders with an extractor, sorted.
+func Folders() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for k := range extractors {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CorpusDir finds ../shared/corpus beside the repository, walking up from
+// the working directory to the folder holding go.mod. It returns "" when
+// there is none.
+func CorpusDir() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			c := filepath.Join(dir, "..", "shared", "corpus")
+			if st, err := os.Stat(c); err == nil && st.IsDir() {
+				return c
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Captures lists the capture files (*.jsonl, *.json, *.ndjson) of a corpus folder.
+func Captures(folder string) []string {
+	c := CorpusDir()
+	if c == "" {
+		return nil
+	}
+	var out []string
+	for _, pat := range []string{"*.jsonl", "*.ndjson", "*.json"} {
+		m, _ := filepath.Glob(filepath.Join(c, folder, pat))
+		out = append(out, m...)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,36 @@
+// Package all is the registry of every supported agent, in detection
+// priority order: when two agents score the same on a line, the first wins.
+package all
+
+import (
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/acp"
+	"github.com/agentfmt/agentfmt/parsers/claude"
+	"github.com/agentfmt/agentfmt/parsers/cline"
+	"github.com/agentfmt/agentfmt/parsers/codex"
+	"github.com/agentfmt/agentfmt/parsers/cursor"
+	"github.com/agentfmt/agentfmt/parsers/gemini"
+	"github.com/agentfmt/agentfmt/parsers/opencode"
+)
+
+// Agents returns the registry.
+func Agents() []parsers.Agent {
+	return []parsers.Agent{
+		claude.Agent,
+		codex.Agent,
+		gemini.Agent,
+		opencode.Agent,
+		cursor.Agent,
+		acp.Agent,
+		cline.Agent,
+	}
+}
+
+// Names lists the names --agent accepts.
+func Names() []string {
+	var names []string
+	for _, a := range Agents() {
+		names = append(names, a.Name)
+	}
+	return names
+}

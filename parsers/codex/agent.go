@@ -1,0 +1,23 @@
+// Package codex parses the codex wire format into streaming events.
+package codex
+
+import (
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// Agent is the codex format for the registry.
+var Agent = parsers.Agent{
+	Name:   "codex",
+	Detect: func(l *parsers.Line) parsers.Confidence { return parsers.No },
+	New:    func() parsers.Parser { return &parser{} },
+}
+
+type parser struct{ ev streaming.Event }
+
+func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: l.Str("type"), Text: l.JSON}
+	return emit(&p.ev)
+}
+
+func (p *parser) Finish(emit parsers.Emit) error { return nil }

@@ -1,0 +1,261 @@
+package parsers
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/input"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// LineError is an unparseable line under --strict.
+type LineError struct {
+	Line int
+	Msg  string
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// ExitCode is 65 (EX_DATAERR).
+func (e *LineError) ExitCode() int { return 65 }
+
+// DecoderOptions configure a Decoder.
+type DecoderOptions struct {
+	// Force names the agent to use for every line ("" or "auto": detect).
+	Force string
+	// Strict makes non-JSON and invalid lines errors.
+	Strict bool
+	// Report receives detection decisions and notices with their line (--debug).
+	Report func(line int, msg string)
+}
+
+// Decoder turns input lines into events: raw text, notices, and the
+// events of the agent parser it picked for the stream.
+type Decoder struct {
+	agents []Agent
+	opts   DecoderOptions
+	out    Emit
+
+	cur      Parser
+	curAgent *Agent
+	line     Line
+	ev       streaming.Event
+
+	truncated bool
+}
+
+// NewDecoder returns a decoder over the given agents (in detection
+// priority order) that hands events to out.
+func NewDecoder(agents []Agent, opts DecoderOptions, out Emit) (*Decoder, error) {
+	d := &Decoder{agents: agents, opts: opts, out: out}
+	if opts.Force != "" && opts.Force != "auto" {
+		a := Find(agents, opts.Force)
+		if a == nil {
+			return nil, fmt.Errorf("unknown agent %q", opts.Force)
+		}
+		d.curAgent = a
+		d.cur = a.New()
+	}
+	return d, nil
+}
+
+// Find returns the agent named name (or one of its aliases).
+func Find(agents []Agent, name string) *Agent {
+	for i := range agents {
+		if agents[i].Name == name {
+			return &agents[i]
+		}
+		for _, al := range agents[i].Aliases {
+			if al == name {
+				return &agents[i]
+			}
+		}
+	}
+	return nil
+}
+
+// Truncated reports whether the last line read was cut off: invalid JSON
+// with no newline after it.
+func (d *Decoder) Truncated() bool { return d.truncated }
+
+// Agent returns the name of the agent detected last ("" if none).
+func (d *Decoder) Agent() string {
+	if d.curAgent == nil {
+		return ""
+	}
+	return d.curAgent.Name
+}
+
+func (d *Decoder) report(line int, format string, args ...any) {
+	if d.opts.Report != nil {
+		d.opts.Report(line, fmt.Sprintf(format, args...))
+	}
+}
+
+// emit stamps an event with the current agent and line.
+func (d *Decoder) emit(ev *streaming.Event) error {
+	if ev.Agent == "" && d.curAgent != nil {
+		ev.Agent = d.curAgent.Name
+	}
+	if ev.Line == 0 {
+		ev.Line = d.line.N
+	}
+	return d.out(ev)
+}
+
+func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
+	d.ev = streaming.Event{Kind: kind, Line: n, Text: text}
+	if d.curAgent != nil {
+		d.ev.Agent = d.curAgent.Name
+	}
+	return d.out(&d.ev)
+}
+
+// Decode handles one input line.
+func (d *Decoder) Decode(in input.Line) error {
+	d.truncated = false
+	if in.Skipped > 0 {
+		return d.simple(streaming.KindNotice, in.N,
+			fmt.Sprintf("line %d skipped: %s is longer than --max-line", in.N, HumanBytes(in.Skipped)))
+	}
+	b := stripTerminalPrefix(in.Bytes)
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil
+	}
+	if b[0] != '{' && b[0] != '[' {
+		if d.opts.Strict {
+			return &LineError{Line: in.N, Msg: "not JSON: " + Clip(string(b), 60)}
+		}
+		return d.simple(streaming.KindRaw, in.N, string(in.Bytes))
+	}
+	if !gjson.ValidBytes(b) {
+		d.truncated = in.NoNewline
+		if d.opts.Strict {
+			return &LineError{Line: in.N, Msg: "invalid JSON: " + Clip(string(b), 60)}
+		}
+		what := "is not valid JSON"
+		if in.NoNewline {
+			what = "is cut off (invalid JSON at the end of input)"
+		}
+		if err := d.simple(streaming.KindNotice, in.N, fmt.Sprintf("line %d %s; shown as it is", in.N, what)); err != nil {
+			return err
+		}
+		return d.simple(streaming.KindRaw, in.N, string(in.Bytes))
+	}
+	if b[0] == '[' && !in.Element {
+		// One JSON array on a line: its elements are the events.
+		var err error
+		gjson.ParseBytes(b).ForEach(func(_, v gjson.Result) bool {
+			err = d.value(v.Raw, in.N)
+			return err == nil
+		})
+		return err
+	}
+	return d.value(string(b), in.N)
+}
+
+func (d *Decoder) value(json string, n int) error {
+	d.line.Reset(json, n)
+	if !strings.HasPrefix(json, "{") {
+		return d.simple(streaming.KindRaw, n, json)
+	}
+	d.choose()
+	if d.cur == nil {
+		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: d.line.Str("type"), Text: json}
+		d.report(n, "no agent recognises this line (type %q)", d.ev.Type)
+		return d.out(&d.ev)
+	}
+	return d.cur.Parse(&d.line, d.emit)
+}
+
+// choose picks the parser for the current line: the first decisive line
+// decides, and a later line that is decisively another agent's switches.
+func (d *Decoder) choose() {
+	if d.opts.Force != "" && d.opts.Force != "auto" {
+		return
+	}
+	var best *Agent
+	bestScore, curScore := No, No
+	for i := range d.agents {
+		a := &d.agents[i]
+		c := a.Detect(&d.line)
+		if a == d.curAgent {
+			curScore = c
+		}
+		if c > bestScore {
+			best, bestScore = a, c
+		}
+	}
+	if best == nil || best == d.curAgent {
+		return
+	}
+	if d.cur != nil && !(curScore < bestScore && (bestScore == Decisive || curScore == No)) {
+		return
+	}
+	if d.cur != nil {
+		if err := d.cur.Finish(d.emit); err != nil {
+			d.report(d.line.N, "finishing %s: %v", d.curAgent.Name, err)
+		}
+		d.report(d.line.N, "input switches from %s to %s", d.curAgent.Name, best.Name)
+	} else {
+		d.report(d.line.N, "detected %s", best.Name)
+	}
+	d.curAgent = best
+	d.cur = best.New()
+}
+
+// Close ends the input: the parser emits what it still holds.
+func (d *Decoder) Close() error {
+	if d.cur == nil {
+		return nil
+	}
+	return d.cur.Finish(d.emit)
+}
+
+// stripTerminalPrefix removes escape or title sequences that some agents
+// (Kilo) print before the '{' of a JSON line.
+func stripTerminalPrefix(b []byte) []byte {
+	if len(b) == 0 || b[0] == '{' || b[0] == '[' {
+		return b
+	}
+	i := bytes.IndexByte(b, '{')
+	if i <= 0 || bytes.IndexByte(b[:i], 0x1b) < 0 {
+		return b
+	}
+	if gjson.ValidBytes(b[i:]) {
+		return b[i:]
+	}
+	return b
+}
+
+// Clip shortens s to at most n runes, marking the cut with "…".
+func Clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, c := 0, 0
+	for i = range s {
+		if c == n {
+			break
+		}
+		c++
+	}
+	return s[:i] + "…"
+}
+
+// HumanBytes formats a size as 412 B, 12 KB, 48 MB.
+func HumanBytes(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%d KB", (n+500)/1000)
+	case n < 1000*1000*1000:
+		return fmt.Sprintf("%d MB", (n+500_000)/1000_000)
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+}

@@ -1,0 +1,52 @@
+package parsers
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// CleanToolName removes the MCP prefixes agents put on tool names:
+// "mcp__acp__Read" is "Read", "mcp__github__create_issue" is
+// "github.create_issue".
+func CleanToolName(name string) string {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return name
+	}
+	if r, ok := strings.CutPrefix(rest, "acp__"); ok {
+		return r
+	}
+	if server, tool, ok := strings.Cut(rest, "__"); ok && server != "" && tool != "" {
+		return server + "." + tool
+	}
+	return rest
+}
+
+// ImageSummary is how an inline image is shown instead of its base64:
+// ‹image/png 412 KB›. b64len is the length of the base64 text.
+func ImageSummary(mediaType string, b64len int) string {
+	if mediaType == "" {
+		mediaType = "image"
+	}
+	return "‹" + mediaType + " " + HumanBytes(int64(b64len)*3/4) + "›"
+}
+
+// JSONText returns a value as compact JSON text for an event's Input: the
+// raw JSON of objects and arrays, a quoted string for strings.
+func JSONText(v gjson.Result) string {
+	if !v.Exists() {
+		return ""
+	}
+	return v.Raw
+}
+
+// IntOrNil returns a pointer to the value's integer, or nil when the value
+// is absent or null.
+func IntOrNil(v gjson.Result) *int {
+	if !v.Exists() || v.Type == gjson.Null {
+		return nil
+	}
+	n := int(v.Int())
+	return &n
+}

@@ -1,0 +1,176 @@
+package streaming
+
+import "time"
+
+// Kind names an event. The names are a public interface (docs/events.md):
+// new kinds may be added, none renamed.
+type Kind string
+
+// The event kinds of DESIGN §3, plus the few agentfmt adds.
+const (
+	KindSessionStart       Kind = "session.start"
+	KindMessageStart       Kind = "message.start"
+	KindMessageStop        Kind = "message.stop"
+	KindTextDelta          Kind = "text.delta"
+	KindTextRevision       Kind = "text.revision" // a block's text was rewritten: Text is the whole new text
+	KindTextSentence       Kind = "text.sentence" // --sentences: a complete sentence of a block
+	KindThinkingDelta      Kind = "thinking.delta"
+	KindThinkingRevision   Kind = "thinking.revision"
+	KindToolStart          Kind = "tool.start"
+	KindToolInputDelta     Kind = "tool.input.delta"
+	KindToolOutputDelta    Kind = "tool.output.delta"
+	KindToolEnd            Kind = "tool.end"
+	KindPlan               Kind = "plan"
+	KindPermissionRequest  Kind = "permission.request"
+	KindPermissionResponse Kind = "permission.response"
+	KindModeChange         Kind = "mode.change"
+	KindStatus             Kind = "status"
+	KindUsage              Kind = "usage"
+	KindError              Kind = "error"
+	KindResult             Kind = "result"
+	KindRaw                Kind = "raw"
+	KindUnknown            Kind = "unknown"
+	KindNotice             Kind = "notice"
+)
+
+// IsText reports whether the kind carries block text that the session
+// de-duplicates (assistant text and thinking).
+func (k Kind) IsText() bool { return k == KindTextDelta || k == KindThinkingDelta }
+
+// Mode says how a parser means the Text of a text-like event (text.delta,
+// thinking.delta, tool.output.delta). Downstream of the Session every
+// text-like event is a Delta.
+type Mode uint8
+
+const (
+	// Delta is new text to append.
+	Delta Mode = iota
+	// Snapshot is the whole block so far (cumulative chunks).
+	Snapshot
+	// Final is the complete block, sent after (or instead of) streaming.
+	Final
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Snapshot:
+		return "snapshot"
+	case Final:
+		return "final"
+	}
+	return "delta"
+}
+
+// ToolStatus is how a tool call ended.
+type ToolStatus string
+
+// Tool call outcomes.
+const (
+	ToolOK         ToolStatus = "ok"
+	ToolError      ToolStatus = "error"
+	ToolDeclined   ToolStatus = "declined"
+	ToolIncomplete ToolStatus = "incomplete"
+)
+
+// Role of a message's author.
+const (
+	RoleAssistant = "assistant"
+	RoleUser      = "user"
+)
+
+// Level of a status or error event: what a CI renderer turns into a
+// warning annotation.
+const (
+	LevelInfo    = "info"
+	LevelWarning = "warning"
+)
+
+// Usage is token and cost accounting as the agent reports it. Some agents
+// report running totals (Codex): it is shown, never added up.
+type Usage struct {
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	CostUSD          float64
+	HasCost          bool
+}
+
+// Total is input plus output tokens.
+func (u Usage) Total() int64 { return u.InputTokens + u.OutputTokens }
+
+// PlanEntry is one item of a plan or todo list.
+type PlanEntry struct {
+	Text     string
+	Status   string // pending, in_progress, completed (as the agent says)
+	Priority string
+}
+
+// PermissionOption is one choice offered by a permission request.
+type PermissionOption struct {
+	ID   string
+	Name string
+	Kind string
+}
+
+// Event is one normalized lifecycle event. One struct serves every kind;
+// each kind uses the fields documented in docs/events.md. Handlers receive
+// a pointer that is valid only for the duration of the call.
+type Event struct {
+	Kind  Kind
+	Agent string    // parser name: claude, codex, …
+	Line  int       // 1-based input line this came from (0: synthesized at EOF)
+	Time  time.Time // event time when the agent gives one
+
+	// Mode is meaningful only between a parser and the Session.
+	Mode Mode
+
+	// session.start
+	SessionID string
+	Model     string
+	CWD       string
+	Tools     []string
+
+	// messages and blocks
+	Message string // message id
+	Role    string // assistant, user
+	Block   int    // block index, scoped to the message
+	Parent  string // subagent: the tool call id that started it
+
+	// Text is the payload of text-like kinds, status, notice, raw and error
+	// (message) events, and the final answer of a result.
+	Text string
+
+	// tools and permissions
+	ID         string     // tool call id, permission request id
+	Name       string     // tool name (MCP prefixes cleaned), permission tool
+	Input      string     // tool input as JSON text
+	Title      string     // a human title for the call, when the agent gives one
+	Status     ToolStatus // tool.end
+	Output     string     // tool.end: the whole output
+	ExitCode   *int       // tool.end
+	DurationMS int64      // tool.end, result
+
+	// plan, permissions, modes
+	Entries []PlanEntry
+	Options []PermissionOption
+	Choice  string
+	From    string
+	To      string
+
+	// usage and result
+	Usage *Usage
+	Level string // status, error: info or warning
+	Fatal bool   // error
+	OK    bool   // result
+	Turns int    // result
+	// Reason says why a result is not OK, or why a run ended (subtype,
+	// terminal reason, stop reason).
+	Reason string
+
+	// Type is the wire type of an unknown event.
+	Type string
+}
+
+// IntPtr returns a pointer to n, for ExitCode.
+func IntPtr(n int) *int { return &n }
