@@ -1,0 +1,78 @@
+package cmd
+
+import (
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mattn/go-isatty"
+	"golang.org/x/term"
+)
+
+// Env is everything the command takes from the process: streams,
+// environment, terminal queries and signals. Tests build one by hand and run
+// the whole command in-process.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// IsTerminal reports whether w is a terminal.
+	IsTerminal func(w io.Writer) bool
+	// TermSize returns the width and height of w when it is a terminal.
+	TermSize func(w io.Writer) (width, height int, ok bool)
+	// Signals delivers SIGINT and SIGTERM (nil: none).
+	Signals <-chan os.Signal
+	// Resize delivers terminal size changes (SIGWINCH; nil: none).
+	Resize <-chan os.Signal
+}
+
+// OSEnv is the environment of the running process.
+func OSEnv() *Env {
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	return &Env{
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		Getenv:     os.Getenv,
+		IsTerminal: fileIsTerminal,
+		TermSize:   fileTermSize,
+		Signals:    sig,
+		Resize:     winch,
+	}
+}
+
+func fileIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+func fileTermSize(w io.Writer) (int, int, bool) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0, 0, false
+	}
+	width, height, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		return 0, 0, false
+	}
+	return width, height, true
+}
+
+func (e *Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+func (e *Env) isTerminal(w io.Writer) bool {
+	return e.IsTerminal != nil && e.IsTerminal(w)
+}

@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes (DESIGN §2).
+const (
+	ExitOK          = 0
+	ExitFailed      = 1   // the agent reported failure
+	ExitUsage       = 2   // bad flag or value
+	ExitIncomplete  = 3   // the stream ended before the run did
+	ExitUntil       = 4   // --until marker missing from the final answer
+	ExitDataErr     = 65  // --strict and the input broke the contract
+	ExitInterrupted = 130 // SIGINT
+	ExitTerminated  = 143 // SIGTERM
+	ExitPipe        = 141 // stdout closed (as a shell reports SIGPIPE)
+)
+
+// exitError carries an exit code and an optional message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// ExitCode returns the code.
+func (e *exitError) ExitCode() int { return e.code }
+
+// usageError is a bad flag or value: the one error that shows the usage hint.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
+}
+
+// codeOf maps an error to its exit code.
+func codeOf(err error) int {
+	var u *usageError
+	if errors.As(err, &u) {
+		return ExitUsage
+	}
+	var c interface{ ExitCode() int }
+	if errors.As(err, &c) {
+		return c.ExitCode()
+	}
+	return ExitUsage
+}

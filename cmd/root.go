@@ -1,0 +1,196 @@
+// Package cmd is agentfmt's command line: flags, environment, exit codes.
+// Streams and environment come in an Env so tests run the whole command
+// in-process.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/input"
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/spf13/cobra"
+)
+
+// version is set with -ldflags "-X github.com/agentfmt/agentfmt/cmd.version=v1.2.3".
+var version = ""
+
+// Version is agentfmt's version: the ldflags value, else the module version
+// from the build info, else "devel".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// Options are the parsed flags.
+type Options struct {
+	Agent      string
+	Format     string
+	Color      string
+	Thinking   string
+	Tools      string
+	ToolLines  int
+	Width      int
+	Tee        string
+	Until      string
+	Follow     bool
+	CI         string
+	Summary    string
+	AllowColor bool
+	Timestamps bool
+	Sentences  bool
+	MaxLine    int64
+	Strict     bool
+	Debug      bool
+}
+
+// Main runs agentfmt in the running process and returns its exit code.
+func Main() int {
+	return Run(os.Args[1:], OSEnv())
+}
+
+// Run executes the command line args in env and returns the exit code.
+func Run(args []string, env *Env) int {
+	code := ExitOK
+	root := newRoot(env, &code)
+	root.SetArgs(args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	if err := root.Execute(); err != nil {
+		return reportError(env, root, err)
+	}
+	return code
+}
+
+func reportError(env *Env, root *cobra.Command, err error) int {
+	c := codeOf(err)
+	var u *usageError
+	if errors.As(err, &u) || c == ExitUsage {
+		fmt.Fprintf(env.Stderr, "agentfmt: %v\n", err)
+		fmt.Fprintf(env.Stderr, "Run 'agentfmt --help' for usage.\n")
+		return ExitUsage
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(env.Stderr, "agentfmt: %s\n", msg)
+	}
+	return c
+}
+
+func newRoot(env *Env, code *int) *cobra.Command {
+	o := &Options{}
+	root := &cobra.Command{
+		Use:   "agentfmt [flags] [FILE...]",
+		Short: "Render the JSON stream of AI coding agents for people, CI logs and scripts",
+		Long: `agentfmt reads the NDJSON that AI coding agents print when run headless (Claude Code,
+Codex, Gemini CLI, OpenCode, Cursor, ACP transcripts, Cline/Kilo) from stdin or FILEs, and
+renders it: live on a terminal, append-only in CI logs, as normalized JSON, or just the answer.
+
+Its exit status is the agent's: 0 success, 1 the agent reported failure, 2 usage error,
+3 the stream ended before the run did, 4 --until marker missing, 65 --strict contract
+violation, 130/143 interrupted.`,
+		Example: `  claude -p "fix the test" --output-format stream-json --verbose | agentfmt
+  codex exec --json "add a flag" | agentfmt -o plain > job.log
+  answer=$(opencode run --format json "summarise" | agentfmt -o text)
+  agentfmt session.ndjson`,
+		Version:       Version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.validate(c); err != nil {
+				return err
+			}
+			n, err := runFormat(c.Context(), env, o, args)
+			*code = n
+			return err
+		},
+	}
+	f := root.PersistentFlags()
+	f.StringVarP(&o.Agent, "agent", "a", "auto", "agent format: auto, "+strings.Join(all.Names(), ", "))
+	f.StringVarP(&o.Format, "format", "o", "", "output: pretty (default on a terminal), plain (default otherwise), json, text, markdown")
+	f.StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
+	f.StringVar(&o.Thinking, "thinking", "summary", "thinking: summary (one line), full, none")
+	f.StringVar(&o.Tools, "tools", "preview", "tool output: preview (head and tail), full, none")
+	f.IntVar(&o.ToolLines, "tool-lines", 6, "lines of tool output in a preview")
+	f.IntVar(&o.Width, "width", 0, "output width in cells (default: the terminal's, $COLUMNS, 100)")
+	f.StringVar(&o.Tee, "tee", "", "copy the raw input to `FILE` byte for byte")
+	f.StringVar(&o.Until, "until", "", "completion marker: stripped from output; exit 4 if the final answer lacks it")
+	f.BoolVar(&o.Follow, "follow", false, "follow a FILE that is still being written")
+	f.StringVar(&o.CI, "ci", "auto", "CI log markers: auto, github, gitlab, none")
+	f.StringVar(&o.Summary, "summary", "auto", "append a markdown summary to $GITHUB_STEP_SUMMARY: auto, always, never")
+	f.BoolVar(&o.AllowColor, "allow-color", false, "let colour (SGR) sequences in tool output through")
+	f.BoolVar(&o.Timestamps, "timestamps", false, "prefix plain lines with the event time")
+	f.BoolVar(&o.Sentences, "sentences", false, "with -o json: emit text.sentence events")
+	f.Int64Var(&o.MaxLine, "max-line", input.DefaultMaxLine, "longest input line read whole, in bytes")
+	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
+	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: err} })
+	root.SetVersionTemplate("agentfmt {{.Version}}\n")
+	root.AddCommand(newDemo(env, o, code))
+	return root
+}
+
+func oneOf(flag, v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return usagef("invalid value %q for --%s (want %s)", v, flag, strings.Join(allowed, ", "))
+}
+
+func (o *Options) validate(c *cobra.Command) error {
+	agents := append([]string{"auto"}, all.Names()...)
+	for _, a := range all.Agents() {
+		agents = append(agents, a.Aliases...)
+	}
+	if err := oneOf("agent", o.Agent, agents...); err != nil {
+		return err
+	}
+	if o.Format != "" {
+		if err := oneOf("format", o.Format, render.Formats...); err != nil {
+			return err
+		}
+	}
+	checks := []struct {
+		flag, v string
+		allowed []string
+	}{
+		{"color", o.Color, []string{"auto", "always", "never"}},
+		{"thinking", o.Thinking, []string{"summary", "full", "none"}},
+		{"tools", o.Tools, []string{"preview", "full", "none"}},
+		{"ci", o.CI, []string{"auto", "github", "gitlab", "none"}},
+		{"summary", o.Summary, []string{"auto", "always", "never"}},
+	}
+	for _, ch := range checks {
+		if err := oneOf(ch.flag, ch.v, ch.allowed...); err != nil {
+			return err
+		}
+	}
+	if o.ToolLines < 0 {
+		return usagef("--tool-lines must be 0 or more")
+	}
+	if o.Width < 0 {
+		return usagef("--width must be positive")
+	}
+	if o.MaxLine <= 0 {
+		return usagef("--max-line must be positive")
+	}
+	if o.Sentences && o.Format != "json" {
+		return usagef("--sentences goes with -o json")
+	}
+	if c.Flags().Changed("until") && o.Until == "" {
+		return usagef("--until needs a non-empty marker")
+	}
+	return nil
+}

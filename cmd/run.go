@@ -1,0 +1,283 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"syscall"
+
+	"github.com/agentfmt/agentfmt/input"
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// pipeline is one run of agentfmt over its inputs.
+type pipeline struct {
+	env  *Env
+	o    *Options
+	rend render.Renderer
+	sess *streaming.Session
+	dec  *parsers.Decoder
+	tee  *teeWriter
+	// stdinUsed: "-" may be read once.
+	stdinUsed bool
+}
+
+// decide works out the format, colour, width and CI flavour from the flags
+// and the environment, once.
+func decide(env *Env, o *Options) (string, render.Config) {
+	out := env.Stdout
+	tty := env.isTerminal(out)
+	format := o.Format
+	if format == "" {
+		format = "plain"
+		if tty && env.getenv("TERM") != "dumb" {
+			format = "pretty"
+		}
+	}
+	cfg := render.Config{
+		Palette:    render.NewPalette(colorOn(env, o.Color, tty)),
+		Thinking:   render.ThinkingMode(o.Thinking),
+		Tools:      render.ToolsMode(o.Tools),
+		ToolLines:  o.ToolLines,
+		AllowColor: o.AllowColor,
+		Timestamps: o.Timestamps,
+		Sentences:  o.Sentences,
+		Until:      o.Until,
+		CI:         ciOf(env, o.CI),
+	}
+	cfg.Width = o.Width
+	if w, h, ok := termSize(env, out); ok {
+		if cfg.Width == 0 {
+			cfg.Width = w
+		}
+		cfg.Height = h
+	}
+	if cfg.Width == 0 {
+		if n, err := strconv.Atoi(env.getenv("COLUMNS")); err == nil && n > 0 {
+			cfg.Width = n
+		}
+	}
+	if cfg.Width == 0 {
+		cfg.Width = 100
+	}
+	if tty && env.TermSize != nil && o.Width == 0 {
+		cfg.TermSize = func() (int, int, bool) { return env.TermSize(out) }
+		cfg.Resize = env.Resize
+	}
+	return format, cfg
+}
+
+func termSize(env *Env, w io.Writer) (int, int, bool) {
+	if env.TermSize == nil {
+		return 0, 0, false
+	}
+	return env.TermSize(w)
+}
+
+// colorOn is DESIGN §2's order: the flag; NO_COLOR, CLICOLOR=0, TERM=dumb
+// off; CLICOLOR_FORCE, FORCE_COLOR on; else whether the output is a terminal.
+func colorOn(env *Env, flag string, tty bool) bool {
+	switch flag {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if env.getenv("NO_COLOR") != "" || env.getenv("CLICOLOR") == "0" || env.getenv("TERM") == "dumb" {
+		return false
+	}
+	for _, k := range []string{"CLICOLOR_FORCE", "FORCE_COLOR"} {
+		if v := env.getenv(k); v != "" && v != "0" {
+			return true
+		}
+	}
+	return tty
+}
+
+func ciOf(env *Env, flag string) render.CI {
+	switch flag {
+	case "github":
+		return render.CIGitHub
+	case "gitlab":
+		return render.CIGitLab
+	case "none":
+		return render.CINone
+	}
+	if env.getenv("GITHUB_ACTIONS") == "true" {
+		return render.CIGitHub
+	}
+	if env.getenv("GITLAB_CI") == "true" {
+		return render.CIGitLab
+	}
+	return render.CINone
+}
+
+// runFormat renders the inputs and returns the exit code.
+func runFormat(ctx context.Context, env *Env, o *Options, files []string) (int, error) {
+	format, cfg := decide(env, o)
+	if format != "plain" && format != "pretty" {
+		cfg.CI = render.CINone
+	}
+	rend, err := render.New(format, env.Stdout, cfg)
+	if err != nil {
+		return ExitUsage, usagef("%v", err)
+	}
+	stderr := &lockedWriter{w: env.Stderr}
+	p := &pipeline{env: env, o: o, rend: rend}
+	if o.Tee != "" {
+		f, err := os.Create(o.Tee)
+		if err != nil {
+			return ExitUsage, fmt.Errorf("--tee: %w", err)
+		}
+		defer f.Close()
+		p.tee = &teeWriter{w: f, stderr: stderr, name: o.Tee}
+	}
+	var report func(int, string)
+	if o.Debug {
+		report = func(line int, msg string) {
+			if line > 0 {
+				fmt.Fprintf(stderr, "agentfmt: line %d: %s\n", line, msg)
+			} else {
+				fmt.Fprintf(stderr, "agentfmt: %s\n", msg)
+			}
+		}
+	}
+	p.sess = streaming.NewSession(rend, streaming.Options{Strict: o.Strict, Report: report})
+	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report}, p.sess.Push)
+	if err != nil {
+		return ExitUsage, usagef("%v", err)
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var runErr error
+	for _, name := range files {
+		if runErr = p.readFile(name); runErr != nil {
+			break
+		}
+	}
+	return p.finish(runErr)
+}
+
+// errInterrupted is returned by the input when a signal arrives.
+type errInterrupted struct{ sig os.Signal }
+
+func (e *errInterrupted) Error() string { return "interrupted" }
+
+func (p *pipeline) readFile(name string) error {
+	var src io.Reader
+	if name == "-" {
+		if p.stdinUsed {
+			return nil
+		}
+		p.stdinUsed = true
+		src = p.env.Stdin
+		if src == nil {
+			src = eofReader{}
+		}
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return &exitError{code: ExitUsage, msg: err.Error()}
+		}
+		defer f.Close()
+		src = f
+	}
+	feed := newFeeder(src, p.tee, p.env.Signals)
+	defer feed.stop()
+	r := input.NewReader(feed, int(min(p.o.MaxLine, int64(^uint(0)>>1))))
+	for {
+		l, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := p.dec.Decode(l); err != nil {
+			return err
+		}
+		if r.Buffered() == 0 && feed.idle() {
+			if f, ok := p.rend.(render.Flusher); ok {
+				if err := f.Flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// finish closes the stream and maps what happened to an exit code.
+func (p *pipeline) finish(runErr error) (int, error) {
+	var intr *errInterrupted
+	interrupted := errors.As(runErr, &intr)
+	if runErr != nil && !interrupted {
+		if isClosedPipe(runErr) {
+			return ExitPipe, nil
+		}
+		var ce interface{ ExitCode() int }
+		if errors.As(runErr, &ce) && ce.ExitCode() == ExitDataErr {
+			_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: runErr.Error()})
+			return ExitDataErr, &exitError{code: ExitDataErr, msg: runErr.Error()}
+		}
+		if ee, ok := runErr.(*exitError); ok {
+			_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: ee.msg})
+			return ee.code, ee
+		}
+		return ExitUsage, runErr
+	}
+	if !interrupted {
+		if err := p.dec.Close(); err != nil {
+			return p.fail(err)
+		}
+		if err := p.sess.Close(); err != nil {
+			return p.fail(err)
+		}
+	}
+	outcome, reason := p.sess.Outcome()
+	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.sess.FinalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
+	if err := p.rend.Finish(sum); err != nil {
+		if isClosedPipe(err) {
+			return ExitPipe, nil
+		}
+		return ExitUsage, err
+	}
+	switch {
+	case interrupted:
+		if intr.sig == syscall.SIGTERM {
+			return ExitTerminated, nil
+		}
+		return ExitInterrupted, nil
+	case outcome == streaming.Failure:
+		return ExitFailed, nil
+	case outcome == streaming.Incomplete:
+		return ExitIncomplete, nil
+	}
+	return ExitOK, nil
+}
+
+func (p *pipeline) fail(err error) (int, error) {
+	if isClosedPipe(err) {
+		return ExitPipe, nil
+	}
+	var ce interface{ ExitCode() int }
+	if errors.As(err, &ce) {
+		return ce.ExitCode(), &exitError{code: ce.ExitCode(), msg: err.Error()}
+	}
+	return ExitUsage, err
+}
+
+// isClosedPipe reports a write to a closed stdout (| head).
+func isClosedPipe(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

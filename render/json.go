@@ -1,0 +1,292 @@
+package render
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+func init() {
+	Register("json", func(w io.Writer, cfg Config) Renderer { return NewJSON(w, cfg) })
+}
+
+// JSON prints the events of docs/events.md, one object per line.
+type JSON struct {
+	w   *bufio.Writer
+	cfg Config
+	buf []byte
+}
+
+// NewJSON returns a JSON renderer writing to w.
+func NewJSON(w io.Writer, cfg Config) *JSON {
+	return &JSON{w: bufio.NewWriterSize(w, 64<<10), cfg: cfg}
+}
+
+// Flush writes what is buffered.
+func (j *JSON) Flush() error { return j.w.Flush() }
+
+// Handle writes one event.
+func (j *JSON) Handle(ev *streaming.Event) error {
+	j.buf = AppendEventJSON(j.buf[:0], ev)
+	j.buf = append(j.buf, '\n')
+	_, err := j.w.Write(j.buf)
+	return err
+}
+
+// Finish flushes.
+func (j *JSON) Finish(Summary) error { return j.w.Flush() }
+
+// AppendEventJSON appends the JSON object of an event (without newline).
+func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
+	b = append(b, `{"v":1,"kind":`...)
+	b = appendString(b, string(ev.Kind))
+	b = append(b, `,"agent":`...)
+	b = appendString(b, ev.Agent)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(ev.Line), 10)
+	if !ev.Time.IsZero() {
+		b = append(b, `,"time":`...)
+		b = appendString(b, ev.Time.UTC().Format(time.RFC3339Nano))
+	}
+	str := func(k, v string) {
+		if v != "" {
+			b = append(b, ',', '"')
+			b = append(b, k...)
+			b = append(b, '"', ':')
+			b = appendString(b, v)
+		}
+	}
+	num := func(k string, v int64) {
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, v, 10)
+	}
+	raw := func(k, v string) {
+		if v != "" {
+			b = append(b, ',', '"')
+			b = append(b, k...)
+			b = append(b, '"', ':')
+			b = append(b, v...)
+		}
+	}
+	switch ev.Kind {
+	case streaming.KindSessionStart:
+		str("session_id", ev.SessionID)
+		str("model", ev.Model)
+		str("cwd", ev.CWD)
+		if ev.Tools != nil {
+			b = append(b, `,"tools":[`...)
+			for i, t := range ev.Tools {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendString(b, t)
+			}
+			b = append(b, ']')
+		}
+	case streaming.KindMessageStart, streaming.KindMessageStop:
+		str("message", ev.Message)
+		str("role", ev.Role)
+		str("parent", ev.Parent)
+	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindTextRevision,
+		streaming.KindThinkingRevision, streaming.KindTextSentence:
+		str("message", ev.Message)
+		num("block", int64(ev.Block))
+		str("role", ev.Role)
+		str("parent", ev.Parent)
+		b = append(b, `,"text":`...)
+		b = appendString(b, ev.Text)
+	case streaming.KindToolStart:
+		str("id", ev.ID)
+		str("name", ev.Name)
+		str("title", ev.Title)
+		if ev.Input != "" && validJSON(ev.Input) {
+			raw("input", ev.Input)
+		} else {
+			str("input", ev.Input)
+		}
+		str("parent", ev.Parent)
+	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta:
+		str("id", ev.ID)
+		str("parent", ev.Parent)
+		b = append(b, `,"text":`...)
+		b = appendString(b, ev.Text)
+	case streaming.KindToolEnd:
+		str("id", ev.ID)
+		str("name", ev.Name)
+		str("status", string(ev.Status))
+		b = append(b, `,"output":`...)
+		b = appendString(b, ev.Output)
+		if ev.ExitCode != nil {
+			num("exit_code", int64(*ev.ExitCode))
+		}
+		if ev.DurationMS > 0 {
+			num("duration_ms", ev.DurationMS)
+		}
+		str("parent", ev.Parent)
+	case streaming.KindPlan:
+		b = append(b, `,"entries":[`...)
+		for i, e := range ev.Entries {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"text":`...)
+			b = appendString(b, e.Text)
+			b = append(b, `,"status":`...)
+			b = appendString(b, e.Status)
+			if e.Priority != "" {
+				b = append(b, `,"priority":`...)
+				b = appendString(b, e.Priority)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	case streaming.KindPermissionRequest, streaming.KindPermissionResponse:
+		str("id", ev.ID)
+		str("tool", ev.Name)
+		str("title", ev.Title)
+		if len(ev.Options) > 0 {
+			b = append(b, `,"options":[`...)
+			for i, o := range ev.Options {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"id":`...)
+				b = appendString(b, o.ID)
+				b = append(b, `,"name":`...)
+				b = appendString(b, o.Name)
+				if o.Kind != "" {
+					b = append(b, `,"kind":`...)
+					b = appendString(b, o.Kind)
+				}
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		str("choice", ev.Choice)
+	case streaming.KindModeChange:
+		str("from", ev.From)
+		str("to", ev.To)
+	case streaming.KindStatus, streaming.KindNotice, streaming.KindRaw:
+		b = append(b, `,"text":`...)
+		b = appendString(b, ev.Text)
+		str("level", ev.Level)
+	case streaming.KindUsage:
+		if ev.Usage != nil {
+			b = append(b, ',')
+			b = appendUsage(b, ev.Usage)
+		}
+	case streaming.KindError:
+		b = append(b, `,"message":`...)
+		b = appendString(b, ev.Text)
+		b = append(b, `,"fatal":`...)
+		b = strconv.AppendBool(b, ev.Fatal)
+		str("level", ev.Level)
+	case streaming.KindResult:
+		b = append(b, `,"ok":`...)
+		b = strconv.AppendBool(b, ev.OK)
+		b = append(b, `,"text":`...)
+		b = appendString(b, ev.Text)
+		num("duration_ms", ev.DurationMS)
+		num("turns", int64(ev.Turns))
+		if ev.Usage != nil && ev.Usage.HasCost {
+			b = append(b, `,"cost_usd":`...)
+			b = strconv.AppendFloat(b, ev.Usage.CostUSD, 'f', -1, 64)
+		}
+		if ev.Usage != nil {
+			b = append(b, `,"usage":{`...)
+			b = appendUsage(b, ev.Usage)
+			b = append(b, '}')
+		}
+		str("reason", ev.Reason)
+	case streaming.KindUnknown:
+		str("type", ev.Type)
+		if ev.Text != "" && validJSON(ev.Text) {
+			raw("raw", ev.Text)
+		} else {
+			str("raw", ev.Text)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendUsage appends the usage fields, comma-separated, without braces.
+func appendUsage(b []byte, u *streaming.Usage) []byte {
+	for i, f := range []struct {
+		k string
+		v int64
+	}{{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens},
+		{"cache_read_tokens", u.CacheReadTokens}, {"cache_write_tokens", u.CacheWriteTokens}} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, f.k...)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, f.v, 10)
+	}
+	if u.HasCost {
+		b = append(b, `,"cost_usd":`...)
+		b = strconv.AppendFloat(b, u.CostUSD, 'f', -1, 64)
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Control characters, and the
+// line separators that break JavaScript, are escaped; invalid UTF-8
+// becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' || (r >= 0x80 && r <= 0x9f) {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u')
+			b = append(b, hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+			i += n
+			start = i
+			continue
+		}
+		i += n
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,391 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+func init() {
+	Register("plain", func(w io.Writer, cfg Config) Renderer { return NewPlain(w, cfg) })
+}
+
+// blockID identifies the text block being printed.
+type blockID struct {
+	msg   string
+	kind  streaming.Kind
+	index int
+}
+
+// Plain is the append-only renderer for CI logs, files and pipes: no cursor
+// movement, text printed as complete lines while it streams, a start line
+// and an end line for each tool call.
+type Plain struct {
+	w   *bufio.Writer
+	cfg Config
+	p   Palette
+
+	cur      blockID
+	inBlock  bool
+	curDepth int
+	curRole  string
+	partial  []byte // the unfinished last line of the current block
+	lineNo   int    // lines printed in the current block
+	thinking thinkingSummary
+
+	depth   map[string]int // tool id → nesting depth of its subagent work
+	result  *streaming.Event
+	usage   *streaming.Usage
+	printed bool // anything printed yet
+	runs    int
+	buf     []byte
+	ci      ciMarkers
+}
+
+// NewPlain returns a plain renderer writing to w.
+func NewPlain(w io.Writer, cfg Config) *Plain {
+	p := &Plain{w: bufio.NewWriterSize(w, 32<<10), cfg: cfg, p: cfg.Palette, depth: map[string]int{}}
+	if p.p.Dim == nil {
+		p.p = NewPalette(false)
+	}
+	p.ci = newCIMarkers(cfg.CI, p.w)
+	return p
+}
+
+// Flush writes what is buffered.
+func (p *Plain) Flush() error { return p.w.Flush() }
+
+func (p *Plain) clean(s string) string {
+	return sanitize.String(s, sanitize.Options{})
+}
+
+func (p *Plain) depthOf(parent string) int {
+	if parent == "" {
+		return 0
+	}
+	if d, ok := p.depth[parent]; ok {
+		return d
+	}
+	return 1
+}
+
+// emitLine writes one finished line with the event's indent and timestamp.
+func (p *Plain) emitLine(ev *streaming.Event, depth int, s string) {
+	if p.cfg.Timestamps && ev != nil && !ev.Time.IsZero() {
+		p.w.WriteString(p.p.Dim(ev.Time.Local().Format("15:04:05")))
+		p.w.WriteByte(' ')
+	}
+	for i := 0; i < depth; i++ {
+		p.w.WriteString("  ")
+	}
+	p.w.WriteString(s)
+	p.w.WriteByte('\n')
+	p.printed = true
+}
+
+// Handle renders one event.
+func (p *Plain) Handle(ev *streaming.Event) error {
+	switch ev.Kind {
+	case streaming.KindTextDelta, streaming.KindThinkingDelta:
+		p.text(ev)
+		return p.err()
+	case streaming.KindTextRevision, streaming.KindThinkingRevision:
+		p.endBlock()
+		if ev.Kind == streaming.KindThinkingRevision && p.cfg.Thinking != ThinkingFull {
+			return nil
+		}
+		p.emitLine(ev, p.depthOf(ev.Parent), p.p.Yellow("↻ revised:"))
+		for _, l := range Lines(p.ci.content(p.clean(ev.Text))) {
+			p.emitLine(ev, p.depthOf(ev.Parent), l)
+		}
+		return p.err()
+	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart:
+		return nil
+	case streaming.KindMessageStop:
+		if p.inBlock && p.cur.msg == ev.Message {
+			p.endBlock()
+		}
+		return p.err()
+	}
+	p.endBlock()
+	d := p.depthOf(ev.Parent)
+	switch ev.Kind {
+	case streaming.KindSessionStart:
+		p.runs++
+		if p.printed {
+			p.emitLine(ev, 0, "")
+		}
+		var parts []string
+		if ev.SessionID != "" {
+			parts = append(parts, "session "+p.clean(ev.SessionID))
+		}
+		for _, s := range []string{ev.Agent, ev.Model, ev.CWD} {
+			if s != "" {
+				parts = append(parts, p.clean(s))
+			}
+		}
+		p.emitLine(ev, 0, p.p.Dim("● "+strings.Join(parts, " · ")))
+	case streaming.KindToolStart:
+		p.depth[ev.ID] = d + 1
+		p.emitLine(ev, d, p.p.Cyan("▸ ")+p.toolLabel(ev))
+	case streaming.KindToolEnd:
+		p.toolEnd(ev, d)
+	case streaming.KindPlan:
+		p.emitLine(ev, d, p.p.Bold("Plan"))
+		for _, e := range ev.Entries {
+			p.emitLine(ev, d+1, PlanMark(e.Status)+" "+p.clean(oneLine(e.Text)))
+		}
+	case streaming.KindPermissionRequest:
+		var opts []string
+		for _, o := range ev.Options {
+			opts = append(opts, p.clean(o.Name))
+		}
+		line := p.p.Yellow("? permission") + " " + p.clean(ev.Name)
+		if ev.Title != "" {
+			line += " " + p.clean(oneLine(ev.Title))
+		}
+		if len(opts) > 0 {
+			line += p.p.Dim(" [" + strings.Join(opts, " / ") + "]")
+		}
+		p.emitLine(ev, d, line)
+	case streaming.KindPermissionResponse:
+		p.emitLine(ev, d, p.p.Dim("  → "+p.clean(ev.Choice)))
+	case streaming.KindModeChange:
+		p.emitLine(ev, d, p.p.Dim("· mode "+p.clean(ev.From)+" → "+p.clean(ev.To)))
+	case streaming.KindStatus:
+		if ev.Level == streaming.LevelWarning {
+			p.ci.warning(p.clean(oneLine(ev.Text)))
+			p.emitLine(ev, d, p.p.Yellow("⚠ "+p.clean(oneLine(ev.Text))))
+		} else {
+			p.emitLine(ev, d, p.p.Dim("· "+p.clean(oneLine(ev.Text))))
+		}
+	case streaming.KindUsage:
+		if ev.Usage != nil {
+			u := *ev.Usage
+			p.usage = &u
+		}
+	case streaming.KindError:
+		msg := p.clean(ev.Text)
+		if ev.Fatal || ev.Level != streaming.LevelWarning {
+			p.emitLine(ev, d, p.p.Red("✗ error: ")+p.ci.content(msg))
+		} else {
+			p.ci.warning(oneLine(msg))
+			p.emitLine(ev, d, p.p.Yellow("⚠ ")+p.ci.content(msg))
+		}
+	case streaming.KindResult:
+		r := *ev
+		p.result = &r
+		p.resultLine(ev)
+	case streaming.KindRaw:
+		p.emitLine(ev, 0, p.ci.content(p.clean(ev.Text)))
+	case streaming.KindUnknown:
+		t := ev.Type
+		if t == "" {
+			t = "?"
+		}
+		p.emitLine(ev, d, p.p.Dim("· unknown event "+p.clean(t)))
+	case streaming.KindNotice:
+		p.emitLine(ev, 0, p.p.Yellow("agentfmt: "+p.clean(ev.Text)))
+	}
+	return p.err()
+}
+
+func (p *Plain) err() error {
+	// bufio.Writer keeps the first write error; report it.
+	if _, err := p.w.Write(nil); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (p *Plain) toolLabel(ev *streaming.Event) string {
+	label := p.p.Bold(p.clean(ev.Name))
+	if arg := KeyArg(ev); arg != "" {
+		label += " " + p.clean(TruncateRunes(arg, max(20, p.cfg.Width-len(ev.Name)-4)))
+	}
+	return label
+}
+
+func (p *Plain) toolEnd(ev *streaming.Event, d int) {
+	delete(p.depth, ev.ID)
+	mark := StatusMark(ev.Status)
+	switch ev.Status {
+	case streaming.ToolOK:
+		mark = p.p.Green(mark)
+	case streaming.ToolError:
+		mark = p.p.Red(mark)
+	default:
+		mark = p.p.Yellow(mark)
+	}
+	var facts []string
+	if ev.ExitCode != nil {
+		facts = append(facts, fmt.Sprintf("exit %d", *ev.ExitCode))
+	}
+	if ev.DurationMS > 0 {
+		facts = append(facts, Duration(ev.DurationMS))
+	}
+	if ev.Status != streaming.ToolOK && ev.Status != streaming.ToolError {
+		facts = append(facts, string(ev.Status))
+	}
+	line := mark + " " + p.toolLabel(ev)
+	if len(facts) > 0 {
+		line += p.p.Dim(" · " + strings.Join(facts, " · "))
+	}
+	p.emitLine(ev, d, line)
+	if p.cfg.Tools == ToolsNone {
+		return
+	}
+	lines := Lines(p.clean(ev.Output))
+	if len(lines) == 0 {
+		return
+	}
+	p.ci.groupStart(ev.Name + " " + KeyArg(ev))
+	n := p.cfg.ToolLines
+	if p.cfg.Tools == ToolsFull || p.ci.folds() {
+		n = 0
+	}
+	head, omitted, tail := Preview(lines, n)
+	bar := p.p.Dim("│ ")
+	for _, l := range head {
+		p.emitLine(ev, d+1, bar+p.ci.content(l))
+	}
+	if omitted > 0 {
+		p.emitLine(ev, d+1, p.p.Dim(fmt.Sprintf("│ … %d more line%s", omitted, plural(omitted))))
+	}
+	for _, l := range tail {
+		p.emitLine(ev, d+1, bar+p.ci.content(l))
+	}
+	p.ci.groupEnd()
+}
+
+func (p *Plain) resultLine(ev *streaming.Event) {
+	facts := ResultFacts(ev, p.usage)
+	var head string
+	if ev.OK {
+		head = p.p.Green("✓ done")
+	} else {
+		head = p.p.Red("✗ failed")
+		if ev.Reason != "" {
+			head += p.p.Red(": " + p.clean(oneLine(ev.Reason)))
+		}
+		p.ci.errorAnnotation("agent run failed: " + oneLine(ev.Reason))
+	}
+	line := "── " + head
+	if len(facts) > 0 {
+		line += p.p.Dim(" · " + strings.Join(facts, " · "))
+	}
+	p.emitLine(ev, 0, line)
+	p.usage = nil
+}
+
+// text prints assistant text and thinking as complete lines.
+func (p *Plain) text(ev *streaming.Event) {
+	id := blockID{msg: ev.Message, kind: ev.Kind, index: ev.Block}
+	if !p.inBlock || id != p.cur {
+		p.endBlock()
+		p.inBlock = true
+		p.cur = id
+		p.curDepth = p.depthOf(ev.Parent)
+		p.curRole = ev.Role
+		p.lineNo = 0
+		p.thinking = thinkingSummary{}
+	}
+	if ev.Kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull {
+		if p.cfg.Thinking == ThinkingSummary {
+			p.thinking.add(ev.Text)
+		}
+		return
+	}
+	p.partial = append(p.partial, ev.Text...)
+	for {
+		i := strings.IndexByte(string(p.partial), '\n')
+		if i < 0 {
+			break
+		}
+		p.textLine(ev, string(p.partial[:i]))
+		p.partial = p.partial[i+1:]
+	}
+	// Keep the buffer from creeping forward forever.
+	if len(p.partial) == 0 {
+		p.partial = p.partial[:0]
+	}
+}
+
+func (p *Plain) textLine(ev *streaming.Event, s string) {
+	s = p.clean(s)
+	switch {
+	case p.cur.kind == streaming.KindThinkingDelta:
+		s = p.p.Dim("┆ " + s)
+	case p.curRole == streaming.RoleUser:
+		if p.lineNo == 0 {
+			s = p.p.Blue("› ") + s
+		} else {
+			s = "  " + s
+		}
+	default:
+		s = p.ci.content(s)
+	}
+	p.lineNo++
+	p.emitLine(ev, p.curDepth, s)
+}
+
+// endBlock finishes the current text block: its partial last line, or the
+// thinking summary.
+func (p *Plain) endBlock() {
+	if !p.inBlock {
+		return
+	}
+	p.inBlock = false
+	if len(p.partial) > 0 {
+		p.textLine(nil, string(p.partial))
+		p.partial = p.partial[:0]
+	}
+	if p.cur.kind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {
+		p.emitLine(nil, p.curDepth, p.p.Dim("✻ "+p.thinking.line(p.cfg.Width-2-2*p.curDepth)))
+	}
+}
+
+// Finish writes the closing line of a run that did not finish.
+func (p *Plain) Finish(s Summary) error {
+	p.endBlock()
+	switch {
+	case s.Interrupted:
+		p.emitLine(nil, 0, "── "+p.p.Yellow("⊘ interrupted"))
+	case s.Outcome == streaming.Incomplete:
+		p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
+		line := "── " + p.p.Yellow("… incomplete: "+p.clean(s.Reason))
+		if facts := ResultFacts(nil, p.usage); len(facts) > 0 {
+			line += p.p.Dim(" · " + strings.Join(facts, " · "))
+		}
+		p.emitLine(nil, 0, line)
+	}
+	if s.UntilMissing {
+		p.emitLine(nil, 0, p.p.Yellow("── the final answer lacks the completion marker "+p.clean(p.cfg.Until)))
+	}
+	p.ci.finish()
+	return p.w.Flush()
+}
+
+// thinkingSummary keeps the start of a thinking block for its one-line summary.
+type thinkingSummary struct {
+	head []byte
+	n    int // bytes of thinking seen
+}
+
+func (t *thinkingSummary) add(s string) {
+	t.n += len(s)
+	if len(t.head) < 400 {
+		t.head = append(t.head, s[:min(len(s), 400-len(t.head))]...)
+	}
+}
+
+// line is "Thinking: first words… (1.2k chars)".
+func (t *thinkingSummary) line(width int) string {
+	text := strings.Join(strings.Fields(sanitize.String(string(t.head), sanitize.Options{})), " ")
+	suffix := fmt.Sprintf(" (%s chars)", Tokens(int64(t.n)))
+	return "thinking: " + TruncateRunes(text, max(10, width-10-len(suffix))) + suffix
+}

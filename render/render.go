@@ -1,0 +1,134 @@
+// Package render turns streaming events into output for a person (pretty,
+// plain), a CI log (plain with GitHub or GitLab markers), a script (json,
+// text) or a document (markdown). Renderers know nothing of any agent's
+// wire format: they read only streaming events.
+package render
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// Formats lists the output formats, in the order --help shows them.
+var Formats = []string{"pretty", "plain", "json", "text", "markdown"}
+
+// ThinkingMode says how much thinking to show.
+type ThinkingMode string
+
+// Thinking modes.
+const (
+	ThinkingSummary ThinkingMode = "summary"
+	ThinkingFull    ThinkingMode = "full"
+	ThinkingNone    ThinkingMode = "none"
+)
+
+// ToolsMode says how much tool output to show.
+type ToolsMode string
+
+// Tool modes.
+const (
+	ToolsPreview ToolsMode = "preview"
+	ToolsFull    ToolsMode = "full"
+	ToolsNone    ToolsMode = "none"
+)
+
+// CI names the CI system whose log markers plain output uses.
+type CI string
+
+// CI systems.
+const (
+	CINone   CI = "none"
+	CIGitHub CI = "github"
+	CIGitLab CI = "gitlab"
+)
+
+// Config is what every renderer is told.
+type Config struct {
+	Width      int // terminal cells
+	Height     int // terminal rows (pretty); 0 if unknown
+	Palette    Palette
+	Thinking   ThinkingMode
+	Tools      ToolsMode
+	ToolLines  int
+	AllowColor bool // let SGR sequences of tool output through
+	Timestamps bool
+	CI         CI
+	Sentences  bool   // json: text.sentence events
+	Until      string // completion marker to strip
+	// Now returns the current time; tests fix it.
+	Now func() time.Time
+	// TermSize re-reads the terminal size (pretty, on Resize); nil when the
+	// output is not a terminal.
+	TermSize func() (width, height int, ok bool)
+	// Resize delivers a value when the terminal size changes (SIGWINCH).
+	Resize <-chan os.Signal
+	// Tick, when set, replaces the pretty renderer's redraw and spinner
+	// timer (tests drive it by hand); nil means a real ticker.
+	Tick <-chan time.Time
+}
+
+// Summary is what the command knows at the end of input.
+type Summary struct {
+	Outcome     streaming.Outcome
+	Reason      string
+	Answer      string
+	Stats       streaming.Stats
+	Interrupted bool
+	// UntilMissing is set when --until was given and the final answer
+	// lacks the marker.
+	UntilMissing bool
+}
+
+// Renderer consumes the session's events.
+type Renderer interface {
+	streaming.Handler
+	// Finish writes the end of the output (summary line, final answer)
+	// and flushes.
+	Finish(s Summary) error
+}
+
+// Flusher is implemented by renderers that buffer output; the command
+// flushes when the input has nothing more buffered.
+type Flusher interface {
+	Flush() error
+}
+
+// Constructor builds a renderer on w.
+type Constructor func(w io.Writer, cfg Config) Renderer
+
+var registry = map[string]Constructor{}
+
+// Register adds a format (used by renderers living in other files or
+// packages).
+func Register(name string, c Constructor) { registry[name] = c }
+
+// New returns the renderer for a format.
+func New(format string, w io.Writer, cfg Config) (Renderer, error) {
+	c, ok := registry[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown format %q", format)
+	}
+	if cfg.Width <= 0 {
+		cfg.Width = 100
+	}
+	if cfg.ToolLines <= 0 {
+		cfg.ToolLines = 6
+	}
+	if cfg.Thinking == "" {
+		cfg.Thinking = ThinkingSummary
+	}
+	if cfg.Tools == "" {
+		cfg.Tools = ToolsPreview
+	}
+	if cfg.CI == "" {
+		cfg.CI = CINone
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return c(w, cfg), nil
+}

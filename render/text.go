@@ -1,0 +1,31 @@
+package render
+
+import (
+	"io"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+func init() {
+	Register("text", func(w io.Writer, cfg Config) Renderer { return &Text{w: w, cfg: cfg} })
+}
+
+// Text prints only the final answer, for answer=$(agent | agentfmt -o text).
+// The answer is written as it is: it is for a script, not a terminal.
+type Text struct {
+	w   io.Writer
+	cfg Config
+}
+
+// Handle ignores events: the answer comes with Finish.
+func (t *Text) Handle(*streaming.Event) error { return nil }
+
+// Finish writes the final answer with one trailing newline.
+func (t *Text) Finish(s Summary) error {
+	if s.Answer == "" {
+		return nil
+	}
+	_, err := io.WriteString(t.w, strings.TrimRight(s.Answer, "\n")+"\n")
+	return err
+}

@@ -1,0 +1,5 @@
+package render
+
+import "github.com/tidwall/gjson"
+
+func validJSON(s string) bool { return gjson.Valid(s) }
