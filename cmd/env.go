@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
@@ -26,6 +27,10 @@ type Env struct {
 	Signals <-chan os.Signal
 	// Resize delivers terminal size changes (SIGWINCH; nil: none).
 	Resize <-chan os.Signal
+	// Now and Tick, when set, replace the clock and the live renderer's
+	// redraw timer (tests make pretty output deterministic with them).
+	Now  func() time.Time
+	Tick <-chan time.Time
 }
 
 // OSEnv is the environment of the running process.

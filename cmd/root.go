@@ -75,7 +75,7 @@ func Run(args []string, env *Env) int {
 func reportError(env *Env, root *cobra.Command, err error) int {
 	c := codeOf(err)
 	var u *usageError
-	if errors.As(err, &u) || c == ExitUsage {
+	if errors.As(err, &u) {
 		fmt.Fprintf(env.Stderr, "agentfmt: %v\n", err)
 		fmt.Fprintf(env.Stderr, "Run 'agentfmt --help' for usage.\n")
 		return ExitUsage

@@ -26,6 +26,10 @@ type pipeline struct {
 	tee  *teeWriter
 	// stdinUsed: "-" may be read once.
 	stdinUsed bool
+	// untilMissing reports whether the final answer lacks the --until marker.
+	untilMissing func(answer string) bool
+	// stop is closed when the run ends (followed files stop waiting).
+	stop chan struct{}
 }
 
 // decide works out the format, colour, width and CI flavour from the flags
@@ -50,6 +54,8 @@ func decide(env *Env, o *Options) (string, render.Config) {
 		Sentences:  o.Sentences,
 		Until:      o.Until,
 		CI:         ciOf(env, o.CI),
+		Now:        env.Now,
+		Tick:       env.Tick,
 	}
 	cfg.Width = o.Width
 	if w, h, ok := termSize(env, out); ok {
@@ -129,7 +135,8 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (int, 
 		return ExitUsage, usagef("%v", err)
 	}
 	stderr := &lockedWriter{w: env.Stderr}
-	p := &pipeline{env: env, o: o, rend: rend}
+	p := &pipeline{env: env, o: o, rend: rend, stop: make(chan struct{})}
+	defer close(p.stop)
 	if o.Tee != "" {
 		f, err := os.Create(o.Tee)
 		if err != nil {
@@ -148,7 +155,9 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (int, 
 			}
 		}
 	}
-	p.sess = streaming.NewSession(rend, streaming.Options{Strict: o.Strict, Report: report})
+	h, untilMissing := wrapOutput(rend, o)
+	p.untilMissing = untilMissing
+	p.sess = streaming.NewSession(h, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report}, p.sess.Push)
 	if err != nil {
 		return ExitUsage, usagef("%v", err)
@@ -181,6 +190,13 @@ func (p *pipeline) readFile(name string) error {
 		if src == nil {
 			src = eofReader{}
 		}
+	} else if p.o.Follow {
+		f, err := openFollow(name, p.stop)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		src = f
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
@@ -242,11 +258,17 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	}
 	outcome, reason := p.sess.Outcome()
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.sess.FinalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
+	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
+		sum.UntilMissing = p.untilMissing(sum.Answer)
+	}
 	if err := p.rend.Finish(sum); err != nil {
 		if isClosedPipe(err) {
 			return ExitPipe, nil
 		}
 		return ExitUsage, err
+	}
+	if err := writeStepSummary(p.env, p.o, sum); err != nil {
+		fmt.Fprintf(p.env.Stderr, "agentfmt: --summary: %v\n", err)
 	}
 	switch {
 	case interrupted:
@@ -258,6 +280,8 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		return ExitFailed, nil
 	case outcome == streaming.Incomplete:
 		return ExitIncomplete, nil
+	case sum.UntilMissing:
+		return ExitUntil, nil
 	}
 	return ExitOK, nil
 }

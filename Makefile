@@ -1,0 +1,40 @@
+# agentfmt — make targets. `make test` is what CI runs (see .ci/run).
+GO ?= go
+FUZZTIME ?= 30s
+PKGS := ./...
+
+.PHONY: build test lint bench fuzz conformance demo clean
+
+build:
+	$(GO) build -o bin/agentfmt .
+
+test:
+	$(GO) test -race $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+# Benchmarks: Go benchmarks of every package, then the jq comparison script.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	@if [ -x bench/compare.sh ]; then bench/compare.sh; fi
+
+# Runs every fuzz target for FUZZTIME each.
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+			echo "== $$pkg $$t"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -parallel 1 $$pkg || exit 1; \
+		done; \
+	done
+
+# The real captures in ../shared/corpus.
+conformance:
+	$(GO) test -run 'TestCorpus' -v ./conformance/
+
+demo:
+	$(GO) run . demo
+
+clean:
+	rm -rf bin

@@ -1,0 +1,150 @@
+package conformance_test
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfmt/agentfmt/cmd"
+	"github.com/agentfmt/agentfmt/conformance"
+	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/tidwall/gjson"
+)
+
+// render runs agentfmt in-process on a capture.
+func render(t *testing.T, data []byte, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cmd.Env{
+		Stdin:  bytes.NewReader(data),
+		Stdout: &out,
+		Stderr: &errb,
+		Getenv: func(string) string { return "" },
+		Now:    func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Tick:   make(chan time.Time),
+	}
+	var code int
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("panic rendering %v: %v", args, r)
+			}
+		}()
+		code = cmd.Run(args, env)
+	}()
+	return out.String(), errb.String(), code
+}
+
+// jsonTexts concatenates the text of every assistant text.delta.
+func jsonTexts(t *testing.T, out string) string {
+	var b strings.Builder
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !gjson.ValidBytes(line) {
+			t.Fatalf("json output line is not JSON: %q", line)
+		}
+		v := gjson.ParseBytes(line)
+		if v.Get("v").Int() != 1 || !v.Get("kind").Exists() || !v.Get("line").Exists() {
+			t.Fatalf("json event lacks v/kind/line: %s", line)
+		}
+		if v.Get("kind").Str == "text.delta" && v.Get("role").Str != "user" {
+			b.WriteString(v.Get("text").Str)
+		}
+	}
+	return b.String()
+}
+
+func TestCorpus(t *testing.T) {
+	dir := conformance.CorpusDir()
+	if dir == "" {
+		t.Skip("../shared/corpus not found")
+	}
+	folders, _ := os.ReadDir(dir)
+	checked := 0
+	for _, f := range folders {
+		if !f.IsDir() {
+			continue
+		}
+		folder := f.Name()
+		caps := conformance.Captures(folder)
+		if len(caps) == 0 {
+			continue
+		}
+		extract, ok := conformance.Lookup(folder)
+		if !ok {
+			t.Errorf("corpus folder %s has captures but no extractor", folder)
+			continue
+		}
+		for _, path := range caps {
+			path := path
+			t.Run(folder+"/"+filepath.Base(path), func(t *testing.T) {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := extract(data, filepath.Base(path))
+				checkCapture(t, data, want)
+			})
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no capture checked")
+	}
+}
+
+func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
+	// json: every text exactly as often as the capture holds it.
+	jout, jerr, jcode := render(t, data, "-o", "json")
+	if jcode != want.Exit {
+		t.Errorf("json: exit %d, want %d (stderr %q)", jcode, want.Exit, jerr)
+	}
+	got := jsonTexts(t, jout)
+	all := strings.Join(want.Texts, "\x00")
+	for _, text := range want.Texts {
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		if n, m := strings.Count(got, text), strings.Count(all, text); n != m {
+			t.Errorf("json: text %q appears %d times, want %d", clip(text), n, m)
+		}
+	}
+
+	// plain: every line of every text is shown; no escape or CR bytes.
+	pout, perr, pcode := render(t, data, "-o", "plain", "--color", "never", "--width", "100")
+	if pcode != want.Exit {
+		t.Errorf("plain: exit %d, want %d (stderr %q)", pcode, want.Exit, perr)
+	}
+	if i := strings.IndexAny(pout, "\x1b\r"); i >= 0 {
+		t.Errorf("plain: raw control byte at %d: %q", i, pout[max(0, i-20):min(len(pout), i+20)])
+	}
+	for _, text := range want.Texts {
+		for _, l := range strings.Split(text, "\n") {
+			l = strings.TrimSpace(sanitize.String(l, sanitize.Options{}))
+			if l != "" && !strings.Contains(pout, l) {
+				t.Errorf("plain: line %q missing", clip(l))
+			}
+		}
+	}
+
+	// text: the final answer.
+	if want.Answer != "" {
+		tout, _, _ := render(t, data, "-o", "text")
+		if strings.TrimRight(tout, "\n") != strings.TrimRight(want.Answer, "\n") {
+			t.Errorf("text: got %q, want %q", clip(tout), clip(want.Answer))
+		}
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
