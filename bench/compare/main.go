@@ -1,0 +1,158 @@
+// Command compare measures agentfmt against a jq one-liner on the same
+// stream, in one run and alternating, and reports CPU-time ratios and
+// agentfmt's peak memory. It also measures per-line latency through pipes.
+//
+//	go run ./bench/compare -input /tmp/claude.jsonl -runs 5
+//	go run ./bench/compare -latency
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	in := flag.String("input", "", "the stream to render (default: generate 100 MB from ../shared/corpus/claude)")
+	runs := flag.Int("runs", 5, "alternating runs of each command")
+	format := flag.String("format", "plain", "agentfmt output format")
+	latency := flag.Bool("latency", false, "measure per-line latency through pipes instead")
+	flag.Parse()
+
+	dir, err := os.MkdirTemp("", "agentfmt-bench")
+	check(err)
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "agentfmt")
+	run("go", "build", "-o", bin, ".")
+
+	if *latency {
+		measureLatency(bin)
+		return
+	}
+	if *in == "" {
+		*in = filepath.Join(dir, "claude.jsonl")
+		f, err := os.Create(*in)
+		check(err)
+		c := exec.Command("go", "run", "./bench/gen", "-kind", "corpus", "-corpus", "../shared/corpus/claude", "-size", "100MB")
+		c.Stdout, c.Stderr = f, os.Stderr
+		check(c.Run())
+		f.Close()
+	}
+	st, err := os.Stat(*in)
+	check(err)
+	fmt.Printf("input: %s (%.1f MB)\n", *in, float64(st.Size())/1e6)
+
+	var ratios, agentCPU, jqCPU []float64
+	var peak int64
+	for i := 0; i < *runs; i++ {
+		a, rss := cpu(*in, bin, "-o", *format, "--color", "never")
+		j, _ := cpu(*in, "jq", "-r", "-f", "bench/claude.jq")
+		agentCPU = append(agentCPU, a)
+		jqCPU = append(jqCPU, j)
+		ratios = append(ratios, j/a)
+		peak = max(peak, rss)
+		fmt.Printf("run %d: agentfmt %.2fs CPU, jq %.2fs CPU, ratio %.1f, agentfmt peak RSS %.1f MiB\n", i+1, a, j, j/a, float64(rss)/1024)
+	}
+	fmt.Printf("median: agentfmt %.2fs, jq %.2fs, jq/agentfmt CPU ratio %.1f (want >= 4); agentfmt peak RSS %.1f MiB (want <= 40); throughput %.0f MB/s of CPU\n",
+		median(agentCPU), median(jqCPU), median(ratios), float64(peak)/1024, float64(st.Size())/1e6/median(agentCPU))
+}
+
+// cpu runs a command on the input and returns its user+system CPU seconds
+// and peak RSS in KiB.
+func cpu(input string, name string, args ...string) (float64, int64) {
+	f, err := os.Open(input)
+	check(err)
+	defer f.Close()
+	c := exec.Command(name, args...)
+	c.Stdin = f
+	c.Stdout = io.Discard
+	c.Stderr = os.Stderr
+	if err := c.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			check(err)
+		}
+	}
+	ps := c.ProcessState
+	var rss int64
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return (ps.UserTime() + ps.SystemTime()).Seconds(), rss
+}
+
+// measureLatency writes a Claude line every 25 ms into agentfmt -o plain
+// through pipes and times how long each takes to appear on its stdout.
+func measureLatency(bin string) {
+	c := exec.Command(bin, "-o", "plain", "--color", "never")
+	stdin, err := c.StdinPipe()
+	check(err)
+	stdout, err := c.StdoutPipe()
+	check(err)
+	check(c.Start())
+	const n = 200
+	sent := make([]time.Time, n)
+	got := make(chan [2]int64, n)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			line := sc.Text()
+			if i := strings.Index(line, "probe-"); i >= 0 {
+				var k int
+				fmt.Sscanf(line[i:], "probe-%d", &k)
+				got <- [2]int64{int64(k), time.Now().UnixNano()}
+			}
+		}
+		close(got)
+	}()
+	fmt.Fprintln(stdin, `{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/","tools":[],"claude_code_version":"2.1.207"}`)
+	go func() {
+		for i := 0; i < n; i++ {
+			sent[i] = time.Now()
+			fmt.Fprintf(stdin, `{"type":"assistant","message":{"id":"msg_%d","role":"assistant","content":[{"type":"text","text":"probe-%d\n"}]},"session_id":"s","parent_tool_use_id":null}`+"\n", i, i)
+			time.Sleep(25 * time.Millisecond)
+		}
+		stdin.Close()
+	}()
+	var delays []float64
+	for g := range got {
+		delays = append(delays, float64(time.Duration(g[1]-sent[g[0]].UnixNano()))/float64(time.Millisecond))
+	}
+	c.Wait()
+	if len(delays) == 0 {
+		fmt.Println("no probe line came through")
+		os.Exit(1)
+	}
+	sort.Float64s(delays)
+	fmt.Printf("latency over %d lines sent every 25 ms: median %.2f ms, p99 %.2f ms, worst %.2f ms (want median <= 5, worst <= 50)\n",
+		len(delays), median(delays), delays[len(delays)*99/100], delays[len(delays)-1])
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
+
+func run(name string, args ...string) {
+	c := exec.Command(name, args...)
+	c.Stdout, c.Stderr = os.Stderr, os.Stderr
+	check(c.Run())
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+}
