@@ -19,12 +19,9 @@ var keyArgFields = []string{
 // KeyArg is the one argument that says what a tool call does: the command,
 // the path, the pattern. It falls back to the compact input.
 func KeyArg(ev *streaming.Event) string {
-	if ev.Title != "" {
-		return oneLine(ev.Title)
-	}
 	in := strings.TrimSpace(ev.Input)
 	if in == "" || in == "{}" || in == "null" {
-		return ""
+		return oneLine(ev.Title)
 	}
 	v := gjson.Parse(in)
 	if v.IsObject() {
@@ -51,6 +48,9 @@ func KeyArg(ev *streaming.Event) string {
 			}
 			return true
 		})
+		if ev.Title != "" {
+			return oneLine(ev.Title)
+		}
 		if first != "" {
 			return oneLine(first)
 		}
@@ -140,7 +140,11 @@ func ResultFacts(res *streaming.Event, fallback *streaming.Usage) []string {
 	}
 	if u != nil {
 		if t := u.Total(); t > 0 {
-			facts = append(facts, fmt.Sprintf("%s tokens (%s in, %s out)", Tokens(t), Tokens(u.InputTokens), Tokens(u.OutputTokens)))
+			in := Tokens(u.InputTokens)
+			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
+				in += " + " + Tokens(c) + " cached"
+			}
+			facts = append(facts, fmt.Sprintf("%s in, %s out", in, Tokens(u.OutputTokens)))
 		}
 		if u.HasCost {
 			facts = append(facts, Cost(u.CostUSD))

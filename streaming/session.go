@@ -112,6 +112,8 @@ type toolCall struct {
 	id     string
 	name   string
 	parent string
+	input  string
+	title  string
 	output []byte
 }
 
@@ -415,7 +417,7 @@ func (s *Session) toolStart(ev *Event) error {
 		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
 		return nil
 	}
-	s.tools[ev.ID] = &toolCall{id: ev.ID, name: ev.Name, parent: ev.Parent}
+	s.tools[ev.ID] = &toolCall{id: ev.ID, name: ev.Name, parent: ev.Parent, input: ev.Input, title: ev.Title}
 	s.toolOrd = append(s.toolOrd, ev.ID)
 	return s.emit(ev)
 }
@@ -487,6 +489,12 @@ func (s *Session) toolEnd(ev *Event) error {
 	}
 	if ev.Parent == "" {
 		ev.Parent = t.parent
+	}
+	if ev.Input == "" {
+		ev.Input = t.input
+	}
+	if ev.Title == "" {
+		ev.Title = t.title
 	}
 	if ev.Status == "" {
 		ev.Status = ToolOK
@@ -572,7 +580,7 @@ func (s *Session) closeOpen(line int) error {
 		t := s.tools[s.toolOrd[0]]
 		s.endTool(t)
 		s.ev = Event{Kind: KindToolEnd, Line: line, ID: t.id, Name: t.name, Parent: t.parent,
-			Status: ToolIncomplete, Output: string(t.output)}
+			Input: t.input, Title: t.title, Status: ToolIncomplete, Output: string(t.output)}
 		if err := s.emit(&s.ev); err != nil {
 			return err
 		}
