@@ -1,23 +1,79 @@
-// Package gemini parses the gemini wire format into streaming events.
+// Package gemini parses Gemini CLI headless output into streaming events:
+// `gemini --output-format stream-json` (init, message, tool_use,
+// tool_result, error, result) and the single object of
+// `--output-format json` ({session_id, response, stats, error, warnings})
+// when it is written on one line.
+//
+// Gemini sends assistant text only as deltas and never a complete message,
+// so the parser groups the deltas into paragraphs: a tool call, a tool
+// result, an error line or the result ends the current paragraph, and each
+// paragraph is one assistant message. The text after the last tool is the
+// final answer.
 package gemini
 
 import (
 	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
 )
 
-// Agent is the gemini format for the registry.
+// Agent is the Gemini CLI format for the registry.
 var Agent = parsers.Agent{
 	Name:   "gemini",
-	Detect: func(l *parsers.Line) parsers.Confidence { return parsers.No },
-	New:    func() parsers.Parser { return &parser{} },
+	Detect: detect,
+	New:    func() parsers.Parser { return newParser() },
 }
 
-type parser struct{ ev streaming.Event }
-
-func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: l.Str("type"), Text: l.JSON}
-	return emit(&p.ev)
+// detect scores a line. Gemini's lines are flat objects with snake_case
+// fields; OpenCode shares the tool_use/error type names but always carries
+// sessionID and part (or error objects), Claude-shaped agents put subtype
+// on their result, Codex's error has no severity.
+func detect(l *parsers.Line) parsers.Confidence {
+	typ := l.Get("type")
+	if !typ.Exists() {
+		return detectJSONMode(l)
+	}
+	if l.Has("sessionID") || l.Has("part") {
+		return parsers.No
+	}
+	switch typ.Str {
+	case "init":
+		if l.Has("session_id") || l.Has("model") {
+			return parsers.Decisive
+		}
+		return parsers.Maybe
+	case "message":
+		role := l.Str("role")
+		if (role == "user" || role == "assistant") && l.Get("content").Type == gjson.String {
+			return parsers.Decisive
+		}
+	case "tool_use":
+		if l.Has("tool_id") && l.Has("tool_name") {
+			return parsers.Decisive
+		}
+	case "tool_result":
+		if l.Has("tool_id") && l.Has("status") {
+			return parsers.Decisive
+		}
+	case "error":
+		if l.Has("severity") {
+			return parsers.Maybe
+		}
+	case "result":
+		if l.Get("status").Type == gjson.String && !l.Has("subtype") && !l.Has("is_error") {
+			return parsers.Maybe
+		}
+	}
+	return parsers.No
 }
 
-func (p *parser) Finish(emit parsers.Emit) error { return nil }
+// detectJSONMode recognises the single object of --output-format json
+// (compacted onto one line, e.g. by jq -c).
+func detectJSONMode(l *parsers.Line) parsers.Confidence {
+	if l.Get("response").Type == gjson.String && (l.Get("stats").IsObject() || l.Has("session_id")) {
+		return parsers.Decisive
+	}
+	if l.Has("session_id") && l.Get("error").IsObject() && !l.Has("id") {
+		return parsers.Maybe
+	}
+	return parsers.No
+}

@@ -1,23 +1,54 @@
-// Package opencode parses the opencode wire format into streaming events.
+// Package opencode parses `opencode run --format json` (and `kilo run
+// --format json`, its fork, which writes the same events) into streaming
+// events.
+//
+// OpenCode mirrors its server's parts: a step per LLM call (step_start …
+// step_finish), text and reasoning parts written once when complete, tool
+// parts written once when the call has ended, and session errors. There is
+// no init line and, before the newest versions' done line, no end marker:
+// the run is over when the last step finished for a reason other than
+// tool calls.
 package opencode
 
 import (
 	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
 )
 
-// Agent is the opencode format for the registry.
+// Agent is the OpenCode format for the registry.
 var Agent = parsers.Agent{
 	Name:   "opencode",
-	Detect: func(l *parsers.Line) parsers.Confidence { return parsers.No },
-	New:    func() parsers.Parser { return &parser{} },
+	Detect: detect,
+	New:    func() parsers.Parser { return newParser() },
 }
 
-type parser struct{ ev streaming.Event }
-
-func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: l.Str("type"), Text: l.JSON}
-	return emit(&p.ev)
+// detect scores a line. Every OpenCode line carries a camelCase sessionID
+// beside its type, which no other agent writes at the top level; Gemini
+// shares the tool_use and error type names but not sessionID or part.
+func detect(l *parsers.Line) parsers.Confidence {
+	typ := l.Str("type")
+	if typ == "" {
+		return parsers.No
+	}
+	hasSession := l.Get("sessionID").Type == gjson.String
+	switch typ {
+	case "step_start", "step_finish", "text", "reasoning", "tool_use":
+		part := l.Get("part")
+		if !part.IsObject() {
+			return parsers.No
+		}
+		if hasSession {
+			return parsers.Decisive
+		}
+		return parsers.Maybe
+	case "error":
+		if hasSession && l.Has("error") {
+			return parsers.Decisive
+		}
+	case "done":
+		if hasSession {
+			return parsers.Decisive
+		}
+	}
+	return parsers.No
 }
-
-func (p *parser) Finish(emit parsers.Emit) error { return nil }

@@ -1,0 +1,92 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+func init() { Register("opencode", opencodeExpect) }
+
+// opencodeExpect reads an `opencode run --format json` capture (also
+// `kilo run --format json`): every text part is an answer text, shown
+// once however often its part id is written. The exit of the last run
+// (one sessionID) is 1 when it has an error line; else 0 when it ended:
+// a done line, or a last step_finish whose reason is neither
+// "tool-calls" nor "unknown" (a missing reason ends the run when the step
+// ran no tool); else 3. The answer is the last text part of a run that
+// exits 0.
+func opencodeExpect(data []byte, name string) Expect {
+	var (
+		texts     []string
+		seen      = map[string]bool{}
+		session   string
+		failed    bool
+		ended     bool
+		stepTools bool
+		last      string
+	)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "{") || !gjson.Valid(line) {
+			continue
+		}
+		v := gjson.Parse(line)
+		if id := v.Get("sessionID").String(); id != "" && id != session {
+			session = id
+			failed, ended, stepTools, last = false, false, false, ""
+		}
+		part := v.Get("part")
+		switch v.Get("type").String() {
+		case "step_start":
+			stepTools, ended = false, false
+		case "text":
+			text := part.Get("text").String()
+			id := part.Get("id").String()
+			if strings.TrimSpace(text) == "" || (id != "" && seen[id]) {
+				continue
+			}
+			seen[id] = true
+			texts = append(texts, text)
+			last = text
+		case "tool_use":
+			stepTools = true
+		case "step_finish":
+			if r := part.Get("reason"); r.Exists() {
+				ended = r.String() != "tool-calls" && r.String() != "unknown"
+			} else {
+				ended = !stepTools
+			}
+		case "error":
+			failed = true
+		case "done":
+			ended = true
+		}
+	}
+	e := Expect{Texts: opencodeUnique(texts), Exit: 3}
+	switch {
+	case failed:
+		e.Exit = 1
+	case ended:
+		e.Exit = 0
+		e.Answer = strings.TrimRight(last, "\n")
+	}
+	return e
+}
+
+// opencodeUnique keeps the texts that occur once in all of them together:
+// a text repeated (or inside another) cannot be checked to appear once.
+func opencodeUnique(texts []string) []string {
+	all := strings.Join(texts, "\x00")
+	var out []string
+	for _, t := range texts {
+		if strings.Count(all, t) == 1 {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package gemini
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// toolUse is a tool call the model asked for, before it runs. Several can
+// arrive in a row (parallel calls); their results come after all of them.
+func (p *parser) toolUse(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.closePara(emit); err != nil {
+		return err
+	}
+	id := l.Str("tool_id")
+	if id == "" {
+		p.ntool++
+		id = fmt.Sprintf("tool%d", p.ntool)
+	}
+	name := parsers.CleanToolName(l.Str("tool_name"))
+	params := l.Get("parameters")
+	p.tools[id] = name
+	e := p.event(streaming.KindToolStart)
+	e.ID, e.Name = id, name
+	e.Input = parsers.JSONText(params)
+	e.Title = toolTitle(params)
+	return emit(e)
+}
+
+// toolTitle picks a human title from the parameters Gemini's built-in
+// tools use: the command line of run_shell_command, else the file,
+// directory, pattern, query or URL the call is about.
+func toolTitle(params gjson.Result) string {
+	if !params.IsObject() {
+		return ""
+	}
+	for _, k := range [...]string{"command", "file_path", "absolute_path", "dir_path", "path", "pattern", "query", "url"} {
+		if v := params.Get(k); v.Type == gjson.String && v.Str != "" {
+			return v.Str
+		}
+	}
+	return ""
+}
+
+// toolResult ends the call with the same tool_id. Its output is the
+// tool's display text (absent for edits and writes, "" for read_file).
+func (p *parser) toolResult(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.closePara(emit); err != nil {
+		return err
+	}
+	id := l.Str("tool_id")
+	if id == "" {
+		// A result without an id cannot be paired: the session starts it
+		// implicitly.
+		p.ntool++
+		id = fmt.Sprintf("tool%d", p.ntool)
+	}
+	name := p.tools[id]
+	delete(p.tools, id)
+
+	e := p.event(streaming.KindToolEnd)
+	e.ID, e.Name = id, name
+	e.Output = l.Str("output")
+	switch l.Str("status") {
+	case "success":
+		e.Status = streaming.ToolOK
+	default:
+		e.Status = streaming.ToolError
+		errType := l.Path("error.type").String()
+		if errType == "policy_violation" {
+			e.Status = streaming.ToolDeclined
+		}
+		if msg := l.Path("error.message").String(); msg != "" && !strings.Contains(e.Output, msg) {
+			if e.Output == "" {
+				e.Output = msg
+			} else {
+				e.Output += "\n" + msg
+			}
+		}
+		if e.Output == "" {
+			e.Output = errType
+		}
+	}
+	return emit(e)
+}

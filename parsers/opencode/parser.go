@@ -1,0 +1,178 @@
+package opencode
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// parser is the state of one OpenCode stream.
+type parser struct {
+	ev streaming.Event // scratch event
+	t  time.Time       // time of the current line
+
+	gen int // generated ids
+
+	// The run: one sessionID.
+	run     run
+	started bool // a run has begun
+
+	// The step being read.
+	stepMsg   string // part.messageID of its step_start (or a generated id)
+	openMsg   string // the assistant message started for it, if any
+	nblocks   int    // blocks of openMsg so far
+	stepTools bool   // the step ran tools
+
+	tools map[string]bool     // call ids started and not yet ended
+	seen  map[string]seenPart // text and reasoning parts of the run, by kind/part id
+}
+
+// run is what the parser knows of the current run's outcome.
+type run struct {
+	session  string
+	steps    int
+	usage    streaming.Usage
+	hasUsage bool
+	lastText string // the last text part: the final answer
+
+	firstTime time.Time // the first line's timestamp
+	endTime   time.Time // the last line's timestamp
+
+	terminal   bool   // the last step finished for a reason that ends the run
+	termReason string // its finish reason
+
+	failed  bool   // an error line was seen: the run fails (exit 1)
+	failMsg string // the first error's text
+
+	ended bool // the result was emitted
+}
+
+func newParser() *parser {
+	return &parser{tools: make(map[string]bool), seen: make(map[string]seenPart)}
+}
+
+// Parse handles one line.
+func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.t = lineTime(l.Get("timestamp"))
+	if err := p.session(l.Str("sessionID"), emit); err != nil {
+		return err
+	}
+	if !p.t.IsZero() {
+		if p.run.firstTime.IsZero() {
+			p.run.firstTime = p.t
+		}
+		p.run.endTime = p.t
+	}
+	part := l.Get("part")
+	switch typ := l.Str("type"); typ {
+	case "step_start":
+		return p.stepStart(part, emit)
+	case "step_finish":
+		return p.stepFinish(part, emit)
+	case "text":
+		return p.text(part, streaming.KindTextDelta, emit)
+	case "reasoning":
+		return p.text(part, streaming.KindThinkingDelta, emit)
+	case "tool_use":
+		return p.toolUse(part, emit)
+	case "error":
+		return p.errorLine(l.Get("error"), emit)
+	case "done":
+		return p.done(l, emit)
+	default:
+		e := p.event(streaming.KindUnknown)
+		e.Type = typ
+		e.Text = l.JSON
+		return emit(e)
+	}
+}
+
+// Finish ends the run at the end of input (or before another agent's
+// lines): a run whose last step finished with a final reason, or that
+// reported an error, gets its result; any other run is left incomplete.
+func (p *parser) Finish(emit parsers.Emit) error {
+	return p.endRun(emit)
+}
+
+// session begins a run at the first line and whenever the sessionID
+// changes (logs of several runs concatenated). OpenCode has no init line.
+func (p *parser) session(id string, emit parsers.Emit) error {
+	if p.started && (id == "" || id == p.run.session) {
+		return nil
+	}
+	if p.started {
+		if err := p.endRun(emit); err != nil {
+			return err
+		}
+	}
+	p.started = true
+	p.run = run{session: id}
+	clear(p.seen)
+	clear(p.tools)
+	e := p.event(streaming.KindSessionStart)
+	e.SessionID = id
+	return emit(e)
+}
+
+// endRun closes the open message and emits the run's result when the
+// stream says how it ended.
+func (p *parser) endRun(emit parsers.Emit) error {
+	if err := p.closeMsg(emit); err != nil {
+		return err
+	}
+	r := &p.run
+	if r.ended || !(r.terminal || r.failed) {
+		return nil
+	}
+	return p.result(emit)
+}
+
+// result emits the run's result: failed when an error line was seen,
+// else successful. It is emitted when the run is known to be over (done,
+// another run, the end of input), so it carries the line that told.
+func (p *parser) result(emit parsers.Emit) error {
+	r := &p.run
+	r.ended = true
+	e := p.event(streaming.KindResult)
+	e.OK = !r.failed
+	if r.failed {
+		e.Reason = r.failMsg
+	} else {
+		e.Reason = r.termReason
+	}
+	e.Text = r.lastText
+	e.Turns = r.steps
+	if !r.firstTime.IsZero() && r.endTime.After(r.firstTime) {
+		e.DurationMS = r.endTime.Sub(r.firstTime).Milliseconds()
+	}
+	if r.hasUsage {
+		u := r.usage
+		u.CostUSD = math.Round(u.CostUSD*1e9) / 1e9 // sums of floats: 0.0006, not 0.0006000000000000001
+		e.Usage = &u
+	}
+	return emit(e)
+}
+
+// event resets the scratch event to a new event of the given kind.
+func (p *parser) event(kind streaming.Kind) *streaming.Event {
+	p.ev = streaming.Event{Kind: kind, Time: p.t}
+	return &p.ev
+}
+
+// genID returns a fresh id for parts that have none (sanitized logs).
+func (p *parser) genID(prefix string) string {
+	p.gen++
+	return fmt.Sprintf("%s%d", prefix, p.gen)
+}
+
+// lineTime reads the envelope timestamp: Unix epoch milliseconds.
+func lineTime(v gjson.Result) time.Time {
+	if v.Type != gjson.Number || v.Num <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v.Int())
+}

@@ -1,0 +1,129 @@
+package opencode
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// toolUse handles a tool part. JSON mode writes a tool only when it has
+// ended (state completed or error), so its start and end are emitted
+// together. Pending and running states (never written by the CLI, but in
+// the schema) only start the call.
+func (p *parser) toolUse(part gjson.Result, emit parsers.Emit) error {
+	p.stepTools = true
+	state := part.Get("state")
+	id := part.Get("callID").String()
+	if id == "" {
+		id = part.Get("id").String()
+	}
+	if id == "" {
+		id = p.genID("call")
+	}
+	name := parsers.CleanToolName(part.Get("tool").String())
+	input := state.Get("input")
+
+	if !p.tools[id] {
+		p.tools[id] = true
+		e := p.event(streaming.KindToolStart)
+		e.ID, e.Name = id, name
+		e.Input = parsers.JSONText(input)
+		e.Title = toolTitle(state, input)
+		if err := emit(e); err != nil {
+			return err
+		}
+	}
+
+	status := state.Get("status").String()
+	if status != "completed" && status != "error" {
+		return nil
+	}
+	delete(p.tools, id)
+	e := p.event(streaming.KindToolEnd)
+	e.ID, e.Name = id, name
+	meta := state.Get("metadata")
+	if status == "completed" {
+		e.Status = streaming.ToolOK
+		e.Output = state.Get("output").String()
+		if e.Output == "" {
+			e.Output = meta.Get("output").String()
+		}
+	} else {
+		e.Output = state.Get("error").String()
+		e.Status = streaming.ToolError
+		if rejected(e.Output) {
+			e.Status = streaming.ToolDeclined
+		}
+	}
+	e.Output += attachments(state.Get("attachments"))
+	e.ExitCode = parsers.IntOrNil(meta.Get("exit"))
+	if e.ExitCode == nil {
+		e.ExitCode = parsers.IntOrNil(meta.Get("exitCode"))
+	}
+	start, end := state.Get("time.start"), state.Get("time.end")
+	if start.Exists() && end.Exists() && end.Int() >= start.Int() {
+		e.DurationMS = end.Int() - start.Int()
+	}
+	if err := emit(e); err != nil {
+		return err
+	}
+	if name == "todowrite" && status == "completed" {
+		return p.plan(input.Get("todos"), emit)
+	}
+	return nil
+}
+
+// toolTitle is the tool's own title (state.title: the command line, the
+// file, the bash description), else the description given in the input.
+func toolTitle(state, input gjson.Result) string {
+	if t := state.Get("title").String(); t != "" {
+		return t
+	}
+	return input.Get("description").String()
+}
+
+// rejected reports a call refused by the permission system: non-interactive
+// runs auto-reject permission requests unless told otherwise.
+func rejected(msg string) bool {
+	return strings.Contains(msg, "rejected permission") ||
+		strings.Contains(msg, "prevents you from using this specific tool call")
+}
+
+// attachments summarises the files a tool returned (images as data URLs):
+// never their bytes.
+func attachments(list gjson.Result) string {
+	var b strings.Builder
+	list.ForEach(func(_, a gjson.Result) bool {
+		mime := a.Get("mime").String()
+		url := a.Get("url").String()
+		size := len(url)
+		if _, data, ok := strings.Cut(url, ";base64,"); ok {
+			size = len(data)
+		} else if name := a.Get("filename").String(); name != "" {
+			b.WriteString("\n[" + name + "]")
+			return true
+		}
+		b.WriteString("\n" + parsers.ImageSummary(mime, size))
+		return true
+	})
+	return b.String()
+}
+
+// plan turns todowrite's input into the latest full plan.
+func (p *parser) plan(todos gjson.Result, emit parsers.Emit) error {
+	if !todos.IsArray() {
+		return nil
+	}
+	e := p.event(streaming.KindPlan)
+	todos.ForEach(func(_, t gjson.Result) bool {
+		e.Entries = append(e.Entries, streaming.PlanEntry{
+			Text:     t.Get("content").String(),
+			Status:   t.Get("status").String(),
+			Priority: t.Get("priority").String(),
+		})
+		return true
+	})
+	return emit(e)
+}
