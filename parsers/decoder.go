@@ -126,13 +126,20 @@ func (d *Decoder) Decode(in input.Line) error {
 	if len(b) == 0 {
 		return nil
 	}
-	if b[0] != '{' && b[0] != '[' {
+	if !looksJSON(b) {
 		if d.opts.Strict {
 			return &LineError{Line: in.N, Msg: "not JSON: " + Clip(string(b), 60)}
 		}
 		return d.simple(streaming.KindRaw, in.N, string(in.Bytes))
 	}
 	if !gjson.ValidBytes(b) {
+		if b[0] == '[' && !looksLikeArray(b) {
+			// "[plugin:notify] …", "[INFO] …": a text line.
+			if d.opts.Strict {
+				return &LineError{Line: in.N, Msg: "not JSON: " + Clip(string(b), 60)}
+			}
+			return d.simple(streaming.KindRaw, in.N, string(in.Bytes))
+		}
 		d.truncated = in.NoNewline
 		if d.opts.Strict {
 			return &LineError{Line: in.N, Msg: "invalid JSON: " + Clip(string(b), 60)}
@@ -216,20 +223,77 @@ func (d *Decoder) Close() error {
 	return d.cur.Finish(d.emit)
 }
 
-// stripTerminalPrefix removes escape or title sequences that some agents
-// (Kilo) print before the '{' of a JSON line.
+// looksJSON reports a line that starts like a JSON object or an array of
+// values: '{', or '[' followed by '{', '[', '"', ']' or nothing. A log line
+// such as "[INFO] starting" or "[1/3] building" is text, not broken JSON.
+func looksJSON(b []byte) bool {
+	if b[0] == '{' {
+		return true
+	}
+	if b[0] != '[' {
+		return false
+	}
+	rest := bytes.TrimLeft(b[1:], " \t\r\n")
+	return len(rest) == 0 || bytes.IndexByte([]byte(`{["]`), rest[0]) >= 0
+}
+
+// stripTerminalPrefix removes the escape and title sequences that some
+// agents (Kilo) print around the JSON of a line: "ESC]0;title BEL ESC[2J{…}".
+// It strips only what is terminal noise (escape sequences, control
+// characters, spaces) before the first '{' and after the last '}', and
+// only when what is left is valid JSON.
 func stripTerminalPrefix(b []byte) []byte {
-	if len(b) == 0 || b[0] == '{' || b[0] == '[' {
+	if len(b) == 0 || b[0] == '{' || b[0] == '[' || bytes.IndexByte(b, 0x1b) < 0 {
 		return b
 	}
 	i := bytes.IndexByte(b, '{')
-	if i <= 0 || bytes.IndexByte(b[:i], 0x1b) < 0 {
+	j := bytes.LastIndexByte(b, '}')
+	if i < 0 || j < i || !terminalNoise(b[:i]) || !terminalNoise(b[j+1:]) {
 		return b
 	}
-	if gjson.ValidBytes(b[i:]) {
-		return b[i:]
+	if gjson.ValidBytes(b[i : j+1]) {
+		return b[i : j+1]
 	}
 	return b
+}
+
+// terminalNoise reports text made only of escape sequences (CSI, OSC and
+// two-byte ones), control characters and spaces.
+func terminalNoise(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == 0x1b && i+1 < len(b) && b[i+1] == '[': // CSI: params, intermediates, final byte
+			i += 2
+			for i < len(b) && b[i] >= 0x20 && b[i] <= 0x3f {
+				i++
+			}
+			if i >= len(b) || b[i] < 0x40 || b[i] > 0x7e {
+				return false
+			}
+			i++
+		case c == 0x1b && i+1 < len(b) && b[i+1] == ']': // OSC: up to BEL or ESC \
+			k := bytes.IndexAny(b[i+2:], "\x07\x1b")
+			if k < 0 {
+				return false
+			}
+			i += 2 + k
+			if b[i] == 0x07 {
+				i++
+			} else if i+1 < len(b) && b[i+1] == '\\' {
+				i += 2
+			} else {
+				return false
+			}
+		case c == 0x1b && i+1 < len(b) && b[i+1] >= 0x20 && b[i+1] <= 0x7e: // ESC x
+			i += 2
+		case c < 0x20 || c == ' ' || c == 0x7f:
+			i++
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Clip shortens s to at most n runes, marking the cut with "…".
@@ -258,4 +322,20 @@ func HumanBytes(n int64) string {
 		return fmt.Sprintf("%d MB", (n+500_000)/1000_000)
 	}
 	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+}
+
+// looksLikeArray reports whether a line that starts with '[' starts like a
+// JSON array ("[{", "[[", "[\"", "[1", "[]") rather than a bracketed tag.
+func looksLikeArray(b []byte) bool {
+	rest := bytes.TrimLeft(b[1:], " \t")
+	if len(rest) == 0 {
+		return true
+	}
+	switch c := rest[0]; {
+	case c == '{' || c == '[' || c == '"' || c == ']' || c == '-' || (c >= '0' && c <= '9'):
+		return true
+	case bytes.HasPrefix(rest, []byte("true")) || bytes.HasPrefix(rest, []byte("false")) || bytes.HasPrefix(rest, []byte("null")):
+		return true
+	}
+	return false
 }

@@ -1,23 +1,61 @@
-// Package claude parses the claude wire format into streaming events.
+// Package claude parses Claude Code's headless stream-json output
+// (`claude -p --output-format stream-json --verbose`, with or without
+// --include-partial-messages) into streaming events. Qwen Code and Amp
+// write the same shapes and are parsed here too; their events carry the
+// agent name "qwen" or "amp" when the stream says which it is.
 package claude
 
 import (
+	"strings"
+
 	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Agent is the claude format for the registry.
+// Agent is the Claude Code format (and its relatives Qwen Code and Amp)
+// for the registry.
 var Agent = parsers.Agent{
-	Name:   "claude",
-	Detect: func(l *parsers.Line) parsers.Confidence { return parsers.No },
-	New:    func() parsers.Parser { return &parser{} },
+	Name:    "claude",
+	Aliases: []string{"qwen", "amp"},
+	Detect:  detect,
+	New:     func() parsers.Parser { return newParser() },
 }
 
-type parser struct{ ev streaming.Event }
-
-func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: l.Str("type"), Text: l.JSON}
-	return emit(&p.ev)
+// detect scores a line. Cursor writes system/init, user, assistant and
+// result too: its init has neither tools nor a version field, its
+// assistant lines carry timestamp_ms / model_call_id and its result a
+// request_id. Gemini's result has stats. Those lines are never Decisive
+// here, and the Cursor-only ones score No.
+func detect(l *parsers.Line) parsers.Confidence {
+	switch l.Str("type") {
+	case "system":
+		switch l.Str("subtype") {
+		case "init":
+			if l.Has("claude_code_version") || l.Has("qwen_code_version") ||
+				strings.HasPrefix(l.Str("session_id"), "T-") {
+				return parsers.Decisive
+			}
+		case "session_start":
+			return parsers.Decisive
+		}
+		return parsers.Maybe
+	case "stream_event", "rate_limit_event":
+		return parsers.Decisive
+	case "assistant", "user":
+		if l.Has("timestamp_ms") || l.Has("model_call_id") || !l.Has("message") {
+			return parsers.No
+		}
+		return parsers.Maybe
+	case "result":
+		if l.Has("stats") || (l.Has("request_id") && !l.Has("num_turns") && !l.Has("uuid")) {
+			return parsers.No
+		}
+		return parsers.Maybe
+	case "control_request", "control_response", "tool_progress", "conversation_reset", "command_lifecycle":
+		return parsers.Maybe
+	}
+	// A type Claude Code added later still has its envelope.
+	if l.Has("uuid") && l.Has("session_id") && l.Has("type") {
+		return parsers.Maybe
+	}
+	return parsers.No
 }
-
-func (p *parser) Finish(emit parsers.Emit) error { return nil }

@@ -72,12 +72,12 @@ func RunOpts(agents []parsers.Agent, in string, dopts parsers.DecoderOptions, so
 	return res
 }
 
-// Text concatenates the text of every event of the given kind (with
-// role assistant when kind is text.delta), in order.
+// Text concatenates the text of every event of the given kind, in order;
+// for text.delta, user prompt echoes are left out.
 func (r Result) Text(kind streaming.Kind) string {
 	var b strings.Builder
 	for _, e := range r.Events {
-		if e.Kind == kind {
+		if e.Kind == kind && !(kind == streaming.KindTextDelta && e.Role == streaming.RoleUser) {
 			b.WriteString(e.Text)
 		}
 	}

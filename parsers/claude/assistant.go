@@ -1,0 +1,259 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// redactedThinking is shown for a redacted_thinking block.
+const redactedThinking = "‹redacted thinking›"
+
+// assistant handles an `assistant` frame: usually one content block of
+// the message message.id (one line per block), or the whole message
+// (Amp, older CLIs). With partial messages the frame repeats what the
+// stream events showed; its text goes to the session as a Final for the
+// same block, which drops what was already shown.
+func (p *parser) assistant(l *parsers.Line) error {
+	msg := l.Get("message")
+	parent := str(l.Get("parent_tool_use_id"))
+	wire := str(msg.Get("id"))
+	if wire == "" && p.agent == "" && strings.HasPrefix(l.Str("session_id"), "T-") {
+		p.agent = "amp"
+	}
+	content := msg.Get("content")
+	var blocks []gjson.Result
+	if content.IsArray() {
+		blocks = content.Array()
+	}
+	if len(blocks) > 0 || content.Type == gjson.String {
+		m, err := p.frameMessage(wire, parent)
+		if err != nil {
+			return err
+		}
+		if content.Type == gjson.String {
+			err = p.textBlock(m, "text", content.Str, p.frameIndex(m, "text", 0, 1))
+		}
+		for i, b := range blocks {
+			if err != nil {
+				break
+			}
+			err = p.block(m, b, i, len(blocks))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	// A synthetic API error frame (model "<synthetic>", top-level error).
+	if e := l.Get("error"); e.Exists() && e.Type != gjson.Null && parent == "" {
+		text := firstText(content)
+		code := e.String()
+		if e.IsObject() {
+			code = e.Get("type").String()
+			if text == "" {
+				text = e.Get("message").String()
+			}
+		}
+		p.apiErr = joinColon(code, text)
+		p.ev = streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning,
+			Text: "API error: " + code}
+		return p.send(&p.ev)
+	}
+	return nil
+}
+
+// frameMessage returns the message an assistant frame belongs to,
+// opening or switching messages as the frame's id says.
+func (p *parser) frameMessage(wire, parent string) (*message, error) {
+	m := p.current(parent)
+	if m != nil && m.wire == wire {
+		return m, nil
+	}
+	if m != nil && m.streamed && (m.wire == "" || wire == "") {
+		// A stream whose message_start had no id (or a frame without one):
+		// the frame repeats the message being streamed.
+		if m.wire == "" {
+			m.wire = wire
+			p.used[wire]++
+		}
+		return m, nil
+	}
+	if wire != "" {
+		if d := p.done[wire]; d != nil && d.parent == parent {
+			// A frame after its message_stop: same message, already closed.
+			return d, nil
+		}
+	}
+	if m != nil {
+		if err := p.closeMessage(m); err != nil {
+			return nil, err
+		}
+	}
+	return p.openMessage(wire, parent, false)
+}
+
+// isOpen reports whether m is an open message.
+func (p *parser) isOpen(m *message) bool {
+	for _, o := range p.open {
+		if o == m {
+			return true
+		}
+	}
+	return false
+}
+
+// frameIndex is the block index of the i-th of n blocks of a frame. With
+// partial messages it is the index of the content_block_start the frame
+// belongs to; without, blocks are counted per message.
+func (p *parser) frameIndex(m *message, kind string, i, n int) int {
+	if m.streamed && m.cur >= 0 {
+		if n > 1 {
+			// The whole content array: positions are the indexes.
+			if b := m.blocks[i]; b != nil {
+				b.framed = true
+			}
+			return i
+		}
+		if b := m.blocks[m.cur]; b != nil && b.kind == kind && !b.framed {
+			b.framed = true
+			return m.cur
+		}
+		// Not the current block: the first started block of this kind
+		// without a frame yet.
+		best := -1
+		for idx, b := range m.blocks {
+			if b.kind == kind && !b.framed && (best < 0 || idx < best) {
+				best = idx
+			}
+		}
+		if best >= 0 {
+			m.blocks[best].framed = true
+			return best
+		}
+		if b := m.blocks[m.cur]; b != nil && b.kind == kind {
+			return m.cur
+		}
+	}
+	idx := m.nblocks
+	if m.streamed {
+		// Never collide with streamed indexes.
+		idx += 1 << 16
+	}
+	m.nblocks++
+	return idx
+}
+
+// block handles one content block of an assistant frame.
+func (p *parser) block(m *message, b gjson.Result, i, n int) error {
+	typ := b.Get("type").String()
+	switch typ {
+	case "text":
+		return p.textBlock(m, typ, b.Get("text").String(), p.frameIndex(m, typ, i, n))
+	case "thinking":
+		return p.textBlock(m, typ, b.Get("thinking").String(), p.frameIndex(m, typ, i, n))
+	case "redacted_thinking":
+		return p.textBlock(m, typ, redactedThinking, p.frameIndex(m, typ, i, n))
+	case "tool_use", "server_tool_use":
+		p.frameIndex(m, typ, i, n)
+		id := b.Get("id").String()
+		return p.startTool(id, b.Get("name").String(), inputOf(b.Get("input")), m.parent)
+	}
+	if !m.streamed {
+		m.nblocks++
+	}
+	if strings.HasSuffix(typ, "_tool_result") {
+		status, out := serverToolResult(b.Get("content"))
+		return p.endTool(b.Get("tool_use_id").String(), status, out, m.parent)
+	}
+	return p.unknown("assistant."+typ, b.Raw)
+}
+
+// textBlock sends a text or thinking block of a frame as a Final.
+func (p *parser) textBlock(m *message, typ, text string, idx int) error {
+	if typ == "text" && m.parent == "" {
+		p.noteAPIError(text)
+	}
+	if text == "" {
+		return nil
+	}
+	kind := streaming.KindTextDelta
+	if typ != "text" {
+		kind = streaming.KindThinkingDelta
+	}
+	if p.isOpen(m) {
+		if b := m.blocks[idx]; b != nil {
+			b.got = true
+		}
+		return p.sendText(kind, m, idx, text, streaming.Final)
+	}
+	// A frame after its message_stop: shown already if deltas came, else
+	// shown now in a message of its own (the session drops text for
+	// finished ids).
+	if b := m.blocks[idx]; b != nil {
+		if b.got {
+			return nil
+		}
+		b.got = true
+	}
+	late := &message{id: p.gen(m.id + "@late"), parent: m.parent}
+	if err := p.reopen(late); err != nil {
+		return err
+	}
+	if err := p.sendText(kind, late, idx, text, streaming.Final); err != nil {
+		return err
+	}
+	return p.closeMessage(late)
+}
+
+// sendText emits a text or thinking event of a block.
+func (p *parser) sendText(kind streaming.Kind, m *message, idx int, text string, mode streaming.Mode) error {
+	p.ev = streaming.Event{Kind: kind, Mode: mode, Message: m.id, Block: idx,
+		Text: text, Role: streaming.RoleAssistant, Parent: m.parent}
+	return p.send(&p.ev)
+}
+
+// noteAPIError keeps Qwen's "[API Error: …]" answer text: the run failed
+// even if its result says success (QwenLM/qwen-code#8920). Later text
+// means the run went on.
+func (p *parser) noteAPIError(text string) {
+	t := strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(t, "[API Error"):
+		p.apiErr = strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
+	case t != "":
+		p.apiErr = ""
+	}
+}
+
+// inputOf is a tool input as JSON text.
+func inputOf(v gjson.Result) string {
+	if !v.Exists() || v.Type == gjson.Null {
+		return ""
+	}
+	return v.Raw
+}
+
+// firstText returns the first text block of a content value.
+func firstText(content gjson.Result) string {
+	if content.Type == gjson.String {
+		return content.Str
+	}
+	for _, b := range content.Array() {
+		if b.Get("type").String() == "text" {
+			return b.Get("text").String()
+		}
+	}
+	return ""
+}
+
+func joinColon(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + ": " + b
+}

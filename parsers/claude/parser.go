@@ -1,0 +1,321 @@
+package claude
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// memoryCap bounds the maps the parser keeps across runs (ids already
+// used). The session remembers only the last 512 finished ids, so
+// forgetting older ones changes nothing.
+const memoryCap = 4096
+
+// message is an assistant message being shown: one per parent level
+// (top level, or one per running subagent).
+type message struct {
+	wire     string // message.id on the wire ("" for Amp)
+	id       string // the id events carry (wire, or an alias when reused)
+	parent   string // parent_tool_use_id
+	streamed bool   // opened by a stream_event message_start
+	nblocks  int    // blocks counted so far (frames without partials)
+	cur      int    // index of the last content_block_start, -1 none
+	blocks   map[int]*sblock
+}
+
+// sblock is a content block of a streamed message.
+type sblock struct {
+	kind   string          // text, thinking, tool_use, …
+	got    bool            // text or thinking shown (deltas, or its frame)
+	framed bool            // its assistant frame arrived
+	tool   string          // tool_use id (wire)
+	name   string          // tool name
+	input  string          // input given at content_block_start, when not {}
+	json   strings.Builder // input_json_delta fragments
+}
+
+// tool is a tool call of the current run.
+type tool struct {
+	id      string // the id events carry
+	name    string
+	parent  string
+	started bool
+	ended   bool
+}
+
+type parser struct {
+	ev    streaming.Event
+	out   parsers.Emit
+	agent string // "", "qwen" or "amp": stamped on every event
+
+	open     []*message          // open assistant messages, one per parent level
+	done     map[string]*message // streamed messages stopped in this run, by wire id
+	used     map[string]int      // wire message ids used so far, any run
+	tools    map[string]*tool    // tool calls of this run, by wire id
+	oldTools map[string]int      // wire tool ids of earlier runs: how many runs used them
+	perms    map[string]string   // control_request id → tool name (can_use_tool)
+	progress map[string]int64    // tool_progress: elapsed seconds last shown per tool
+	apiErr   string              // top-level API error text of this run (Qwen's "[API Error: …]")
+	seq      int                 // generated ids
+}
+
+func newParser() *parser {
+	return &parser{
+		done:     map[string]*message{},
+		used:     map[string]int{},
+		tools:    map[string]*tool{},
+		oldTools: map[string]int{},
+		perms:    map[string]string{},
+		progress: map[string]int64{},
+	}
+}
+
+// Parse turns one line into events.
+func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.out = emit
+	switch l.Str("type") {
+	case "system":
+		return p.system(l)
+	case "assistant":
+		return p.assistant(l)
+	case "user":
+		return p.user(l)
+	case "result":
+		return p.result(l)
+	case "stream_event":
+		return p.streamEvent(l)
+	case "rate_limit_event":
+		return p.rateLimit(l)
+	case "control_request":
+		return p.controlRequest(l)
+	case "control_response":
+		return p.controlResponse(l)
+	case "tool_progress":
+		return p.toolProgress(l)
+	case "conversation_reset":
+		return p.conversationReset(l)
+	case "command_lifecycle":
+		return p.commandLifecycle(l)
+	}
+	return p.unknown(l.Str("type"), l.JSON)
+}
+
+// Finish starts the tool calls whose input was still streaming, so that
+// the session shows them (as incomplete) at the end of the input.
+func (p *parser) Finish(emit parsers.Emit) error {
+	p.out = emit
+	for _, m := range p.open {
+		if err := p.flushTools(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// send stamps the agent override and hands ev on.
+func (p *parser) send(ev *streaming.Event) error {
+	if p.agent != "" {
+		ev.Agent = p.agent
+	}
+	return p.out(ev)
+}
+
+func (p *parser) status(level, text string) error {
+	if level == "" {
+		level = streaming.LevelInfo
+	}
+	p.ev = streaming.Event{Kind: streaming.KindStatus, Level: level, Text: text}
+	return p.send(&p.ev)
+}
+
+func (p *parser) unknown(typ, raw string) error {
+	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: typ, Text: raw}
+	return p.send(&p.ev)
+}
+
+// gen returns a new generated id with the given prefix.
+func (p *parser) gen(prefix string) string {
+	p.seq++
+	return prefix + strconv.Itoa(p.seq)
+}
+
+// current returns the open message of a parent level.
+func (p *parser) current(parent string) *message {
+	for _, m := range p.open {
+		if m.parent == parent {
+			return m
+		}
+	}
+	return nil
+}
+
+// openMessage starts an assistant message. A wire id seen before (Qwen
+// captures with redacted ids, a resumed session) gets an alias, since
+// the session drops text for finished ids.
+func (p *parser) openMessage(wire, parent string, streamed bool) (*message, error) {
+	id := wire
+	switch n := p.used[wire]; {
+	case wire == "":
+		id = p.gen("turn")
+	case n > 0:
+		id = wire + "#" + strconv.Itoa(n+1)
+	}
+	if wire != "" {
+		if len(p.used) >= memoryCap {
+			clear(p.used)
+		}
+		p.used[wire]++
+	}
+	m := &message{wire: wire, id: id, parent: parent, streamed: streamed, cur: -1}
+	return m, p.reopen(m)
+}
+
+// reopen (re)starts m as the open message of its level.
+func (p *parser) reopen(m *message) error {
+	p.open = append(p.open, m)
+	p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: m.id,
+		Role: streaming.RoleAssistant, Parent: m.parent}
+	return p.send(&p.ev)
+}
+
+// closeMessage stops m.
+func (p *parser) closeMessage(m *message) error {
+	for i, o := range p.open {
+		if o == m {
+			p.open = append(p.open[:i], p.open[i+1:]...)
+			break
+		}
+	}
+	if err := p.flushTools(m); err != nil {
+		return err
+	}
+	if m.streamed && m.wire != "" {
+		if len(p.done) >= memoryCap {
+			clear(p.done)
+		}
+		p.done[m.wire] = m
+	}
+	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: m.id,
+		Role: streaming.RoleAssistant, Parent: m.parent}
+	return p.send(&p.ev)
+}
+
+// closeLevel stops the open message of a parent level, if any.
+func (p *parser) closeLevel(parent string) error {
+	if m := p.current(parent); m != nil {
+		return p.closeMessage(m)
+	}
+	return nil
+}
+
+// closeAll stops every open message (a result, a new run).
+func (p *parser) closeAll() error {
+	for len(p.open) > 0 {
+		if err := p.closeMessage(p.open[0]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newRun forgets the state of the previous run.
+func (p *parser) newRun() {
+	clear(p.done)
+	if len(p.oldTools)+len(p.tools) > memoryCap {
+		clear(p.oldTools)
+	}
+	for w := range p.tools {
+		p.oldTools[w]++
+	}
+	clear(p.tools)
+	clear(p.perms)
+	clear(p.progress)
+	p.apiErr = ""
+}
+
+// tool returns the tool call with a wire id, creating it. A wire id used
+// by an earlier run gets an alias (the session drops starts of ids it has
+// seen end).
+func (p *parser) tool(wire string) *tool {
+	if t := p.tools[wire]; t != nil {
+		return t
+	}
+	id := wire
+	if n := p.oldTools[wire]; n > 0 {
+		id = wire + "#" + strconv.Itoa(n+1)
+	}
+	if id == "" {
+		id = p.gen("tool")
+	}
+	t := &tool{id: id}
+	if len(p.tools) >= memoryCap {
+		clear(p.tools)
+	}
+	p.tools[wire] = t
+	return t
+}
+
+// startTool emits tool.start once per call, when its input is known.
+func (p *parser) startTool(wire, name, input, parent string) error {
+	t := p.tool(wire)
+	if t.started || t.ended {
+		return nil
+	}
+	t.started = true
+	if name != "" {
+		t.name = parsers.CleanToolName(name)
+	}
+	t.parent = parent
+	p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
+		Input: input, Title: toolTitle(input), Parent: parent}
+	return p.send(&p.ev)
+}
+
+// endTool emits tool.end once per call.
+func (p *parser) endTool(wire string, status streaming.ToolStatus, output, parent string) error {
+	t := p.tool(wire)
+	if t.ended {
+		return nil
+	}
+	t.ended = true
+	if t.parent != "" {
+		parent = t.parent
+	}
+	p.ev = streaming.Event{Kind: streaming.KindToolEnd, ID: t.id, Name: t.name,
+		Status: status, Output: output, Parent: parent}
+	return p.send(&p.ev)
+}
+
+// toolTitle is the human description Claude gives some calls (Bash,
+// Task/Agent: input.description).
+func toolTitle(input string) string {
+	if input == "" || input[0] != '{' {
+		return ""
+	}
+	d := gjson.Get(input, "description")
+	if d.Type != gjson.String {
+		return ""
+	}
+	return oneLine(d.Str)
+}
+
+// str returns a string value ("" for anything else).
+func str(v gjson.Result) string {
+	if v.Type == gjson.String {
+		return v.Str
+	}
+	return ""
+}
+
+// usageOf reads Anthropic-style usage fields.
+func usageOf(v gjson.Result) streaming.Usage {
+	return streaming.Usage{
+		InputTokens:      v.Get("input_tokens").Int(),
+		OutputTokens:     v.Get("output_tokens").Int(),
+		CacheReadTokens:  v.Get("cache_read_input_tokens").Int(),
+		CacheWriteTokens: v.Get("cache_creation_input_tokens").Int(),
+	}
+}

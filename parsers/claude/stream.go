@@ -1,0 +1,239 @@
+package claude
+
+import (
+	"slices"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// streamEvent handles a `stream_event` line (--include-partial-messages):
+// a raw Messages-API streaming event. Block indexes are scoped to the
+// message of the last message_start at the line's parent level.
+func (p *parser) streamEvent(l *parsers.Line) error {
+	ev := l.Get("event")
+	parent := str(l.Get("parent_tool_use_id"))
+	typ := ev.Get("type").String()
+	switch typ {
+	case "message_start":
+		wire := str(ev.Get("message.id"))
+		if m := p.current(parent); m != nil {
+			if m.streamed && m.wire == wire && wire != "" {
+				return nil // repeated
+			}
+			if err := p.closeMessage(m); err != nil {
+				return err
+			}
+		}
+		m, err := p.openMessage(wire, parent, true)
+		if err != nil {
+			return err
+		}
+		m.blocks = map[int]*sblock{}
+		return nil
+	case "content_block_start":
+		return p.blockStart(ev, parent)
+	case "content_block_delta":
+		return p.blockDelta(ev, parent)
+	case "content_block_stop":
+		m := p.current(parent)
+		if m == nil || m.blocks == nil {
+			return nil
+		}
+		b := m.blocks[int(ev.Get("index").Int())]
+		if b == nil || b.tool == "" {
+			return nil
+		}
+		return p.startStreamedTool(b, parent)
+	case "message_delta":
+		u := ev.Get("usage")
+		if !u.Exists() {
+			return nil
+		}
+		usage := usageOf(u)
+		p.ev = streaming.Event{Kind: streaming.KindUsage, Usage: &usage, Parent: parent}
+		if m := p.current(parent); m != nil {
+			p.ev.Message = m.id
+		}
+		return p.send(&p.ev)
+	case "message_stop":
+		if m := p.current(parent); m != nil && m.streamed {
+			return p.closeMessage(m)
+		}
+		return nil
+	case "ping":
+		return nil
+	case "error":
+		text := joinColon(ev.Get("error.type").String(), ev.Get("error.message").String())
+		if text == "" {
+			text = "stream error"
+		}
+		p.ev = streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning, Text: text}
+		return p.send(&p.ev)
+	}
+	return p.unknown("stream_event."+typ, l.JSON)
+}
+
+// streamMessage returns the message stream events of a level belong to,
+// opening one implicitly for a stream joined after its message_start.
+func (p *parser) streamMessage(parent string) (*message, error) {
+	m := p.current(parent)
+	if m == nil {
+		var err error
+		if m, err = p.openMessage("", parent, true); err != nil {
+			return nil, err
+		}
+	}
+	if m.blocks == nil {
+		m.blocks = map[int]*sblock{}
+	}
+	return m, nil
+}
+
+func (p *parser) blockStart(ev gjson.Result, parent string) error {
+	m, err := p.streamMessage(parent)
+	if err != nil {
+		return err
+	}
+	idx := int(ev.Get("index").Int())
+	cb := ev.Get("content_block")
+	typ := cb.Get("type").String()
+	b := &sblock{kind: typ}
+	if old := m.blocks[idx]; old != nil && old.kind == typ {
+		b = old // repeated start
+	}
+	m.blocks[idx] = b
+	m.cur = idx
+	switch typ {
+	case "text":
+		return p.streamText(streaming.KindTextDelta, m, b, idx, cb.Get("text").String())
+	case "thinking":
+		return p.streamText(streaming.KindThinkingDelta, m, b, idx, cb.Get("thinking").String())
+	case "redacted_thinking":
+		b.got = true
+		return p.sendText(streaming.KindThinkingDelta, m, idx, redactedThinking, streaming.Final)
+	case "tool_use", "server_tool_use":
+		b.tool = cb.Get("id").String()
+		b.name = cb.Get("name").String()
+		if in := cb.Get("input"); in.IsObject() && len(in.Map()) > 0 {
+			b.input = in.Raw
+		}
+		if b.tool == "" {
+			b.tool = p.gen("tool")
+		}
+		t := p.tool(b.tool)
+		if t.name == "" {
+			t.name = parsers.CleanToolName(b.name)
+		}
+		return nil
+	}
+	if len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result" {
+		status, out := serverToolResult(cb.Get("content"))
+		return p.endTool(cb.Get("tool_use_id").String(), status, out, parent)
+	}
+	return nil
+}
+
+func (p *parser) blockDelta(ev gjson.Result, parent string) error {
+	m, err := p.streamMessage(parent)
+	if err != nil {
+		return err
+	}
+	idx := int(ev.Get("index").Int())
+	d := ev.Get("delta")
+	dtyp := d.Get("type").String()
+	b := m.blocks[idx]
+	if b == nil {
+		// A delta without its content_block_start (stream joined mid-way).
+		b = &sblock{kind: deltaKind(dtyp)}
+		m.blocks[idx] = b
+		if m.cur < idx {
+			m.cur = idx
+		}
+	}
+	switch dtyp {
+	case "text_delta":
+		return p.streamText(streaming.KindTextDelta, m, b, idx, d.Get("text").String())
+	case "thinking_delta":
+		return p.streamText(streaming.KindThinkingDelta, m, b, idx, d.Get("thinking").String())
+	case "input_json_delta":
+		pj := d.Get("partial_json").String()
+		if b.tool == "" {
+			b.tool = p.gen("tool")
+		}
+		t := p.tool(b.tool)
+		if pj == "" || t.started || t.ended {
+			return nil
+		}
+		b.json.WriteString(pj)
+		p.ev = streaming.Event{Kind: streaming.KindToolInputDelta, ID: t.id, Name: t.name,
+			Text: pj, Parent: parent}
+		return p.send(&p.ev)
+	}
+	// signature_delta, citations_delta and later kinds show nothing.
+	return nil
+}
+
+// streamText sends a text or thinking delta of a streamed block.
+func (p *parser) streamText(kind streaming.Kind, m *message, b *sblock, idx int, text string) error {
+	if text == "" {
+		return nil
+	}
+	b.got = true
+	return p.sendText(kind, m, idx, text, streaming.Delta)
+}
+
+// startStreamedTool starts a tool call from its assembled partial input
+// (content_block_stop, or the end of the message or input).
+func (p *parser) startStreamedTool(b *sblock, parent string) error {
+	t := p.tool(b.tool)
+	if t.started || t.ended {
+		b.json.Reset()
+		return nil
+	}
+	input := b.json.String()
+	b.json.Reset()
+	switch {
+	case input == "":
+		input = b.input
+		if input == "" {
+			input = "{}"
+		}
+	case !gjson.Valid(input):
+		input = "" // cut off: the input deltas showed what came
+	}
+	return p.startTool(b.tool, b.name, input, parent)
+}
+
+// flushTools starts the tool calls of m whose input was still streaming.
+func (p *parser) flushTools(m *message) error {
+	if len(m.blocks) == 0 {
+		return nil
+	}
+	idxs := make([]int, 0, len(m.blocks))
+	for i, b := range m.blocks {
+		if b.tool != "" {
+			idxs = append(idxs, i)
+		}
+	}
+	slices.Sort(idxs)
+	for _, i := range idxs {
+		if err := p.startStreamedTool(m.blocks[i], m.parent); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func deltaKind(dtyp string) string {
+	switch dtyp {
+	case "text_delta", "citations_delta":
+		return "text"
+	case "thinking_delta", "signature_delta":
+		return "thinking"
+	case "input_json_delta":
+		return "tool_use"
+	}
+	return dtyp
+}

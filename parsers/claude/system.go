@@ -1,0 +1,344 @@
+package claude
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// system handles `system` frames: init starts a run, every other subtype
+// is one status line. Two are dropped: thinking_tokens arrives several
+// times a second and only estimates what the thinking block shows, and
+// hook_started is followed by its hook_response.
+func (p *parser) system(l *parsers.Line) error {
+	sub := l.Str("subtype")
+	switch sub {
+	case "init", "session_start":
+		return p.init(l, sub)
+	case "thinking_tokens":
+		return nil
+	case "compact_boundary":
+		meta := l.Get("compact_metadata")
+		text := "context compacted"
+		if t := meta.Get("trigger").String(); t != "" {
+			text += " (" + t + ")"
+		}
+		pre, post := meta.Get("pre_tokens"), meta.Get("post_tokens")
+		switch {
+		case pre.Exists() && post.Exists():
+			text += fmt.Sprintf(": %d → %d tokens", pre.Int(), post.Int())
+		case pre.Exists():
+			text += fmt.Sprintf(": %d tokens before", pre.Int())
+		}
+		return p.status("", text)
+	case "status":
+		return p.statusFrame(l)
+	case "api_retry":
+		return p.status(streaming.LevelWarning, retryText(l))
+	case "hook_started":
+		// Its hook_response says how it went: one line per hook.
+		return nil
+	case "hook_response":
+		return p.hookResponse(l)
+	case "task_started":
+		text := "task started: " + oneLine(l.Str("description"))
+		if s := l.Str("subagent_type"); s != "" {
+			text += " (" + s + ")"
+		} else if s := l.Str("task_type"); s != "" {
+			text += " (" + s + ")"
+		}
+		return p.status("", text)
+	case "task_progress":
+		text := "task progress: " + oneLine(firstOf(l.Str("summary"), l.Str("description")))
+		if t := l.Str("last_tool_name"); t != "" {
+			text += " (last tool " + parsers.CleanToolName(t) + ")"
+		}
+		return p.status("", text)
+	case "task_updated":
+		st := l.Path("patch.status").String()
+		level := ""
+		if st == "failed" || st == "killed" {
+			level = streaming.LevelWarning
+		}
+		return p.status(level, strings.TrimSpace("task "+l.Str("task_id")+" "+st))
+	case "task_notification":
+		st := l.Str("status")
+		level := ""
+		if st != "" && st != "completed" {
+			level = streaming.LevelWarning
+		}
+		text := "task " + firstOf(st, "finished")
+		if s := oneLine(firstOf(l.Str("summary"), l.Str("description"))); s != "" {
+			text += ": " + s
+		}
+		return p.status(level, text)
+	case "background_tasks_changed":
+		tasks := l.Get("tasks").Array()
+		if len(tasks) == 0 {
+			return p.status("", "background tasks: none running")
+		}
+		text := fmt.Sprintf("background tasks: %d running", len(tasks))
+		if d := oneLine(tasks[0].Get("description").String()); d != "" {
+			text += " (" + d
+			if len(tasks) > 1 {
+				text += ", …"
+			}
+			text += ")"
+		}
+		return p.status("", text)
+	case "commands_changed":
+		// Can be 15 KB of command descriptions: never shown.
+		return p.status("", fmt.Sprintf("commands changed (%d commands)", l.Get("commands").Get("#").Int()))
+	}
+	// Any other subtype: one line naming it, with its most telling field.
+	text := "system " + firstOf(sub, "event")
+	for _, k := range []string{"message", "summary", "status", "description"} {
+		if s := oneLine(l.Str(k)); s != "" {
+			text += ": " + s
+			break
+		}
+	}
+	return p.status("", text)
+}
+
+// init starts a run: system/init (Claude, Amp, Qwen) or Qwen's
+// system/session_start.
+func (p *parser) init(l *parsers.Line, sub string) error {
+	if err := p.closeAll(); err != nil {
+		return err
+	}
+	p.newRun()
+	sid := l.Str("session_id")
+	switch {
+	case sub == "session_start" || l.Has("qwen_code_version"):
+		p.agent = "qwen"
+	case strings.HasPrefix(sid, "T-"):
+		p.agent = "amp"
+	case l.Has("claude_code_version"):
+		p.agent = ""
+	}
+	var tools []string
+	for _, t := range l.Get("tools").Array() {
+		name := t.String()
+		if t.IsObject() {
+			name = t.Get("name").String()
+		}
+		if name != "" {
+			tools = append(tools, name)
+		}
+	}
+	p.ev = streaming.Event{Kind: streaming.KindSessionStart, SessionID: sid,
+		Model: l.Str("model"), CWD: l.Str("cwd"), Tools: tools}
+	if err := p.send(&p.ev); err != nil {
+		return err
+	}
+	for _, s := range l.Get("mcp_servers").Array() {
+		st := s.Get("status").String()
+		if st == "" || st == "connected" || st == "pending" {
+			continue
+		}
+		if err := p.status(streaming.LevelWarning, "MCP server "+s.Get("name").String()+": "+st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// statusFrame handles system/status: compaction and request states.
+func (p *parser) statusFrame(l *parsers.Line) error {
+	switch st := l.Str("status"); st {
+	case "compacting":
+		return p.status("", "compacting context")
+	case "requesting":
+		return p.status("", "API request")
+	case "":
+		switch r := l.Str("compact_result"); r {
+		case "":
+			return nil // status cleared
+		case "success":
+			return p.status("", "compaction finished")
+		default:
+			return p.status(streaming.LevelWarning, joinColon("compaction "+r, l.Str("compact_error")))
+		}
+	default:
+		return p.status("", "status: "+oneLine(st))
+	}
+}
+
+func hookName(l *parsers.Line) string {
+	return firstOf(l.Str("hook_name"), l.Str("hook_event"), "hook")
+}
+
+func (p *parser) hookResponse(l *parsers.Line) error {
+	outcome := firstOf(l.Str("outcome"), "finished")
+	text := "hook " + hookName(l) + ": " + outcome
+	level := ""
+	code := l.Get("exit_code")
+	if code.Exists() && code.Type == gjson.Number {
+		text += " (exit " + strconv.FormatInt(code.Int(), 10) + ")"
+	}
+	if (outcome != "success" && outcome != "finished") || code.Int() != 0 {
+		level = streaming.LevelWarning
+		if e := oneLine(l.Str("stderr")); e != "" {
+			text += ": " + e
+		}
+	}
+	return p.status(level, text)
+}
+
+// retryText is "API retry 2/10 in 4s: overloaded (HTTP 529)".
+func retryText(l *parsers.Line) string {
+	text := "API retry"
+	if a := l.Get("attempt"); a.Exists() {
+		text += " " + strconv.FormatInt(a.Int(), 10)
+		if m := l.Get("max_retries"); m.Exists() {
+			text += "/" + strconv.FormatInt(m.Int(), 10)
+		}
+	}
+	if d := l.Get("retry_delay_ms"); d.Exists() {
+		text += " in " + seconds(d.Float()/1000)
+	}
+	e := l.Get("error")
+	msg := e.String()
+	if e.IsObject() {
+		msg = joinColon(e.Get("type").String(), e.Get("message").String())
+	}
+	if msg = oneLine(msg); msg != "" {
+		text += ": " + msg
+	}
+	if s := l.Get("error_status"); s.Exists() && s.Type == gjson.Number {
+		text += " (HTTP " + strconv.FormatInt(s.Int(), 10) + ")"
+	}
+	return text
+}
+
+// seconds formats a duration in seconds: 4s, 0.6s, 1.5s.
+func seconds(s float64) string {
+	if s < 0 {
+		s = 0
+	}
+	if s == float64(int64(s)) {
+		return strconv.FormatInt(int64(s), 10) + "s"
+	}
+	return strconv.FormatFloat(s, 'f', 1, 64) + "s"
+}
+
+// rateLimit handles a rate_limit_event: one status line, a warning when
+// the status is not "allowed".
+func (p *parser) rateLimit(l *parsers.Line) error {
+	info := l.Get("rate_limit_info")
+	st := firstOf(info.Get("status").String(), "unknown")
+	text := "rate limit " + st
+	var details []string
+	if t := info.Get("rateLimitType").String(); t != "" {
+		details = append(details, t)
+	}
+	if u := info.Get("utilization"); u.Exists() && u.Type == gjson.Number {
+		v := u.Float()
+		if v <= 1 {
+			v *= 100
+		}
+		details = append(details, fmt.Sprintf("%.0f%% used", v))
+	}
+	if r := info.Get("resetsAt"); r.Type == gjson.Number && r.Int() > 0 {
+		details = append(details, "resets "+time.Unix(r.Int(), 0).UTC().Format("Jan 2 15:04 UTC"))
+	}
+	if len(details) > 0 {
+		text += " (" + strings.Join(details, ", ") + ")"
+	}
+	level := ""
+	if st != "allowed" {
+		level = streaming.LevelWarning
+	}
+	return p.status(level, text)
+}
+
+// controlRequest handles the bidirectional protocol's requests: a tool
+// permission request is a permission.request, anything else a status.
+func (p *parser) controlRequest(l *parsers.Line) error {
+	req := l.Get("request")
+	sub := req.Get("subtype").String()
+	id := l.Str("request_id")
+	if sub == "can_use_tool" {
+		name := parsers.CleanToolName(req.Get("tool_name").String())
+		if len(p.perms) < memoryCap {
+			p.perms[id] = name
+		}
+		p.ev = streaming.Event{Kind: streaming.KindPermissionRequest, ID: id, Name: name,
+			Input: inputOf(req.Get("input"))}
+		return p.send(&p.ev)
+	}
+	return p.status("", "control request: "+firstOf(sub, "unknown"))
+}
+
+// controlResponse answers a control request: the answer to a permission
+// request is a permission.response; others are a status line.
+func (p *parser) controlResponse(l *parsers.Line) error {
+	resp := l.Get("response")
+	id := resp.Get("request_id").String()
+	sub := resp.Get("subtype").String()
+	if name, ok := p.perms[id]; ok {
+		delete(p.perms, id)
+		choice := resp.Get("response.behavior").String()
+		if choice == "" {
+			choice = sub
+		}
+		p.ev = streaming.Event{Kind: streaming.KindPermissionResponse, ID: id, Name: name, Choice: choice}
+		return p.send(&p.ev)
+	}
+	if sub == "error" {
+		return p.status(streaming.LevelWarning, joinColon("control request failed", oneLine(resp.Get("error").String())))
+	}
+	return p.status("", "control response: "+firstOf(sub, "unknown"))
+}
+
+// toolProgress handles heartbeats of long tool calls: shown at most every
+// 30 seconds per call.
+func (p *parser) toolProgress(l *parsers.Line) error {
+	id := l.Str("tool_use_id")
+	el := l.Get("elapsed_time_seconds").Int()
+	if last, ok := p.progress[id]; ok && el-last < 30 {
+		return nil
+	}
+	if len(p.progress) >= memoryCap {
+		clear(p.progress)
+	}
+	p.progress[id] = el
+	name := parsers.CleanToolName(firstOf(l.Str("tool_name"), "tool"))
+	return p.status("", fmt.Sprintf("%s still running (%s)", name, seconds(float64(el))))
+}
+
+func (p *parser) conversationReset(l *parsers.Line) error {
+	text := "conversation reset"
+	if id := l.Str("new_conversation_id"); id != "" {
+		text += " (new conversation " + id + ")"
+	}
+	return p.status("", text)
+}
+
+func (p *parser) commandLifecycle(l *parsers.Line) error {
+	return p.status("", "command "+firstOf(l.Str("state"), "update"))
+}
+
+// oneLine clips a text to one short line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	return parsers.Clip(s, 160)
+}
+
+func firstOf(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
