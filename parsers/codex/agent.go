@@ -1,23 +1,335 @@
-// Package codex parses the codex wire format into streaming events.
+// Package codex parses `codex exec --json` output into streaming events.
+//
+// Three generations of the format are read, recognised line by line (never
+// by version): the current thread/turn/item format (thread.started,
+// turn.*, item.*), the 0.42 experimental one (session.created, item_type,
+// assistant_message) and the legacy protocol dump ({"id","msg"} lines after
+// a config summary and a prompt line). See shared/formats/codex.md.
+//
+// The files hold one concern each: detect.go (Detect), agent.go (the
+// parser, runs and turns), items.go (current items that carry text, plans
+// and warnings), tools.go (current tool items), legacy.go and
+// legacytext.go (the legacy protocol), output.go (tool output text) and
+// text.go (small text, JSON and usage helpers).
 package codex
 
 import (
+	"strconv"
+
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
 )
 
 // Agent is the codex format for the registry.
 var Agent = parsers.Agent{
 	Name:   "codex",
-	Detect: func(l *parsers.Line) parsers.Confidence { return parsers.No },
-	New:    func() parsers.Parser { return &parser{} },
+	Detect: Detect,
+	New:    func() parsers.Parser { return newParser() },
 }
 
-type parser struct{ ev streaming.Event }
+// tool is a tool call the parser has started and not ended.
+type tool struct {
+	name     string
+	title    string
+	input    string
+	summary  string // legacy patch_apply: the change list from the begin event
+	streamed bool   // output deltas were sent for it
+}
 
+// parser is the state of one Codex stream.
+type parser struct {
+	ev streaming.Event
+
+	// Runs. A run begins with thread.started (session.created, the legacy
+	// config line) or with a turn that follows another turn; item ids are
+	// per process, so ids of later runs get a "#n" suffix (key).
+	run      int  // runs begun before the current one
+	active   bool // the current run has seen a session start, a turn or an item
+	started  bool // a session.start was sent for the current run
+	turns    int  // turns begun in the current run
+	threadID string
+	model    string
+	cwd      string
+	fresh    bool // the last line was the one that sent the session.start
+	wasFresh bool // fresh, as it was before the current line
+
+	open  map[string]*tool // started tool calls by key
+	order []string         // keys of open tool calls, in start order
+	msgs  map[string]bool  // open messages (current items) by key
+	done  map[string]bool  // completed item keys of the current run
+
+	lastPlan string // raw JSON of the last plan sent
+	lastErr  string // text of the last top-level error of the turn
+	failed   bool   // a failing result was sent for the current turn (legacy)
+	usage    *streaming.Usage
+
+	seq    int // legacy message counter
+	lmsg   lstream
+	lrsn   lstream
+	lraw   lstream
+	chunks map[string][]byte // legacy output bytes held back (a cut UTF-8 sequence)
+
+	noted map[string]bool // one-time notices already given
+}
+
+func newParser() *parser {
+	p := &parser{
+		open:   make(map[string]*tool),
+		msgs:   make(map[string]bool),
+		done:   make(map[string]bool),
+		chunks: make(map[string][]byte),
+		noted:  make(map[string]bool),
+	}
+	p.lmsg.kind = streaming.KindTextDelta
+	p.lrsn.kind = streaming.KindThinkingDelta
+	p.lraw.kind = streaming.KindThinkingDelta
+	return p
+}
+
+// key turns a wire id into the id events carry: unchanged in the first
+// run, suffixed in later ones (exec resume restarts at item_0).
+func (p *parser) key(id string) string {
+	if p.run == 0 {
+		return id
+	}
+	return id + "#" + strconv.Itoa(p.run+1)
+}
+
+// set resets the scratch event to a new event of the given kind.
+func (p *parser) set(kind streaming.Kind) *streaming.Event {
+	p.ev = streaming.Event{Kind: kind}
+	return &p.ev
+}
+
+// Parse handles one JSON line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: l.Str("type"), Text: l.JSON}
-	return emit(&p.ev)
+	p.wasFresh, p.fresh = p.fresh, false
+	if t := l.Str("type"); t != "" {
+		return p.typed(l, t, emit)
+	}
+	if m := l.Get("msg"); m.IsObject() {
+		return p.legacy(l, m, emit)
+	}
+	if pr := l.Get("prompt"); pr.Type == gjson.String {
+		return p.legacyPrompt(pr.Str, emit)
+	}
+	if isConfigLine(l) {
+		return p.legacyConfig(l, emit)
+	}
+	if l.Has("method") {
+		if err := p.note("app-server", "this line looks like Codex app-server JSON-RPC, not `codex exec --json` output; kept as unknown", emit); err != nil {
+			return err
+		}
+	}
+	return p.unknown(l, l.Str("type"), emit)
 }
 
-func (p *parser) Finish(emit parsers.Emit) error { return nil }
+// typed handles a line with a top-level type: the current and the
+// experimental format.
+func (p *parser) typed(l *parsers.Line, t string, emit parsers.Emit) error {
+	switch t {
+	case "thread.started":
+		return p.sessionStart(l.Str("thread_id"), "", "", emit)
+	case "session.created":
+		return p.sessionStart(l.Str("session_id"), "", "", emit)
+	case "turn.started":
+		return p.turnStarted(emit)
+	case "turn.completed":
+		return p.turnCompleted(l, emit)
+	case "turn.failed":
+		return p.turnFailed(l, emit)
+	case "item.started", "item.updated", "item.completed":
+		return p.item(l, t, emit)
+	case "item.plan.delta":
+		return p.planDelta(l, emit)
+	case "error":
+		return p.topError(l, emit)
+	case "request_user_input":
+		return p.requestUserInput(l, emit)
+	}
+	if rolloutTypes[t] && l.Has("payload") {
+		if err := p.note("rollout", "this looks like a Codex session rollout file (~/.codex/sessions), not `codex exec --json` output; its lines are kept as unknown", emit); err != nil {
+			return err
+		}
+	}
+	return p.unknown(l, t, emit)
+}
+
+func (p *parser) unknown(l *parsers.Line, t string, emit parsers.Emit) error {
+	ev := p.set(streaming.KindUnknown)
+	ev.Type = t
+	ev.Text = l.JSON
+	return emit(ev)
+}
+
+// note sends a notice once per stream.
+func (p *parser) note(what, text string, emit parsers.Emit) error {
+	if p.noted[what] {
+		return nil
+	}
+	p.noted[what] = true
+	ev := p.set(streaming.KindNotice)
+	ev.Text = text
+	return emit(ev)
+}
+
+// newRun begins a run: later runs get fresh ids and state.
+func (p *parser) newRun() {
+	if p.active {
+		p.run++
+		clear(p.open)
+		clear(p.msgs)
+		clear(p.done)
+		clear(p.chunks)
+		p.order = p.order[:0]
+	}
+	p.active = true
+	p.started = false
+	p.turns = 0
+	p.lastPlan = ""
+	p.lastErr = ""
+	p.failed = false
+	p.usage = nil
+	p.resetLegacyText()
+}
+
+// sessionStart begins a run with a session.start: thread.started,
+// session.created, and the legacy config line and session_configured.
+func (p *parser) sessionStart(id, model, cwd string, emit parsers.Emit) error {
+	if p.wasFresh && id != "" && id == p.threadID {
+		p.fresh = true // the same thread.started twice in a row
+		return nil
+	}
+	p.newRun()
+	p.threadID, p.model, p.cwd = id, model, cwd
+	return p.sendStart(emit)
+}
+
+func (p *parser) sendStart(emit parsers.Emit) error {
+	p.started, p.fresh = true, true
+	ev := p.set(streaming.KindSessionStart)
+	ev.SessionID = p.threadID
+	ev.Model = p.model
+	ev.CWD = p.cwd
+	return emit(ev)
+}
+
+// turnStarted handles turn.started and the legacy task_started. A turn
+// after another one in the same run (a log of several turns without a
+// thread.started between them) begins a new run: "turn.started resets the
+// state".
+func (p *parser) turnStarted(emit parsers.Emit) error {
+	if p.turns > 0 {
+		p.newRun()
+		if err := p.sendStart(emit); err != nil {
+			return err
+		}
+	}
+	p.active = true
+	p.turns++
+	p.lastErr = ""
+	p.failed = false
+	return nil
+}
+
+// endTurn closes what the turn left open before its terminal event: tool
+// calls that never completed (events dropped, force-completed items) end
+// as incomplete.
+func (p *parser) endTurn(emit parsers.Emit) error {
+	if err := p.flushChunks(emit); err != nil {
+		return err
+	}
+	for len(p.order) > 0 {
+		k := p.order[0]
+		t := p.open[k]
+		p.closeTool(k)
+		ev := p.set(streaming.KindToolEnd)
+		ev.ID = k
+		ev.Name = t.name
+		ev.Title = t.title
+		ev.Status = streaming.ToolIncomplete
+		if err := emit(ev); err != nil {
+			return err
+		}
+	}
+	clear(p.msgs)
+	p.resetLegacyText()
+	p.lastPlan = ""
+	return nil
+}
+
+func (p *parser) turnCount() int {
+	if p.turns == 0 {
+		return 1
+	}
+	return p.turns
+}
+
+// turnCompleted: a successful result with the (cumulative) usage.
+func (p *parser) turnCompleted(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.endTurn(emit); err != nil {
+		return err
+	}
+	p.active = true
+	ev := p.set(streaming.KindResult)
+	ev.OK = true
+	ev.Turns = p.turnCount()
+	ev.Usage = usageOf(l.Get("usage"))
+	return emit(ev)
+}
+
+// turnFailed: a failing result. The failure is shown as a fatal error too,
+// unless the top-level error just before it said the same.
+func (p *parser) turnFailed(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.endTurn(emit); err != nil {
+		return err
+	}
+	p.active = true
+	msg := l.Path("error.message").String()
+	if msg == "" {
+		msg = l.Str("message")
+	}
+	if msg == "" {
+		msg = "turn failed"
+	}
+	reason := errorText(msg)
+	if msg != p.lastErr {
+		ev := p.set(streaming.KindError)
+		ev.Text = reason
+		ev.Fatal = true
+		if err := emit(ev); err != nil {
+			return err
+		}
+	}
+	p.lastErr = ""
+	return p.fail(reason, emit)
+}
+
+// fail sends a failing result for the current turn.
+func (p *parser) fail(reason string, emit parsers.Emit) error {
+	p.failed = true
+	ev := p.set(streaming.KindResult)
+	ev.OK = false
+	ev.Reason = reason
+	ev.Turns = p.turnCount()
+	ev.Usage = p.usage
+	return emit(ev)
+}
+
+// closeTool forgets an open tool call and marks it done.
+func (p *parser) closeTool(k string) {
+	delete(p.open, k)
+	for i, o := range p.order {
+		if o == k {
+			p.order = append(p.order[:i], p.order[i+1:]...)
+			break
+		}
+	}
+	p.done[k] = true
+}
+
+// Finish flushes legacy output bytes held back at the end of input.
+func (p *parser) Finish(emit parsers.Emit) error {
+	return p.flushChunks(emit)
+}

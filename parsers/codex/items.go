@@ -1,0 +1,254 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// item handles item.started, item.updated and item.completed. Item ids
+// are keyed per run (key); a completed item is never shown again.
+func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
+	it := l.Get("item")
+	if !it.IsObject() {
+		return p.unknown(l, phase, emit)
+	}
+	p.active = true
+	typ := it.Get("type").String()
+	if typ == "" {
+		typ = it.Get("item_type").String() // 0.42 experimental
+	}
+	// gjson returns the first "id": the outer item id even in web_search
+	// items, which repeat the key with the inner call id.
+	id := it.Get("id").String()
+	if id == "" {
+		id = "item@" + itoa(l.N)
+	}
+	k := p.key(id)
+	if p.done[k] {
+		return nil
+	}
+	switch typ {
+	case "agent_message", "assistant_message", "plan":
+		return p.textItem(k, streaming.KindTextDelta, itemText(it), phase, emit)
+	case "reasoning":
+		return p.textItem(k, streaming.KindThinkingDelta, itemText(it), phase, emit)
+	case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
+		return p.toolItem(k, typ, it, phase, emit)
+	case "todo_list":
+		return p.todoList(k, it, phase, emit)
+	case "error":
+		return p.errorItem(k, it, emit)
+	}
+	return p.unknown(l, phase+"/"+typ, emit)
+}
+
+// itemText is an item's text; reasoning items of some builds give
+// summary parts instead.
+func itemText(it gjson.Result) string {
+	if t := it.Get("text"); t.Exists() {
+		return t.String()
+	}
+	s := it.Get("summary")
+	if s.Type == gjson.String {
+		return s.Str
+	}
+	var parts []string
+	s.ForEach(func(_, v gjson.Result) bool {
+		if v.Type == gjson.String {
+			parts = append(parts, v.Str)
+		} else if t := v.Get("text"); t.Exists() {
+			parts = append(parts, t.String())
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
+}
+
+// textItem shows an agent_message, reasoning or plan item as a message of
+// its own: updates are snapshots, the completed item is the final text.
+func (p *parser) textItem(k string, kind streaming.Kind, text, phase string, emit parsers.Emit) error {
+	completed := phase == "item.completed"
+	if !p.msgs[k] {
+		if completed && text == "" {
+			p.done[k] = true // an empty reasoning summary: nothing to show
+			return nil
+		}
+		if err := p.messageStart(k, streaming.RoleAssistant, emit); err != nil {
+			return err
+		}
+	}
+	if text != "" {
+		ev := p.set(kind)
+		ev.Message = k
+		ev.Role = streaming.RoleAssistant
+		ev.Text = text
+		ev.Mode = streaming.Snapshot
+		if completed {
+			ev.Mode = streaming.Final
+		}
+		if err := emit(ev); err != nil {
+			return err
+		}
+	}
+	if !completed {
+		return nil
+	}
+	p.done[k] = true
+	return p.messageStop(k, streaming.RoleAssistant, emit)
+}
+
+func (p *parser) messageStart(k, role string, emit parsers.Emit) error {
+	p.msgs[k] = true
+	ev := p.set(streaming.KindMessageStart)
+	ev.Message = k
+	ev.Role = role
+	return emit(ev)
+}
+
+func (p *parser) messageStop(k, role string, emit parsers.Emit) error {
+	delete(p.msgs, k)
+	ev := p.set(streaming.KindMessageStop)
+	ev.Message = k
+	ev.Role = role
+	return emit(ev)
+}
+
+// planDelta handles item.plan.delta: plan-mode text streamed before its
+// plan item completes.
+func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
+	id := l.Str("item_id")
+	if id == "" {
+		id = "plan"
+	}
+	k := p.key(id)
+	p.active = true
+	if p.done[k] {
+		return nil
+	}
+	d := l.Get("delta").String()
+	if d == "" {
+		return nil
+	}
+	if !p.msgs[k] {
+		if err := p.messageStart(k, streaming.RoleAssistant, emit); err != nil {
+			return err
+		}
+	}
+	ev := p.set(streaming.KindTextDelta)
+	ev.Message = k
+	ev.Role = streaming.RoleAssistant
+	ev.Text = d
+	ev.Mode = streaming.Delta
+	return emit(ev)
+}
+
+// todoList sends the todo list as a plan, each time it changes.
+func (p *parser) todoList(k string, it gjson.Result, phase string, emit parsers.Emit) error {
+	if phase == "item.completed" {
+		p.done[k] = true
+	}
+	items := it.Get("items")
+	if items.Raw == p.lastPlan {
+		return nil
+	}
+	p.lastPlan = items.Raw
+	var entries []streaming.PlanEntry
+	items.ForEach(func(_, v gjson.Result) bool {
+		st := v.Get("status").String()
+		if st == "" {
+			st = "pending"
+			if v.Get("completed").Bool() {
+				st = "completed"
+			}
+		}
+		text := v.Get("text").String()
+		if text == "" {
+			text = v.Get("step").String()
+		}
+		entries = append(entries, streaming.PlanEntry{Text: text, Status: st})
+		return true
+	})
+	ev := p.set(streaming.KindPlan)
+	ev.Entries = entries
+	return emit(ev)
+}
+
+// errorItem: a non-fatal warning (config, deprecation, model reroute,
+// dropped events).
+func (p *parser) errorItem(k string, it gjson.Result, emit parsers.Emit) error {
+	p.done[k] = true
+	ev := p.set(streaming.KindError)
+	ev.Text = errorText(it.Get("message").String())
+	ev.Level = streaming.LevelWarning
+	return emit(ev)
+}
+
+// topError handles a top-level error line. It is not fatal by itself:
+// retries and reconnects become warnings, other errors non-fatal errors;
+// only turn.failed fails the run.
+func (p *parser) topError(l *parsers.Line, emit parsers.Emit) error {
+	msg := l.Str("message")
+	if msg == "" {
+		msg = l.Path("error.message").String()
+	}
+	p.lastErr = msg
+	if isRetry(msg) {
+		ev := p.set(streaming.KindStatus)
+		ev.Text = msg
+		ev.Level = streaming.LevelWarning
+		return emit(ev)
+	}
+	ev := p.set(streaming.KindError)
+	ev.Text = errorText(msg)
+	return emit(ev)
+}
+
+// requestUserInput shows each question of a request_user_input line as a
+// permission request with its options.
+func (p *parser) requestUserInput(l *parsers.Line, emit parsers.Emit) error {
+	id := l.Str("call_id")
+	if id == "" {
+		id = l.Get("id").String()
+	}
+	qs := l.Get("questions").Array()
+	if len(qs) == 0 {
+		ev := p.set(streaming.KindPermissionRequest)
+		ev.ID = p.key(id)
+		ev.Name = "request_user_input"
+		return emit(ev)
+	}
+	for i, q := range qs {
+		ev := p.set(streaming.KindPermissionRequest)
+		ev.ID = p.key(id)
+		if len(qs) > 1 {
+			qid := q.Get("id").String()
+			if qid == "" {
+				qid = itoa(i + 1)
+			}
+			ev.ID += "/" + qid
+		}
+		ev.Name = "request_user_input"
+		text := q.Get("question").String()
+		if h := q.Get("header").String(); h != "" && h != text {
+			text = h + ": " + text
+		}
+		ev.Title = text
+		ev.Text = text
+		q.Get("options").ForEach(func(_, o gjson.Result) bool {
+			label := o.Get("label").String()
+			name := label
+			if d := o.Get("description").String(); d != "" {
+				name += " — " + d
+			}
+			ev.Options = append(ev.Options, streaming.PermissionOption{ID: label, Name: name})
+			return true
+		})
+		if err := emit(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
