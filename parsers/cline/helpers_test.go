@@ -1,0 +1,8 @@
+package cline_test
+
+import (
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/cline"
+)
+
+var agents = []parsers.Agent{cline.Agent}
