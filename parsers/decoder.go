@@ -200,7 +200,9 @@ func (d *Decoder) choose() {
 	if best == nil || best == d.curAgent {
 		return
 	}
-	if d.cur != nil && !(curScore < bestScore && (bestScore == Decisive || curScore == No)) {
+	// Once an agent is picked, only a line that is decisively another
+	// agent's switches: shared shapes (Maybe) stay with the current parser.
+	if d.cur != nil && !(bestScore == Decisive && curScore < Decisive) {
 		return
 	}
 	if d.cur != nil {

@@ -488,7 +488,11 @@ func TestUserContent(t *testing.T) {
 	r := run(t, initLine,
 		`{"type":"user","message":{"role":"user","content":"plain prompt"}}`,
 		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"`+strings.Repeat("A", 4000)+`"}}]}}`)
-	if got := r.Text(streaming.KindTextDelta); got != "plain promptlook‹image/jpeg 3 KB›" {
+	var user strings.Builder
+	for _, e := range r.Of(streaming.KindTextDelta) {
+		user.WriteString(e.Text)
+	}
+	if got := user.String(); got != "plain promptlook‹image/jpeg 3 KB›" {
 		t.Fatalf("user text %q", got)
 	}
 	for _, e := range r.Of(streaming.KindTextDelta) {
