@@ -1,0 +1,395 @@
+package acp
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// request handles a JSON-RPC request of either direction.
+func (p *parser) request(l *parsers.Line, method string, emit parsers.Emit) error {
+	key := l.Get("id").Raw
+	params := l.Get("params")
+	switch method {
+	case "initialize", "authenticate", "logout", "session/list", "session/close",
+		"session/delete", "session/set_config_option", "session/set_model":
+		p.clientReqs[key] = method
+		return nil
+	case "session/new":
+		p.clientReqs[key] = method
+		if c := params.Get("cwd").Str; c != "" {
+			p.cwd = c
+		}
+		return nil
+	case "session/load", "session/resume":
+		p.clientReqs[key] = method
+		p.sessionID = firstNonEmpty(params.Get("sessionId").Str, p.sessionID)
+		if c := params.Get("cwd").Str; c != "" {
+			p.cwd = c
+		}
+		if err := p.newRun(emit); err != nil {
+			return err
+		}
+		if method == "session/load" {
+			// The agent replays the history as session/update before its
+			// response (acp.md §2).
+			p.loading = true
+			return p.status("session/load: replaying the session's history", streaming.LevelInfo, emit)
+		}
+		return nil
+	case "session/prompt":
+		p.clientReqs[key] = method
+		if s := params.Get("sessionId").Str; s != "" {
+			p.sessionID = s
+		}
+		if p.turnDone {
+			// A new turn after a finished one is a run of its own, so that
+			// a prompt left without its response ends as incomplete.
+			if err := p.startRun(emit); err != nil {
+				return err
+			}
+		}
+		if err := p.ensureRun(emit); err != nil {
+			return err
+		}
+		return p.prompt(l, emit)
+	case "session/set_mode":
+		p.clientReqs[key] = method
+		return p.modeChange(l, params.Get("modeId").Str, emit)
+	case "session/request_permission":
+		return p.permission(l, key, params, emit)
+	case "fs/read_text_file", "fs/write_text_file", "terminal/create", "terminal/kill", "terminal/release":
+		// Client services a tool call uses; the tool call shows the work.
+		p.agentReqs[key] = &agentReq{method: method}
+		return p.ensureRun(emit)
+	case "terminal/output", "terminal/wait_for_exit":
+		p.agentReqs[key] = &agentReq{method: method, terminal: params.Get("terminalId").String()}
+		return p.ensureRun(emit)
+	}
+	p.agentReqs[key] = &agentReq{method: method}
+	return p.unknown(l, method, emit)
+}
+
+// newRun starts a run for session/new or session/load unless the current
+// one has not begun a turn yet.
+func (p *parser) newRun(emit parsers.Emit) error {
+	if p.started && !p.turnDone {
+		return nil
+	}
+	return p.startRun(emit)
+}
+
+// notification handles a JSON-RPC notification other than session/update.
+func (p *parser) notification(l *parsers.Line, method string, emit parsers.Emit) error {
+	switch method {
+	case "session/cancel":
+		return p.status("cancel requested", streaming.LevelWarning, emit)
+	case "$/cancel_request":
+		return nil
+	}
+	return p.unknown(l, method, emit)
+}
+
+// permission shows session/request_permission: its tool call is upserted
+// into the table (it may never have been announced), the options kept to
+// resolve the answer.
+func (p *parser) permission(l *parsers.Line, key string, params gjson.Result, emit parsers.Emit) error {
+	tc := params.Get("toolCall")
+	req := &agentReq{method: "session/request_permission"}
+	var t *tool
+	if tc.IsObject() {
+		if err := p.toolCall(l, tc, emit); err != nil {
+			return err
+		}
+		req.toolID = tc.Get("toolCallId").String()
+		t = p.tools[req.toolID]
+	}
+	if err := p.entry(l, emit); err != nil {
+		return err
+	}
+	params.Get("options").ForEach(func(_, o gjson.Result) bool {
+		req.options = append(req.options, streaming.PermissionOption{
+			ID: o.Get("optionId").String(), Name: o.Get("name").Str, Kind: o.Get("kind").Str,
+		})
+		return true
+	})
+	req.permID = req.toolID
+	if req.permID == "" {
+		req.permID = "permission" + key
+	}
+	p.agentReqs[key] = req
+	ev := p.reset(streaming.KindPermissionRequest)
+	ev.ID, ev.Options = req.permID, req.options
+	if t != nil {
+		ev.Name, ev.Title = t.name, t.title
+	}
+	return emit(ev)
+}
+
+// response matches a JSON-RPC response to its request. Ids are counted per
+// direction and can collide, so the result's shape decides first.
+func (p *parser) response(l *parsers.Line, emit parsers.Emit) error {
+	key := l.Get("id").Raw
+	res, errv := l.Get("result"), l.Get("error")
+	areq, isAgent := p.agentReqs[key]
+	creq, isClient := p.clientReqs[key]
+	switch {
+	case res.Get("stopReason").Exists():
+		if creq == "session/prompt" {
+			delete(p.clientReqs, key)
+		}
+		return p.turnEnd(l, res, emit)
+	case res.Get("outcome").Exists():
+		if isAgent && areq.method == "session/request_permission" {
+			delete(p.agentReqs, key)
+		} else {
+			areq = &agentReq{permID: "permission" + key}
+		}
+		return p.permissionAnswer(areq, res.Get("outcome"), emit)
+	case res.Get("protocolVersion").Exists():
+		delete(p.clientReqs, key)
+		return p.initialized(res, emit)
+	case res.Get("sessionId").Exists() && creq != "session/load":
+		delete(p.clientReqs, key)
+		return p.sessionNew(res, emit)
+	case errv.Exists():
+		return p.errorResponse(l, key, errv, emit)
+	case isAgent && (!isClient || agentShape(areq.method, res)):
+		delete(p.agentReqs, key)
+		return p.agentAnswer(areq, res, emit)
+	case isClient:
+		delete(p.clientReqs, key)
+		return p.clientAnswer(creq, res, emit)
+	}
+	// An acknowledgement of a request this transcript does not hold.
+	return p.ensureRun(emit)
+}
+
+// agentShape reports whether res looks like the answer to an agent→client
+// request of that method (used when ids of both directions collide).
+func agentShape(method string, res gjson.Result) bool {
+	switch method {
+	case "terminal/output":
+		return res.Get("output").Exists()
+	case "terminal/wait_for_exit":
+		return res.Get("exitCode").Exists() || res.Get("signal").Exists()
+	case "terminal/create":
+		return res.Get("terminalId").Exists()
+	case "fs/read_text_file":
+		return res.Get("content").Exists()
+	}
+	return false
+}
+
+// initialized notes the agent's name and protocol version, shown after
+// the run's session.start.
+func (p *parser) initialized(res gjson.Result, emit parsers.Emit) error {
+	info := res.Get("agentInfo")
+	name := firstNonEmpty(info.Get("title").Str, info.Get("name").Str)
+	if v := info.Get("version").Str; v != "" && name != "" {
+		name += " " + v
+	}
+	pv := res.Get("protocolVersion").String()
+	if name != "" {
+		p.agentInfo = name + " (ACP protocol " + pv + ")"
+	} else {
+		p.agentInfo = "ACP protocol " + pv
+	}
+	if res.Get("protocolVersion").Int() > 1 {
+		p.agentInfo += ": a draft version, read as v1"
+	}
+	return nil
+}
+
+// sessionNew begins the run of a new session.
+func (p *parser) sessionNew(res gjson.Result, emit parsers.Emit) error {
+	p.sessionID = firstNonEmpty(res.Get("sessionId").Str, p.sessionID)
+	p.sessionMeta(res)
+	return p.newRun(emit)
+}
+
+// sessionMeta reads the current model and mode of a session/new or
+// session/load result.
+func (p *parser) sessionMeta(res gjson.Result) {
+	if m := res.Get("models.currentModelId").Str; m != "" {
+		p.model = m
+	}
+	if m := res.Get("modes.currentModeId").Str; m != "" {
+		p.mode = m
+	}
+}
+
+func (p *parser) clientAnswer(method string, res gjson.Result, emit parsers.Emit) error {
+	switch method {
+	case "session/load":
+		p.sessionMeta(res)
+		if !p.loading {
+			return nil
+		}
+		p.loading = false
+		if err := p.closeMsg(emit); err != nil {
+			return err
+		}
+		p.last = entOther
+		if err := p.endOpenTools(emit); err != nil {
+			return err
+		}
+		return p.status("end of the replayed history", streaming.LevelInfo, emit)
+	case "session/resume":
+		p.sessionMeta(res)
+	}
+	return nil
+}
+
+// agentAnswer reads the client's answer to a terminal request: the output
+// of the terminal a tool call shows, and its exit status.
+func (p *parser) agentAnswer(req *agentReq, res gjson.Result, emit parsers.Emit) error {
+	if req.terminal == "" {
+		return nil
+	}
+	t := p.tools[p.terminals[req.terminal]]
+	if t == nil {
+		return nil
+	}
+	code := res.Get("exitStatus.exitCode")
+	if req.method == "terminal/wait_for_exit" {
+		code = res.Get("exitCode")
+	}
+	if code.Type == gjson.Number {
+		t.exit = parsers.IntOrNil(code)
+	}
+	if out := res.Get("output"); out.Type == gjson.String {
+		t.termOut = out.Str
+		if !t.ended {
+			return p.showOutput(t, emit)
+		}
+	}
+	return nil
+}
+
+// permissionAnswer shows the client's choice. A rejection marks the tool
+// call declined.
+func (p *parser) permissionAnswer(req *agentReq, out gjson.Result, emit parsers.Emit) error {
+	if err := p.ensureRun(emit); err != nil {
+		return err
+	}
+	ev := p.reset(streaming.KindPermissionResponse)
+	ev.ID, ev.Options = req.permID, req.options
+	var kind string
+	if out.Get("outcome").Str == "selected" || out.Get("optionId").Exists() {
+		ev.Choice = out.Get("optionId").String()
+		for _, o := range req.options {
+			if o.ID == ev.Choice {
+				kind = o.Kind
+			}
+		}
+	} else {
+		ev.Choice = firstNonEmpty(out.Get("outcome").Str, "cancelled")
+		kind = "reject"
+	}
+	if t := p.tools[req.toolID]; t != nil {
+		ev.Name, ev.Title = t.name, t.title
+		if strings.HasPrefix(kind, "reject") {
+			t.declined = true
+		}
+	}
+	return emit(ev)
+}
+
+// turnEnd is the response to session/prompt: the turn is over (acp.md §7).
+// end_turn succeeds; max_tokens, max_turn_requests, refusal and cancelled
+// do not (the answer is cut short, refused or abandoned).
+func (p *parser) turnEnd(l *parsers.Line, res gjson.Result, emit parsers.Emit) error {
+	if err := p.ensureRun(emit); err != nil {
+		return err
+	}
+	if err := p.closeMsg(emit); err != nil {
+		return err
+	}
+	p.last = entNone
+	if err := p.endOpenTools(emit); err != nil {
+		return err
+	}
+	stop := res.Get("stopReason").Str
+	ev := p.reset(streaming.KindResult)
+	ev.OK = stop == "end_turn"
+	ev.Reason = stop
+	if !ev.OK {
+		ev.Reason = firstNonEmpty(stopReasons[stop], stop, "unknown stop reason")
+	}
+	if u := res.Get("usage"); u.IsObject() {
+		ev.Usage = &streaming.Usage{
+			InputTokens:      u.Get("inputTokens").Int(),
+			OutputTokens:     u.Get("outputTokens").Int() + u.Get("thoughtTokens").Int(),
+			CacheReadTokens:  u.Get("cachedReadTokens").Int(),
+			CacheWriteTokens: u.Get("cachedWriteTokens").Int(),
+		}
+	}
+	if p.lastCost != nil {
+		if ev.Usage == nil {
+			ev.Usage = &streaming.Usage{}
+		}
+		ev.Usage.CostUSD, ev.Usage.HasCost = *p.lastCost, true
+	}
+	p.turnDone = true
+	return emit(ev)
+}
+
+// errorResponse handles a JSON-RPC error. For session/prompt it ends the
+// turn as a failure; otherwise it is shown as an error.
+func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result, emit parsers.Emit) error {
+	msg := firstNonEmpty(errv.Get("message").Str, errv.String())
+	if c := errv.Get("code"); c.Exists() {
+		msg = "error " + c.String() + ": " + msg
+	}
+	if d := errv.Get("data"); d.Exists() && d.Type != gjson.Null {
+		if d.Type == gjson.String {
+			msg += " (" + parsers.Clip(d.Str, 200) + ")"
+		} else if dm := d.Get("message").Str; dm != "" {
+			msg += " (" + parsers.Clip(dm, 200) + ")"
+		}
+	}
+	method := p.clientReqs[key]
+	delete(p.clientReqs, key)
+	if method == "session/prompt" {
+		if err := p.ensureRun(emit); err != nil {
+			return err
+		}
+		if err := p.closeMsg(emit); err != nil {
+			return err
+		}
+		p.last = entNone
+		if err := p.endOpenTools(emit); err != nil {
+			return err
+		}
+		ev := p.reset(streaming.KindError)
+		ev.Text, ev.Fatal = msg, true
+		if err := emit(ev); err != nil {
+			return err
+		}
+		ev = p.reset(streaming.KindResult)
+		ev.Reason = msg
+		p.turnDone = true
+		return emit(ev)
+	}
+	if method == "session/load" {
+		p.loading = false
+	}
+	if method == "" {
+		if r, ok := p.agentReqs[key]; ok {
+			method = r.method
+			delete(p.agentReqs, key)
+		}
+	}
+	if err := p.entry(nil, emit); err != nil {
+		return err
+	}
+	ev := p.reset(streaming.KindError)
+	ev.Text = msg
+	if method != "" {
+		ev.Text = method + ": " + msg
+	}
+	return emit(ev)
+}

@@ -1,0 +1,66 @@
+package cursor
+
+import (
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// result ends the run. result.result is every segment's text run together
+// without separators (cursor.md §2), so it is not the answer when the
+// segments were shown: the session's answer is then the last segment.
+// Composer models put progress and final text in separate parts of one
+// message: the answer is the last part.
+func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.closeThinking(l, emit); err != nil {
+		return err
+	}
+	if err := p.closeSegment(l, emit); err != nil {
+		return err
+	}
+	ev := p.reset(streaming.KindResult, l)
+	sub := l.Str("subtype")
+	isErr := l.Get("is_error").Bool()
+	ev.OK = !isErr && (sub == "" || sub == "success")
+	ev.DurationMS = l.Get("duration_ms").Int()
+	text := l.Get("result").String()
+	switch {
+	case !p.sawText:
+		ev.Text = text
+	case len(p.lastParts) > 1:
+		ev.Text = p.lastParts[len(p.lastParts)-1]
+	}
+	if !ev.OK {
+		reason := sub
+		if reason == "" || reason == "success" {
+			reason = "error"
+		}
+		msg := first(l.Get("error"), "message")
+		if msg == "" {
+			msg = l.Str("error")
+		}
+		if msg == "" && isErr {
+			msg = text
+		}
+		if msg != "" {
+			reason += ": " + parsers.Clip(msg, 200)
+		}
+		ev.Reason = reason
+		if isErr && ev.Text == text {
+			// The error text is the reason, not an answer.
+			ev.Text = ""
+		}
+	}
+	if u := l.Get("usage"); u.IsObject() {
+		ev.Usage = &streaming.Usage{
+			InputTokens:      u.Get("inputTokens").Int() + u.Get("input_tokens").Int(),
+			OutputTokens:     u.Get("outputTokens").Int() + u.Get("output_tokens").Int(),
+			CacheReadTokens:  u.Get("cacheReadTokens").Int() + u.Get("cache_read_input_tokens").Int(),
+			CacheWriteTokens: u.Get("cacheWriteTokens").Int() + u.Get("cache_creation_input_tokens").Int(),
+		}
+		if c := l.Get("total_cost_usd"); c.Exists() {
+			ev.Usage.CostUSD, ev.Usage.HasCost = c.Float(), true
+		}
+	}
+	p.runText, p.segCount, p.pending, p.sawText, p.lastParts = "", 0, nil, false, nil
+	return emit(ev)
+}

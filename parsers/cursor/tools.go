@@ -1,0 +1,179 @@
+package cursor
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// call is one tool_call line, read.
+type call struct {
+	id      string
+	variant string       // the tool_call key: shellToolCall, readToolCall, …
+	v       gjson.Result // its value: {args, result?}
+	args    gjson.Result
+	name    string
+	input   string
+	title   string
+}
+
+// readCall finds the variant of a tool_call line. The tool_call object has
+// one *ToolCall key (newer builds add hookAdditionalContexts, toolCallId,
+// startedAtMs beside it), or a "function" key ({name, arguments}).
+func readCall(l *parsers.Line) call {
+	tc := l.Get("tool_call")
+	var c call
+	var fallbackKey string
+	var fallback gjson.Result
+	tc.ForEach(func(k, v gjson.Result) bool {
+		if !v.IsObject() {
+			return true
+		}
+		if strings.HasSuffix(k.Str, "ToolCall") || k.Str == "function" {
+			c.variant, c.v = k.Str, v
+			return false
+		}
+		if fallbackKey == "" && v.Get("args").Exists() {
+			fallbackKey, fallback = k.Str, v
+		}
+		return true
+	})
+	if c.variant == "" {
+		c.variant, c.v = fallbackKey, fallback
+	}
+	c.id = l.Str("call_id")
+	if c.id == "" {
+		c.id = tc.Get("toolCallId").Str
+	}
+	c.args = c.v.Get("args")
+	if c.id == "" {
+		c.id = c.args.Get("toolCallId").Str
+	}
+	c.describe()
+	return c
+}
+
+// describe sets the call's name, input and title from its variant.
+func (c *call) describe() {
+	a := c.args
+	c.input = parsers.JSONText(a)
+	switch c.variant {
+	case "function":
+		c.name = c.v.Get("name").Str
+		if args := c.v.Get("arguments"); args.Type == gjson.String && gjson.Valid(args.Str) {
+			c.input = args.Str
+		} else {
+			c.input = parsers.JSONText(args)
+		}
+	case "mcpToolCall":
+		tool := first(a, "toolName", "name")
+		if prov := a.Get("providerIdentifier").Str; prov != "" && tool != "" && !strings.HasPrefix(tool, "mcp__") && !strings.Contains(tool, prov) {
+			tool = prov + "." + tool
+		}
+		c.name = parsers.CleanToolName(tool)
+		if in := a.Get("args"); in.Exists() {
+			c.input = parsers.JSONText(in)
+		}
+	case "":
+		c.name = "tool"
+	default:
+		c.name = strings.TrimSuffix(c.variant, "ToolCall")
+	}
+	if c.name == "" {
+		c.name = strings.TrimSuffix(c.variant, "ToolCall")
+		if c.name == "" {
+			c.name = "tool"
+		}
+	}
+	switch c.variant {
+	case "grepToolCall":
+		c.title = first(a, "pattern", "query")
+		if p := first(a, "path", "targetDirectory"); p != "" && c.title != "" {
+			c.title += " in " + p
+		}
+	case "globToolCall":
+		c.title = first(a, "globPattern", "pattern", "glob")
+		if p := first(a, "targetDirectory", "path"); p != "" && c.title != "" {
+			c.title += " in " + p
+		}
+	default:
+		c.title = first(a, "command", "path", "filePath", "pattern", "query", "url", "description")
+	}
+	if c.title == "" {
+		c.title = first(c.v, "description")
+	}
+}
+
+// first returns the first non-empty string field of v among keys.
+func first(v gjson.Result, keys ...string) string {
+	for _, k := range keys {
+		if s := v.Get(k); s.Type == gjson.String && s.Str != "" {
+			return s.Str
+		}
+	}
+	return ""
+}
+
+func (p *parser) toolStarted(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.closeThinking(l, emit); err != nil {
+		return err
+	}
+	if err := p.closeSegment(l, emit); err != nil {
+		return err
+	}
+	c := readCall(l)
+	if c.id == "" {
+		c.id = p.newID("tool", l.N)
+	}
+	if err := p.startTool(l, &c, emit); err != nil {
+		return err
+	}
+	return p.todoPlan(l, c.args, emit)
+}
+
+func (p *parser) startTool(l *parsers.Line, c *call, emit parsers.Emit) error {
+	p.tools[c.id] = l.Get("timestamp_ms").Int()
+	ev := p.reset(streaming.KindToolStart, l)
+	ev.ID, ev.Name, ev.Input, ev.Title = c.id, c.name, c.input, c.title
+	return emit(ev)
+}
+
+func (p *parser) toolCompleted(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.closeThinking(l, emit); err != nil {
+		return err
+	}
+	if err := p.closeSegment(l, emit); err != nil {
+		return err
+	}
+	c := readCall(l)
+	if c.id == "" {
+		c.id = p.newID("tool", l.N)
+	}
+	started, open := p.tools[c.id]
+	if !open {
+		// A completion without its start (a stream joined mid-way): start
+		// it here, so the call keeps its name and input.
+		if err := p.startTool(l, &c, emit); err != nil {
+			return err
+		}
+		started = 0
+	}
+	delete(p.tools, c.id)
+	o := outcomeOf(&c)
+	ev := p.reset(streaming.KindToolEnd, l)
+	ev.ID, ev.Name, ev.Status, ev.Output, ev.ExitCode, ev.DurationMS = c.id, c.name, o.status, o.output, o.exit, o.ms
+	if ev.DurationMS == 0 && started > 0 {
+		if end := l.Get("timestamp_ms").Int(); end > started {
+			ev.DurationMS = end - started
+		}
+	}
+	if err := emit(ev); err != nil {
+		return err
+	}
+	if todos := c.v.Get("result.success.todos"); todos.IsArray() {
+		return p.todoPlan(l, c.v.Get("result.success"), emit)
+	}
+	return nil
+}
