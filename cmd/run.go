@@ -155,9 +155,9 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (int, 
 			}
 		}
 	}
-	h, untilMissing := wrapOutput(rend, o)
-	p.untilMissing = untilMissing
-	p.sess = streaming.NewSession(h, streaming.Options{Strict: o.Strict, Report: report})
+	out, untilMissing := wrapOutput(rend, o)
+	p.rend, p.untilMissing = out, untilMissing
+	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report}, p.sess.Push)
 	if err != nil {
 		return ExitUsage, usagef("%v", err)
@@ -191,7 +191,7 @@ func (p *pipeline) readFile(name string) error {
 			src = eofReader{}
 		}
 	} else if p.o.Follow {
-		f, err := openFollow(name, p.stop)
+		f, err := openFollow(name, p.stop, p.rend)
 		if err != nil {
 			return err
 		}
@@ -205,7 +205,7 @@ func (p *pipeline) readFile(name string) error {
 		defer f.Close()
 		src = f
 	}
-	feed := newFeeder(src, p.tee, p.env.Signals)
+	feed := newSource(src, p.tee, p.env.Signals)
 	defer feed.stop()
 	r := input.NewReader(feed, int(min(p.o.MaxLine, int64(^uint(0)>>1))))
 	for {
@@ -267,7 +267,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		}
 		return ExitUsage, err
 	}
-	if err := writeStepSummary(p.env, p.o, sum); err != nil {
+	if err := writeStepSummary(p.env, p.o, sum, p.rend); err != nil {
 		fmt.Fprintf(p.env.Stderr, "agentfmt: --summary: %v\n", err)
 	}
 	switch {

@@ -5,70 +5,146 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/sanitize"
 )
 
-// ciMarkers writes the log markers of a CI system around plain output:
-// GitHub Actions workflow commands, GitLab collapsible sections. With no
-// CI every method does nothing.
+// CI log markers around plain output: GitHub Actions groups and
+// annotations, GitLab collapsible sections.
+//
+// GitHub Actions. The runner treats a line as a workflow command when,
+// after leading white space, it starts with "::" (::error::, ::add-mask::,
+// ::set-env::, ::stop-commands::…), or when it holds "##[" anywhere (the
+// old ##[command] syntax). The log viewer also draws ##[group], ##[endgroup],
+// ##[error]… at the start of a line (that is all ::group:: does: the runner
+// prints "##[group]<title>"). Agent text, tool output, file contents and raw
+// lines are untrusted, so two independent defences keep them inert:
+//
+//  1. Stop-commands. The output starts with ::stop-commands::<token>; the
+//     runner then ignores every command until a line ::<token>:: comes.
+//     Groups need no command: agentfmt writes the ##[group]<title> and
+//     ##[endgroup] lines the viewer draws, which the runner passes on as
+//     they are while commands are stopped. Only annotations (::warning::,
+//     ::error::) need commands: agentfmt resumes for that one line and
+//     stops again at once with a fresh token. Tokens are 96 random bits
+//     from crypto/rand, never reused: one seen in the log (the runner
+//     echoes, and masks, them) is useless afterwards. This also covers what
+//     the agent writes to stderr (the same log) while agentfmt runs, and
+//     keeps the log quiet: no stop/resume lines around every tool call.
+//  2. Escaping. Every line agentfmt writes, other than its own markers, is
+//     escaped as it is written: a line whose first non-blank character is
+//     ':' gets a zero-width space (U+200B) before it, and "##[" becomes
+//     "##\u200b[". So content is inert even if the stop-commands line were
+//     not seen (the job printed a partial line just before agentfmt), cannot
+//     resume commands with a token it somehow knew, and cannot draw or
+//     close groups or fake ##[error] lines. The change is invisible.
+//
+// Annotation messages and group titles are sanitised (control characters
+// shown visibly) and made one line; annotation data is %-escaped (%, CR,
+// LF) as the runner wants. Groups are never nested and every group is
+// closed before the output ends, whatever happened (an incomplete tool
+// call, an interrupted run); at the end commands are resumed, so later
+// steps are unaffected.
+//
+// GitLab. A section is "\e[0Ksection_start:<unix time>:<name>[collapsed=true]
+// \r\e[0K<header>" … "\e[0Ksection_end:<unix time>:<name>\r\e[0K". Names are
+// unique in the output (a prefix from the start time and a counter). Content
+// cannot open or close sections: the markers need ESC and CR, which the
+// sanitiser shows visibly in untrusted text. No GitHub markers are written.
 type ciMarkers struct {
 	ci      CI
-	w       *bufio.Writer
-	token   string // GitHub: the stop-commands token while content is inert
+	w       *bufio.Writer // the renderer's writer
+	esc     *ghEscaper    // GitHub: under w, escapes content
+	now     func() time.Time
+	token   string // GitHub: the stop-commands token in force
 	open    bool   // a group or section is open
 	section string
+	prefix  string // GitLab section name prefix
 	n       int
 }
 
-func newCIMarkers(ci CI, w *bufio.Writer) ciMarkers {
-	m := ciMarkers{ci: ci, w: w}
-	if ci == CIGitHub {
-		var b [12]byte
-		_, _ = rand.Read(b[:])
-		m.token = "agentfmt-" + hex.EncodeToString(b[:])
-		// Everything from here on is inert until the token ends it: content
-		// cannot issue workflow commands.
-		fmt.Fprintf(w, "::stop-commands::%s\n", m.token)
+// newCIMarkers returns the markers for cfg.CI and the buffered writer the
+// renderer writes through (escaping content for GitHub).
+func newCIMarkers(cfg Config, w io.Writer) (ciMarkers, *bufio.Writer) {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
 	}
-	return m
+	m := ciMarkers{ci: cfg.CI, now: now}
+	switch cfg.CI {
+	case CIGitHub:
+		m.esc = &ghEscaper{w: w, lineStart: true}
+		m.w = bufio.NewWriterSize(m.esc, 32<<10)
+		m.token = newToken()
+		// Everything from here on is inert until the token ends it.
+		m.raw("::stop-commands::" + m.token + "\n")
+	case CIGitLab:
+		m.w = bufio.NewWriterSize(w, 32<<10)
+		m.prefix = fmt.Sprintf("agentfmt_%d", now().Unix())
+	default:
+		m.w = bufio.NewWriterSize(w, 32<<10)
+	}
+	return m, m.w
+}
+
+func newToken() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "agentfmt-" + hex.EncodeToString(b[:])
 }
 
 // folds reports whether tool output is folded (and so shown whole).
 func (m *ciMarkers) folds() bool { return m.ci == CIGitHub || m.ci == CIGitLab }
 
-// command writes a live GitHub workflow command: commands are resumed for
-// that one line and stopped again with a fresh token.
-func (m *ciMarkers) command(cmd string) {
-	fmt.Fprintf(m.w, "::%s::\n", m.token)
-	m.w.WriteString(cmd)
-	m.w.WriteByte('\n')
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	m.token = "agentfmt-" + hex.EncodeToString(b[:])
-	fmt.Fprintf(m.w, "::stop-commands::%s\n", m.token)
+// raw writes agentfmt's own marker lines, unescaped: what is buffered
+// goes first (through the escaper), then s alone.
+func (m *ciMarkers) raw(s string) {
+	_ = m.w.Flush()
+	m.esc.raw = true
+	m.w.WriteString(s)
+	_ = m.w.Flush()
+	m.esc.raw = false
 }
 
-// content makes a content line safe for the CI log. With commands stopped
-// it needs no change; the method is the single place to add escaping.
+// command writes a live GitHub workflow command (an annotation): commands
+// are resumed for that one line and stopped again with a fresh token.
+func (m *ciMarkers) command(cmd string) {
+	next := newToken()
+	m.raw("::" + m.token + "::\n" + cmd + "\n::stop-commands::" + next + "\n")
+	m.token = next
+}
+
+// content makes a content line safe for the CI log. Escaping is done by
+// the writer, for every line; this is kept for the renderer's call sites.
 func (m *ciMarkers) content(s string) string { return s }
 
-func escapeData(s string) string {
+// commandData makes untrusted text one safe line of command data.
+func commandData(s string, n int) string {
+	s = strings.TrimSpace(oneLine(sanitize.String(s, sanitize.Options{})))
+	s = TruncateRunes(s, n)
 	s = strings.ReplaceAll(s, "%", "%25")
 	s = strings.ReplaceAll(s, "\r", "%0D")
 	return strings.ReplaceAll(s, "\n", "%0A")
 }
 
+// groupStart opens a group (GitHub) or a collapsed section (GitLab) with a
+// header line; an open one is closed first.
 func (m *ciMarkers) groupStart(title string) {
-	title = strings.TrimSpace(oneLine(title))
+	m.groupEnd()
+	header := TruncateRunes(strings.TrimSpace(oneLine(sanitize.String(title, sanitize.Options{}))), 200)
 	switch m.ci {
 	case CIGitHub:
-		m.command("::group::" + escapeData(TruncateRunes(title, 120)))
+		m.raw("##[group]" + strings.ReplaceAll(header, "##[", "##"+zwsp+"[") + "\n")
 		m.open = true
 	case CIGitLab:
 		m.n++
-		m.section = fmt.Sprintf("agentfmt_tool_%d", m.n)
-		fmt.Fprintf(m.w, "\x1b[0Ksection_start:%d:%s[collapsed=true]\r\x1b[0K%s\n", time.Now().Unix(), m.section, TruncateRunes(title, 120))
+		m.section = fmt.Sprintf("%s_%d", m.prefix, m.n)
+		fmt.Fprintf(m.w, "\x1b[0Ksection_start:%d:%s[collapsed=true]\r\x1b[0K%s\n", m.now().Unix(), m.section, header)
 		m.open = true
 	}
 }
@@ -80,29 +156,116 @@ func (m *ciMarkers) groupEnd() {
 	m.open = false
 	switch m.ci {
 	case CIGitHub:
-		m.command("::endgroup::")
+		m.raw("##[endgroup]\n")
 	case CIGitLab:
-		fmt.Fprintf(m.w, "\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", time.Now().Unix(), m.section)
+		fmt.Fprintf(m.w, "\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", m.now().Unix(), m.section)
 	}
 }
 
+// warning writes a warning annotation (GitHub): retries, rate limits,
+// non-fatal errors.
 func (m *ciMarkers) warning(msg string) {
 	if m.ci == CIGitHub {
-		m.command("::warning::" + escapeData(msg))
+		m.groupEnd()
+		m.command("::warning::" + commandData(msg, 1000))
 	}
 }
 
+// errorAnnotation writes an error annotation (GitHub): a failed or
+// incomplete run.
 func (m *ciMarkers) errorAnnotation(msg string) {
 	if m.ci == CIGitHub {
-		m.command("::error::" + escapeData(strings.TrimSuffix(msg, ": ")))
+		m.groupEnd()
+		m.command("::error::" + commandData(strings.TrimSuffix(strings.TrimSpace(msg), ":"), 1000))
 	}
 }
 
-// finish resumes workflow commands at the end of output.
+// finish closes an open group and resumes workflow commands at the end of
+// the output.
 func (m *ciMarkers) finish() {
 	m.groupEnd()
 	if m.ci == CIGitHub && m.token != "" {
-		fmt.Fprintf(m.w, "::%s::\n", m.token)
+		m.raw("::" + m.token + "::\n")
 		m.token = ""
 	}
+}
+
+// zwsp breaks "::" at the start of a line and "##[" without being seen.
+const zwsp = "\u200b"
+
+// ghEscaper escapes content lines for the GitHub runner (see ciMarkers):
+// a line whose first non-blank character is ':' gets U+200B before it,
+// and "##[" becomes "##\u200b[". Lines may arrive in any pieces.
+type ghEscaper struct {
+	w         io.Writer
+	raw       bool // agentfmt's own command lines pass as they are
+	lineStart bool // only blanks so far on this line
+	hashes    int  // '#' just before
+	part      []byte
+	out       []byte
+}
+
+func (e *ghEscaper) Write(p []byte) (int, error) {
+	if e.raw {
+		if len(e.part) > 0 {
+			if _, err := e.w.Write(e.part); err != nil {
+				return 0, err
+			}
+			e.part = nil
+		}
+		if len(p) > 0 {
+			e.lineStart = p[len(p)-1] == '\n'
+			e.hashes = 0
+		}
+		return e.w.Write(p)
+	}
+	b := p
+	if len(e.part) > 0 {
+		b = append(e.part, p...)
+		e.part = nil
+	}
+	out := e.out[:0]
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\n' || c == '\r':
+				e.lineStart = true
+			case e.lineStart && (c == ' ' || c == '\t' || c == '\v' || c == '\f'):
+			case e.lineStart && c == ':':
+				out = append(out, zwsp...)
+				e.lineStart = false
+			case c == '[' && e.hashes >= 2:
+				out = append(out, zwsp...)
+				e.lineStart = false
+			default:
+				e.lineStart = false
+			}
+			if c == '#' {
+				e.hashes++
+			} else {
+				e.hashes = 0
+			}
+			out = append(out, c)
+			i++
+			continue
+		}
+		if !utf8.FullRune(b[i:]) {
+			e.part = append([]byte(nil), b[i:]...)
+			break
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		// The runner trims Unicode white space (.NET TrimStart) too.
+		if !unicode.IsSpace(r) {
+			e.lineStart = false
+		}
+		e.hashes = 0
+		out = append(out, b[i:i+n]...)
+		i += n
+	}
+	e.out = out
+	if _, err := e.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

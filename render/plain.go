@@ -48,11 +48,11 @@ type Plain struct {
 
 // NewPlain returns a plain renderer writing to w.
 func NewPlain(w io.Writer, cfg Config) *Plain {
-	p := &Plain{w: bufio.NewWriterSize(w, 32<<10), cfg: cfg, p: cfg.Palette, depth: map[string]int{}}
+	p := &Plain{cfg: cfg, p: cfg.Palette, depth: map[string]int{}}
 	if p.p.Dim == nil {
 		p.p = NewPalette(false)
 	}
-	p.ci = newCIMarkers(cfg.CI, p.w)
+	p.ci, p.w = newCIMarkers(cfg, w)
 	return p
 }
 
@@ -235,20 +235,33 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	if len(facts) > 0 {
 		line += p.p.Dim(" · " + strings.Join(facts, " · "))
 	}
-	p.emitLine(ev, d, line)
-	if p.cfg.Tools == ToolsNone {
-		return
-	}
-	lines := Lines(p.clean(ev.Output))
-	if len(lines) == 0 {
-		return
-	}
-	p.ci.groupStart(ev.Name + " " + KeyArg(ev))
 	n := p.cfg.ToolLines
 	if p.cfg.Tools == ToolsFull || p.ci.folds() {
 		n = 0
 	}
-	head, omitted, tail := Preview(lines, n)
+	var head, tail []string
+	var omitted int
+	if p.cfg.Tools != ToolsNone {
+		// Only the lines shown are split off and sanitised: the output
+		// can be megabytes.
+		head, omitted, tail = PreviewText(ev.Output, n, p.clean)
+	}
+	if len(head) > 0 && p.ci.folds() {
+		// In a CI log the end line is the header of the folded output.
+		title := StatusMark(ev.Status) + " " + ev.Name
+		if arg := KeyArg(ev); arg != "" {
+			title += " " + arg
+		}
+		if len(facts) > 0 {
+			title += " · " + strings.Join(facts, " · ")
+		}
+		p.ci.groupStart(title)
+	} else {
+		p.emitLine(ev, d, line)
+	}
+	if len(head) == 0 {
+		return
+	}
 	bar := p.p.Dim("│ ")
 	for _, l := range head {
 		p.emitLine(ev, d+1, bar+p.ci.content(l))
@@ -300,19 +313,24 @@ func (p *Plain) text(ev *streaming.Event) {
 		}
 		return
 	}
-	p.partial = append(p.partial, ev.Text...)
+	// Only the delta can hold new line ends: look for them there, and
+	// print each finished line without copying what follows it.
+	text := ev.Text
 	for {
-		i := strings.IndexByte(string(p.partial), '\n')
+		i := strings.IndexByte(text, '\n')
 		if i < 0 {
 			break
 		}
-		p.textLine(ev, string(p.partial[:i]))
-		p.partial = p.partial[i+1:]
+		if len(p.partial) == 0 {
+			p.textLine(ev, text[:i])
+		} else {
+			p.partial = append(p.partial, text[:i]...)
+			p.textLine(ev, string(p.partial))
+			p.partial = p.partial[:0]
+		}
+		text = text[i+1:]
 	}
-	// Keep the buffer from creeping forward forever.
-	if len(p.partial) == 0 {
-		p.partial = p.partial[:0]
-	}
+	p.partial = append(p.partial, text...)
 }
 
 func (p *Plain) textLine(ev *streaming.Event, s string) {
@@ -323,7 +341,7 @@ func (p *Plain) textLine(ev *streaming.Event, s string) {
 	case p.curRole == streaming.RoleUser:
 		if p.lineNo == 0 {
 			s = p.p.Blue("› ") + s
-		} else {
+		} else if s != "" {
 			s = "  " + s
 		}
 	default:
@@ -364,6 +382,7 @@ func (p *Plain) Finish(s Summary) error {
 		p.emitLine(nil, 0, line)
 	}
 	if s.UntilMissing {
+		p.ci.errorAnnotation("the final answer lacks the completion marker " + p.cfg.Until)
 		p.emitLine(nil, 0, p.p.Yellow("── the final answer lacks the completion marker "+p.clean(p.cfg.Until)))
 	}
 	p.ci.finish()

@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"sync/atomic"
+
+	"github.com/agentfmt/agentfmt/filter"
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// output is the renderer as the pipeline sees it: the event filters of the
+// flags in front of the real renderer, and what the end of the run needs.
+//
+//	session → output → Until (--until) → Sentences (--sentences) → facts → renderer
+//
+// The filters sit after the session, so the session's final answer keeps
+// the --until marker (the exit status is decided on it) while everything
+// shown has it stripped; Finish strips it from the answer the text
+// renderer prints. facts collects the last run's figures for the job
+// summary. ended tells --follow that the last run in the stream has
+// finished.
+type output struct {
+	head   streaming.Handler
+	rend   render.Renderer
+	until  *filter.Until
+	sent   *filter.Sentences
+	marker *filter.Marker
+	facts  render.RunFacts
+	ended  atomic.Bool
+}
+
+// wrapOutput puts the event filters of the flags (--until, --sentences)
+// between the session and the renderer. untilMissing reports, at the end,
+// whether the final answer (as the session saw it, marker included) lacks
+// the --until marker.
+func wrapOutput(rend render.Renderer, o *Options) (out *output, untilMissing func(answer string) bool) {
+	out = &output{rend: rend}
+	var h streaming.Handler = streaming.HandlerFunc(func(ev *streaming.Event) error {
+		out.facts.Handle(ev)
+		return rend.Handle(ev)
+	})
+	if o.Sentences {
+		out.sent = filter.NewSentences(h)
+		h = out.sent
+	}
+	untilMissing = func(string) bool { return false }
+	if o.Until != "" {
+		out.until = filter.NewUntil(h, o.Until)
+		out.marker = out.until.Marker()
+		h = out.until
+		untilMissing = func(answer string) bool { return !out.marker.In(answer) }
+	}
+	out.head = h
+	return out, untilMissing
+}
+
+// Handle passes a session event through the filters to the renderer.
+func (o *output) Handle(ev *streaming.Event) error {
+	switch ev.Kind {
+	case streaming.KindSessionStart:
+		o.ended.Store(false)
+	case streaming.KindResult:
+		o.ended.Store(true)
+	}
+	return o.head.Handle(ev)
+}
+
+// Flush flushes the renderer when it buffers.
+func (o *output) Flush() error {
+	if f, ok := o.rend.(render.Flusher); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
+// Finish flushes what the filters hold back (an interrupted run ends
+// without the session closing its blocks), strips the --until marker from
+// the answer the renderer prints, and finishes the renderer.
+func (o *output) Finish(s render.Summary) error {
+	if o.until != nil {
+		if err := o.until.Close(); err != nil {
+			return err
+		}
+	}
+	if o.sent != nil {
+		if err := o.sent.Close(); err != nil {
+			return err
+		}
+	}
+	s.Answer = o.shown(s.Answer)
+	return o.rend.Finish(s)
+}
+
+// shown is the answer as it is shown: without the --until marker.
+func (o *output) shown(answer string) string {
+	if o.marker == nil {
+		return answer
+	}
+	return o.marker.Strip(answer)
+}
+
+// runEnded reports that the last run in the stream has finished (its
+// result came and no new run began since).
+func (o *output) runEnded() bool { return o.ended.Load() }

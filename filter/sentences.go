@@ -1,0 +1,111 @@
+package filter
+
+import "github.com/agentfmt/agentfmt/streaming"
+
+// Sentences adds a text.sentence event each time a sentence of assistant
+// text is complete (--sentences, for chat bridges that post one bubble per
+// sentence). The deltas pass unchanged; each sentence follows the delta
+// that completed it, and the last one comes when the block ends — when
+// something else happens at the block's level (another block, a tool
+// call, the end of the message), so it comes before the tool call that
+// follows the text. The sentences of a block concatenate to its text (see
+// split.go for the rules). A text.revision that only extends what was
+// split goes on from there; one that rewrites it starts the block's
+// sentences again from its new text.
+type Sentences struct {
+	next streaming.Handler
+	lv   levels[sentBlock]
+	ev   streaming.Event
+	out  []string
+}
+
+type sentBlock struct {
+	key  blockKey
+	tmpl streaming.Event
+	sp   splitter
+	done []byte // the text given out as sentences so far
+}
+
+// NewSentences returns a Sentences filter.
+func NewSentences(next streaming.Handler) *Sentences {
+	return &Sentences{next: next}
+}
+
+// Handle passes one event on, with the sentences it completes.
+func (s *Sentences) Handle(ev *streaming.Event) error {
+	switch ev.Kind {
+	case streaming.KindTextDelta, streaming.KindTextRevision:
+		if ev.Role != streaming.RoleUser {
+			return s.text(ev)
+		}
+	}
+	if endsAll(ev.Kind) {
+		if err := s.Close(); err != nil {
+			return err
+		}
+	} else if err := s.end(s.lv.take(ev.Parent)); err != nil {
+		return err
+	}
+	return s.next.Handle(ev)
+}
+
+func (s *Sentences) text(ev *streaming.Event) error {
+	k := keyOf(ev)
+	b := s.lv.get(ev.Parent)
+	if b == nil || b.key != k {
+		if err := s.end(s.lv.take(ev.Parent)); err != nil {
+			return err
+		}
+		b = &sentBlock{key: k, sp: newSplitter()}
+		s.lv.set(ev.Parent, b)
+	}
+	b.tmpl = *ev
+	b.tmpl.Kind = streaming.KindTextSentence
+	b.tmpl.Text = ""
+	if err := s.next.Handle(ev); err != nil {
+		return err
+	}
+	text := ev.Text
+	if ev.Kind == streaming.KindTextRevision {
+		have := string(b.done) + string(b.sp.buf)
+		if len(ev.Text) >= len(have) && ev.Text[:len(have)] == have {
+			text = ev.Text[len(have):]
+		} else {
+			b.sp = newSplitter()
+			b.done = b.done[:0]
+		}
+	}
+	s.out = b.sp.add(text, s.out[:0])
+	return s.emit(b)
+}
+
+func (s *Sentences) emit(b *sentBlock) error {
+	for _, sent := range s.out {
+		b.done = append(b.done, sent...)
+		s.ev = b.tmpl
+		s.ev.Text = sent
+		if err := s.next.Handle(&s.ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// end gives out the last sentence of a finished block.
+func (s *Sentences) end(b *sentBlock) error {
+	if b == nil {
+		return nil
+	}
+	s.out = b.sp.end(s.out[:0])
+	return s.emit(b)
+}
+
+// Close ends every open block.
+func (s *Sentences) Close() error {
+	for _, b := range s.lv.takeAll() {
+		if err := s.end(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package filter
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+var stripCases = []struct {
+	name, marker, in, want string
+}{
+	{"end of text", "!isfinish", "Zakończyłem zadanie! Wszystko działa poprawnie. !isfinish", "Zakończyłem zadanie! Wszystko działa poprawnie."},
+	{"start of text", "!isfinish", "!isfinish Zakończyłem zadanie!", "Zakończyłem zadanie!"},
+	{"middle", "!isfinish", "Done !isfinish now", "Done now"},
+	{"glued to a word", "!isfinish", "Done.!isfinish next", "Done. next"},
+	{"case-insensitive", "!isfinish", "Finished. !IsFinish", "Finished."},
+	{"unicode case", "<ŻÓŁW>", "ok <żółw>", "ok"},
+	{"twice", "DONE", "DONE a DONE b", "a b"},
+	{"start of a later line", "!isfinish", "Line one.\n!isfinish  Line two.", "Line one.\nLine two."},
+	{"alone on its line", "<promise>DONE</promise>", "All tests pass.\n\n<promise>DONE</promise>\n", "All tests pass.\n\n\n"},
+	{"absent", "!isfinish", "Nothing here! is finished", "Nothing here! is finished"},
+	{"prefix only", "!isfinish", "almost !isfin", "almost !isfin"},
+	{"overlapping start", "abab", "aababx", "ax"},
+	{"not recursive", "ab", "aabb", "ab"},
+	{"tabs before", "XX", "a\t\tXX", "a"},
+	{"empty text", "XX", "", ""},
+}
+
+func TestMarkerStrip(t *testing.T) {
+	for _, c := range stripCases {
+		m := NewMarker(c.marker)
+		if got := m.Strip(c.in); got != c.want {
+			t.Errorf("%s: Strip(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+		wantIn := c.want != c.in
+		if got := m.In(c.in); got != wantIn {
+			t.Errorf("%s: In = %v, want %v", c.name, got, wantIn)
+		}
+	}
+}
+
+// feedPieces strips a text that arrives in pieces, as Until does.
+func feedPieces(m *Marker, pieces []string) string {
+	var st markerState
+	var out strings.Builder
+	held := ""
+	for _, p := range pieces {
+		show, hold := m.feed(&st, held+p, false)
+		out.Write(show)
+		held = hold
+	}
+	show, _ := m.feed(&st, held, true)
+	out.Write(show)
+	return out.String()
+}
+
+// However the text is cut, the marker goes exactly as from the whole text.
+func TestMarkerStreamedEqualsWhole(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for _, c := range stripCases {
+		m := NewMarker(c.marker)
+		for trial := 0; trial < 60; trial++ {
+			pieces := randomPieces(rng, c.in, trial%2 == 0)
+			if got := feedPieces(m, pieces); got != c.want {
+				t.Fatalf("%s: pieces %q gave %q, want %q", c.name, pieces, got, c.want)
+			}
+		}
+	}
+}
+
+func FuzzMarker(f *testing.F) {
+	for _, c := range stripCases {
+		f.Add(c.marker, c.in, 2)
+	}
+	f.Fuzz(func(t *testing.T, marker, s string, cut int) {
+		if marker == "" {
+			return
+		}
+		m := NewMarker(marker)
+		whole := m.Strip(s)
+		if cut <= 0 {
+			cut = 1
+		}
+		var pieces []string
+		for r := s; len(r) > 0; {
+			n := min(cut%5+1, len(r))
+			pieces = append(pieces, r[:n])
+			r = r[n:]
+		}
+		if got := feedPieces(m, pieces); got != whole {
+			t.Fatalf("streamed %q != whole %q (pieces %q)", got, whole, pieces)
+		}
+		if !m.In(s) && whole != s {
+			t.Fatalf("nothing found but the text changed")
+		}
+	})
+}
+
+// collect records what a filter passes on.
+type collect struct{ evs []streaming.Event }
+
+func (c *collect) Handle(ev *streaming.Event) error {
+	c.evs = append(c.evs, *ev)
+	return nil
+}
+
+func (c *collect) text(kind streaming.Kind) string {
+	var b strings.Builder
+	for _, e := range c.evs {
+		if e.Kind == kind {
+			b.WriteString(e.Text)
+		}
+	}
+	return b.String()
+}
+
+func (c *collect) kinds() string {
+	var ks []string
+	for _, e := range c.evs {
+		ks = append(ks, string(e.Kind))
+	}
+	return strings.Join(ks, " ")
+}
+
+func delta(msg string, block int, text string) *streaming.Event {
+	return &streaming.Event{Kind: streaming.KindTextDelta, Message: msg, Block: block, Role: streaming.RoleAssistant, Text: text}
+}
+
+func TestUntilSplitMarker(t *testing.T) {
+	var c collect
+	u := NewUntil(&c, "!isfinish")
+	for _, ev := range []*streaming.Event{
+		{Kind: streaming.KindMessageStart, Message: "m1", Role: streaming.RoleAssistant},
+		delta("m1", 0, "All done. !is"),
+		delta("m1", 0, "fin"),
+		delta("m1", 0, "ish"),
+		{Kind: streaming.KindMessageStop, Message: "m1", Role: streaming.RoleAssistant},
+		{Kind: streaming.KindResult, OK: true, Text: "All done. !isfinish"},
+	} {
+		if err := u.Handle(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := c.text(streaming.KindTextDelta); got != "All done." {
+		t.Errorf("text %q", got)
+	}
+	if res := c.evs[len(c.evs)-1]; res.Kind != streaming.KindResult || res.Text != "All done." {
+		t.Errorf("result %+v", res)
+	}
+	// Deltas that held only part of the marker were dropped, not sent empty.
+	for _, e := range c.evs {
+		if e.Kind == streaming.KindTextDelta && e.Text == "" {
+			t.Errorf("empty delta passed on")
+		}
+	}
+}
+
+// A held prefix that turns out not to be the marker is shown when the
+// block ends, before what ends it.
+func TestUntilFlushesAtBlockEnd(t *testing.T) {
+	var c collect
+	u := NewUntil(&c, "!isfinish")
+	u.Handle(delta("m1", 0, "Wow !is"))
+	u.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash"})
+	if got := c.text(streaming.KindTextDelta); got != "Wow !is" {
+		t.Errorf("text %q", got)
+	}
+	if k := c.kinds(); k != "text.delta text.delta tool.start" {
+		t.Errorf("order %s", k)
+	}
+	// A new block of the same message ends the previous one too.
+	c = collect{}
+	u = NewUntil(&c, "XYZ")
+	u.Handle(delta("m1", 0, "a X"))
+	u.Handle(delta("m1", 1, "b"))
+	u.Close()
+	if k := c.kinds(); k != "text.delta text.delta text.delta" || c.evs[1].Text != " X" || c.evs[1].Block != 0 {
+		t.Errorf("got %+v", c.evs)
+	}
+}
+
+// Parallel subagents interleave: one level's events do not end another's
+// block.
+func TestUntilLevels(t *testing.T) {
+	var c collect
+	u := NewUntil(&c, "DONE")
+	a := delta("a", 0, "left DO")
+	a.Parent = "task1"
+	b := delta("b", 0, "right")
+	b.Parent = "task2"
+	a2 := delta("a", 0, "NE")
+	a2.Parent = "task1"
+	for _, ev := range []*streaming.Event{a, b, a2} {
+		u.Handle(ev)
+	}
+	u.Close()
+	var left string
+	for _, e := range c.evs {
+		if e.Parent == "task1" {
+			left += e.Text
+		}
+	}
+	if left != "left" {
+		t.Errorf("subagent text %q", left)
+	}
+}
+
+func TestUntilLeavesUserTextAndTools(t *testing.T) {
+	var c collect
+	u := NewUntil(&c, "!isfinish")
+	user := &streaming.Event{Kind: streaming.KindTextDelta, Message: "u", Role: streaming.RoleUser, Text: "Say !isfinish when done"}
+	tool := &streaming.Event{Kind: streaming.KindToolEnd, ID: "t", Output: "grep !isfinish"}
+	u.Handle(user)
+	u.Handle(tool)
+	if c.evs[0].Text != user.Text || c.evs[1].Output != tool.Output {
+		t.Errorf("changed: %+v", c.evs)
+	}
+}
+
+func TestUntilRevisionAndThinking(t *testing.T) {
+	var c collect
+	u := NewUntil(&c, "!isfinish")
+	u.Handle(delta("m", 0, "draft"))
+	u.Handle(&streaming.Event{Kind: streaming.KindTextRevision, Message: "m", Role: streaming.RoleAssistant, Text: "Final. !isfinish"})
+	u.Handle(&streaming.Event{Kind: streaming.KindThinkingDelta, Message: "m", Block: 1, Role: streaming.RoleAssistant, Text: "I will say !isfinish"})
+	u.Close()
+	if c.evs[1].Kind != streaming.KindTextRevision || c.evs[1].Text != "Final." {
+		t.Errorf("revision %+v", c.evs[1])
+	}
+	if got := c.text(streaming.KindThinkingDelta); got != "I will say" {
+		t.Errorf("thinking %q", got)
+	}
+}
