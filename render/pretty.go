@@ -1,0 +1,205 @@
+package render
+
+import (
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+func init() {
+	Register("pretty", func(w io.Writer, cfg Config) Renderer { return NewPretty(w, cfg) })
+}
+
+// Pretty is the live terminal renderer (DESIGN §5). Finished output goes to
+// the scrollback once and is never rewritten; the live region at the bottom
+// (running tool calls, the thinking line, the partial last line of text, a
+// status line) is redrawn in place at most about 30 times a second.
+//
+// Handle only records the event and marks the region dirty; frames are
+// drawn by a timer (Config.Tick in tests, where each tick received during
+// Handle or Flush draws one frame), by Flush when the input is idle, and
+// at Finish. Every write goes through one mutex.
+type Pretty struct {
+	mu  sync.Mutex
+	cfg Config
+	p   Palette
+	scr screen
+
+	height int
+
+	items  []item               // in order; the head is the oldest not in the scrollback
+	opened []*toolItem          // running calls whose header is committed
+	tools  map[string]*toolItem // running calls by id
+	depth  map[string]int       // tool id → depth of the work it started
+
+	cur     *textItem  // the open text block
+	curTh   *thinkItem // the open thinking block (summary mode)
+	curID   blockID
+	inBlock bool // a block is open (thinking not shown is open with neither)
+
+	run struct {
+		active bool
+		start  time.Time
+		usage  *streaming.Usage
+		status string // the latest warning (retry, rate limit)
+	}
+	printed bool      // anything queued yet
+	now     time.Time // the time of the frame being drawn
+
+	clock clock
+
+	commitBuf, liveBuf []row
+
+	finished bool
+	err      error
+	frames   int // frames drawn
+}
+
+// NewPretty returns a live renderer writing to w.
+func NewPretty(w io.Writer, cfg Config) *Pretty {
+	r := &Pretty{cfg: cfg, p: cfg.Palette, tools: map[string]*toolItem{}, depth: map[string]int{}}
+	if r.p.Dim == nil {
+		r.p = NewPalette(false)
+	}
+	if r.cfg.Now == nil {
+		r.cfg.Now = time.Now
+	}
+	if r.cfg.ToolLines <= 0 {
+		r.cfg.ToolLines = 6
+	}
+	width := cfg.Width
+	if width <= 0 {
+		width = 100
+	}
+	r.scr = screen{out: w, width: max(width, 10)}
+	r.height = cfg.Height
+	r.clock.init()
+	return r
+}
+
+// Stats reports how many frames were drawn, how many of them wrote to the
+// terminal and how many bytes were written (benchmarks and tests).
+func (r *Pretty) Stats() (frames, writes int, bytes int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.frames, r.scr.frames, r.scr.written
+}
+
+// Handle records one event. It never writes, except that with Config.Tick
+// a pending tick draws a frame.
+func (r *Pretty) Handle(ev *streaming.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil || r.finished {
+		return r.err
+	}
+	if ev.Kind == streaming.KindTextDelta || ev.Kind == streaming.KindThinkingDelta {
+		// The hot path: one more piece of the open block.
+		if r.inBlock && r.curID.msg == ev.Message && r.curID.index == ev.Block && r.curID.kind == ev.Kind {
+			switch {
+			case r.cur != nil:
+				r.cur.pend = append(r.cur.pend, ev.Text...)
+			case r.curTh != nil:
+				r.curTh.add(ev.Text)
+			}
+			r.touch()
+			return r.err
+		}
+		r.startBlock(ev)
+	} else {
+		r.handle(ev)
+	}
+	r.touch()
+	return r.err
+}
+
+// touch marks the region dirty and lets the clock know.
+func (r *Pretty) touch() {
+	if !r.dirty() {
+		r.clock.dirty = true
+		r.kick()
+	}
+	if r.cfg.Tick != nil {
+		r.pollTicks()
+	}
+}
+
+func (r *Pretty) dirty() bool { return r.clock.dirty }
+
+// Flush draws the region now if it changed and the frame rate allows; the
+// command calls it when the input is idle.
+func (r *Pretty) Flush() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished || r.err != nil {
+		return r.err
+	}
+	if r.cfg.Tick != nil {
+		r.pollTicks()
+		return r.err
+	}
+	if r.dirty() && time.Since(r.clock.last) >= frameInterval {
+		r.frame(false)
+	}
+	return r.err
+}
+
+// Finish finalises the live region as it stands (a partial line, running
+// calls marked interrupted or incomplete), writes the closing line of a
+// run that did not finish, shows the cursor again and stops the clock.
+func (r *Pretty) Finish(s Summary) error {
+	r.mu.Lock()
+	if r.finished {
+		r.mu.Unlock()
+		return r.err
+	}
+	r.endBlock()
+	var running []*toolItem
+	for _, it := range r.items {
+		if t, ok := it.(*toolItem); ok && !t.ended {
+			running = append(running, t)
+		}
+	}
+	running = append(running, r.opened...)
+	for _, t := range running {
+		t.interrupted = s.Interrupted
+		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})
+	}
+	p := r.p
+	facts := ResultFacts(nil, r.run.usage)
+	if r.run.active {
+		if d := r.cfg.Now().Sub(r.run.start); d >= time.Second {
+			facts = append([]string{Duration(d.Milliseconds())}, facts...)
+		}
+	}
+	tail := ""
+	if len(facts) > 0 {
+		tail = p.Dim(" · " + strings.Join(facts, " · "))
+	}
+	switch {
+	case s.Interrupted:
+		r.lines(0, "── "+p.Yellow("⊘ interrupted")+tail)
+	case s.Outcome == streaming.Incomplete:
+		r.lines(0, "── "+p.Yellow("… incomplete: "+r.clean(oneLine(s.Reason)))+tail)
+	}
+	if s.UntilMissing {
+		r.lines(0, p.Yellow("── the final answer lacks the completion marker "+r.clean(r.cfg.Until)))
+	}
+	r.run.active = false
+	if r.err == nil {
+		r.frame(true)
+	}
+	r.scr.showCursor()
+	err := r.scr.flush()
+	if r.err == nil {
+		r.err = err
+	}
+	r.finished = true
+	stop := r.clock.stopClock()
+	r.mu.Unlock()
+	stop()
+	return r.err
+}

@@ -1,0 +1,317 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// clean makes agent text safe for the terminal.
+func (r *Pretty) clean(s string) string { return sanitize.String(s, sanitize.Options{}) }
+
+// depthOf is the nesting depth of work started by the call parent.
+func (r *Pretty) depthOf(parent string) int {
+	if parent == "" {
+		return 0
+	}
+	if d, ok := r.depth[parent]; ok {
+		return d
+	}
+	return 1
+}
+
+// child notes work under a tool call: the call's header is committed so
+// that the work can go to the scrollback below it.
+func (r *Pretty) child(parent string) {
+	if parent == "" {
+		return
+	}
+	if t := r.tools[parent]; t != nil && !t.opened {
+		t.wantOpen = true
+	}
+}
+
+// push appends an item to the sequence.
+func (r *Pretty) push(it item) {
+	r.items = append(r.items, it)
+	r.printed = true
+}
+
+// lines queues finished lines at a depth.
+func (r *Pretty) lines(depth int, ss ...string) {
+	li := &linesItem{}
+	for _, s := range ss {
+		li.lines = append(li.lines, logLine{depth: depth, s: s})
+	}
+	r.push(li)
+}
+
+// activate starts the status line's clock when a run shows activity.
+func (r *Pretty) activate() {
+	if !r.run.active {
+		r.run.active = true
+		r.run.start = r.cfg.Now()
+	}
+}
+
+// startBlock opens a text or thinking block.
+func (r *Pretty) startBlock(ev *streaming.Event) {
+	r.endBlock()
+	r.activate()
+	r.run.status = ""
+	r.inBlock = true
+	r.curID = blockID{msg: ev.Message, kind: ev.Kind, index: ev.Block}
+	r.child(ev.Parent)
+	d := r.depthOf(ev.Parent)
+	if ev.Kind == streaming.KindThinkingDelta {
+		switch r.cfg.Thinking {
+		case ThinkingNone:
+			return
+		case ThinkingFull:
+		default:
+			r.curTh = &thinkItem{depth: d, start: r.cfg.Now()}
+			r.curTh.add(ev.Text)
+			r.push(r.curTh)
+			return
+		}
+	}
+	t := &textItem{depth: d, user: ev.Role == streaming.RoleUser, think: ev.Kind == streaming.KindThinkingDelta}
+	t.md = r.p.Enabled && !t.user && !t.think
+	t.pend = append(t.pend, ev.Text...)
+	r.cur = t
+	r.push(t)
+}
+
+// endBlock closes the open block; its last line is final.
+func (r *Pretty) endBlock() {
+	if !r.inBlock {
+		return
+	}
+	r.inBlock = false
+	if r.cur != nil {
+		r.cur.closed = true
+		r.cur = nil
+	}
+	if r.curTh != nil {
+		r.curTh.closed = true
+		r.curTh.end = r.cfg.Now()
+		r.curTh = nil
+	}
+}
+
+// handle records every event but text and thinking deltas, as plain
+// words them.
+func (r *Pretty) handle(ev *streaming.Event) {
+	switch ev.Kind {
+	case streaming.KindMessageStart, streaming.KindTextSentence:
+		return
+	case streaming.KindMessageStop:
+		if r.inBlock && r.curID.msg == ev.Message {
+			r.endBlock()
+		}
+		return
+	case streaming.KindToolInputDelta:
+		if t := r.tools[ev.ID]; t != nil && len(t.inDelta) < 1<<20 {
+			t.inDelta = append(t.inDelta, ev.Text...)
+		}
+		return
+	case streaming.KindToolOutputDelta:
+		if t := r.tools[ev.ID]; t != nil {
+			t.outTail = append(t.outTail, ev.Text...)
+			if len(t.outTail) > 4096 {
+				t.outTail = t.outTail[:copy(t.outTail, t.outTail[len(t.outTail)-1024:])]
+			}
+		}
+		return
+	case streaming.KindUsage:
+		if ev.Usage != nil {
+			u := *ev.Usage
+			r.run.usage = &u
+		}
+		return
+	case streaming.KindStatus:
+		r.activate()
+		if ev.Level == streaming.LevelWarning {
+			// Retries and rate limits also stay on the status line until
+			// the agent gets going again.
+			r.run.status = oneLine(r.clean(ev.Text))
+		}
+	}
+	r.endBlock()
+	d := r.depthOf(ev.Parent)
+	p := r.p
+	switch ev.Kind {
+	case streaming.KindSessionStart:
+		var parts []string
+		if ev.SessionID != "" {
+			parts = append(parts, "session "+r.clean(ev.SessionID))
+		}
+		for _, s := range []string{ev.Agent, ev.Model, ev.CWD} {
+			if s != "" {
+				parts = append(parts, r.clean(s))
+			}
+		}
+		if r.printed {
+			r.lines(0, "")
+		}
+		r.lines(0, p.Dim("● "+strings.Join(parts, " · ")))
+		r.run.active = false
+		r.activate()
+		r.run.usage = nil
+	case streaming.KindTextRevision, streaming.KindThinkingRevision:
+		if ev.Kind == streaming.KindThinkingRevision && r.cfg.Thinking != ThinkingFull {
+			return
+		}
+		out := []string{p.Yellow("↻ revised:")}
+		for _, l := range Lines(r.clean(ev.Text)) {
+			b, _ := expandTabs(nil, l, 0)
+			out = append(out, string(b))
+		}
+		r.lines(d, out...)
+	case streaming.KindToolStart:
+		r.activate()
+		r.run.status = ""
+		r.child(ev.Parent)
+		r.depth[ev.ID] = d + 1
+		t := &toolItem{id: ev.ID, name: ev.Name, title: ev.Title, input: ev.Input, depth: d, start: r.cfg.Now()}
+		if old := r.tools[ev.ID]; old != nil {
+			r.endTool(old, &streaming.Event{Status: streaming.ToolIncomplete})
+		}
+		r.tools[ev.ID] = t
+		r.push(t)
+	case streaming.KindToolEnd:
+		r.run.status = ""
+		r.child(ev.Parent)
+		t := r.tools[ev.ID]
+		if t == nil {
+			t = &toolItem{id: ev.ID, name: ev.Name, depth: d, start: r.cfg.Now()}
+			r.push(t)
+		}
+		r.endTool(t, ev)
+	case streaming.KindPlan:
+		out := []string{p.Bold("Plan")}
+		for _, e := range ev.Entries {
+			out = append(out, "  "+PlanMark(e.Status)+" "+r.clean(oneLine(e.Text)))
+		}
+		r.lines(d, out...)
+	case streaming.KindPermissionRequest:
+		var opts []string
+		for _, o := range ev.Options {
+			opts = append(opts, r.clean(o.Name))
+		}
+		line := p.Yellow("? permission") + " " + r.clean(ev.Name)
+		if ev.Title != "" {
+			line += " " + r.clean(oneLine(ev.Title))
+		}
+		if len(opts) > 0 {
+			line += p.Dim(" [" + strings.Join(opts, " / ") + "]")
+		}
+		r.lines(d, line)
+	case streaming.KindPermissionResponse:
+		r.lines(d, p.Dim("  → "+r.clean(ev.Choice)))
+	case streaming.KindModeChange:
+		r.lines(d, p.Dim("· mode "+r.clean(ev.From)+" → "+r.clean(ev.To)))
+	case streaming.KindStatus:
+		if ev.Level == streaming.LevelWarning {
+			r.lines(d, p.Yellow("⚠ "+r.clean(oneLine(ev.Text))))
+		} else {
+			r.lines(d, p.Dim("· "+r.clean(oneLine(ev.Text))))
+		}
+	case streaming.KindError:
+		msg := Lines(r.clean(ev.Text))
+		if len(msg) == 0 {
+			msg = []string{""}
+		}
+		if ev.Fatal || ev.Level != streaming.LevelWarning {
+			msg[0] = p.Red("✗ error: ") + msg[0]
+		} else {
+			msg[0] = p.Yellow("⚠ ") + msg[0]
+		}
+		r.lines(d, msg...)
+	case streaming.KindResult:
+		r.resultLine(ev)
+	case streaming.KindRaw:
+		r.lines(0, r.tabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
+	case streaming.KindUnknown:
+		t := ev.Type
+		if t == "" {
+			t = "?"
+		}
+		r.lines(d, p.Dim("· unknown event "+r.clean(t)))
+	case streaming.KindNotice:
+		r.lines(0, p.Yellow("agentfmt: "+r.clean(ev.Text)))
+	}
+}
+
+// tabs expands the tabs of each line of s.
+func (r *Pretty) tabs(s string) string {
+	if strings.IndexByte(s, '\t') < 0 {
+		return s
+	}
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		b, _ := expandTabs(nil, l, 0)
+		out = append(out, string(b))
+	}
+	return strings.Join(out, "\n")
+}
+
+// endTool records how a call ended. A call still in the sequence turns
+// into its done line in place; one whose header was committed moves to
+// the end of the sequence.
+func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
+	delete(r.tools, t.id)
+	delete(r.depth, t.id)
+	t.ended = true
+	t.status = ev.Status
+	if t.status == "" {
+		t.status = streaming.ToolOK
+	}
+	t.exit = ev.ExitCode
+	t.durMS = ev.DurationMS
+	t.output = ev.Output
+	t.endAt = r.cfg.Now()
+	if ev.Input != "" {
+		t.input = ev.Input
+	}
+	if ev.Title != "" {
+		t.title = ev.Title
+	}
+	if ev.Name != "" {
+		t.name = ev.Name
+	}
+	if t.opened {
+		for i, o := range r.opened {
+			if o == t {
+				r.opened = append(r.opened[:i], r.opened[i+1:]...)
+				break
+			}
+		}
+		r.push(t)
+	}
+}
+
+// resultLine is plain's closing line of a run, written when the result
+// arrives.
+func (r *Pretty) resultLine(ev *streaming.Event) {
+	p := r.p
+	facts := ResultFacts(ev, r.run.usage)
+	var head string
+	if ev.OK {
+		head = p.Green("✓ done")
+	} else {
+		head = p.Red("✗ failed")
+		if ev.Reason != "" {
+			head += p.Red(": " + r.clean(oneLine(ev.Reason)))
+		}
+	}
+	line := "── " + head
+	if len(facts) > 0 {
+		line += p.Dim(" · " + strings.Join(facts, " · "))
+	}
+	r.lines(0, line)
+	r.run.active = false
+	r.run.usage = nil
+	r.run.status = ""
+}

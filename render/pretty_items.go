@@ -1,0 +1,168 @@
+package render
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/agentfmt/agentfmt/sanitize"
+)
+
+// item is one entry of the live renderer's sequence: a text or thinking
+// block, a tool call, or finished lines. Items reach the scrollback in
+// order, each once it and every item before it is complete (seed 000's
+// sequential completion).
+type item interface {
+	// settle folds in what arrived since the last frame (streaming text).
+	settle(r *Pretty)
+	// complete reports that the item will not change any more.
+	complete() bool
+	// commit appends the rows that are final: all of them once the item
+	// is complete, the finished rows of a text still streaming.
+	commit(r *Pretty, dst []row) []row
+	// live appends the rows the live region shows for the item.
+	live(r *Pretty, dst []row) []row
+}
+
+// bstr views b as a string for the duration of a call that keeps nothing.
+func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// indentW is the indent of a nesting depth, capped so some room is left.
+func (r *Pretty) indentW(depth int) int {
+	return min(2*depth, max(0, r.scr.width-20))
+}
+
+// expandTabs turns tabs into spaces up to the next multiple of 8 cells,
+// counting from col (the cells before s on its line). Terminals would move
+// the cursor instead, which row counting cannot follow.
+func expandTabs(dst []byte, s string, col int) ([]byte, int) {
+	for {
+		i := strings.IndexByte(s, '\t')
+		if i < 0 {
+			return append(dst, s...), col + cells(s)
+		}
+		dst = append(dst, s[:i]...)
+		col += cells(s[:i])
+		n := 8 - col%8
+		for k := 0; k < n; k++ {
+			dst = append(dst, ' ')
+		}
+		col += n
+		s = s[i+1:]
+	}
+}
+
+// heldBack is how many bytes at the end of b must wait for more input: an
+// unfinished UTF-8 sequence, or a carriage return that may start a CRLF.
+func heldBack(b []byte) int {
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		return 1
+	}
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return len(b) - i
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// thinkItem is a thinking block shown as one line: a live tail of the
+// text while it streams, then "✻ thought for 3.2s: first words…".
+type thinkItem struct {
+	depth      int
+	start, end time.Time
+	head       []byte // the first bytes, for the summary
+	tail       []byte // the last bytes, for the live line
+	n          int
+	closed     bool
+}
+
+func (t *thinkItem) add(s string) {
+	t.n += len(s)
+	if len(t.head) < 400 {
+		t.head = append(t.head, s[:min(len(s), 400-len(t.head))]...)
+	}
+	t.tail = append(t.tail, s...)
+	if len(t.tail) > 4096 {
+		t.tail = t.tail[:copy(t.tail, t.tail[len(t.tail)-1024:])]
+	}
+}
+
+func (t *thinkItem) settle(*Pretty) {}
+func (t *thinkItem) complete() bool { return t.closed }
+
+// oneLineText folds text onto one line for a summary: sanitised, runs of
+// white space as one space, a cut rune at the start dropped.
+func oneLineText(b []byte) string {
+	for len(b) > 0 && !utf8.RuneStart(b[0]) {
+		b = b[1:]
+	}
+	return strings.Join(strings.Fields(sanitize.String(string(b), sanitize.Options{})), " ")
+}
+
+func (t *thinkItem) commit(r *Pretty, dst []row) []row {
+	if !t.closed {
+		return dst
+	}
+	return t.finalRow(r, dst)
+}
+
+func (t *thinkItem) finalRow(r *Pretty, dst []row) []row {
+	iw := r.indentW(t.depth)
+	head := "✻ thought"
+	if d := t.end.Sub(t.start); d >= time.Second {
+		head += " for " + Duration(d.Milliseconds())
+	}
+	text := head
+	if s := oneLineText(t.head); s != "" {
+		text += ": " + s
+		if t.n > len(t.head) {
+			text += " …"
+		}
+	}
+	ind := strings.Repeat(" ", iw)
+	return wrapStyled(dst, r.p.Dim(text), r.scr.width-iw, ind, ind, iw, true)
+}
+
+func (t *thinkItem) live(r *Pretty, dst []row) []row {
+	if t.closed {
+		return t.finalRow(r, dst)
+	}
+	iw := r.indentW(t.depth)
+	tail := oneLineText(t.tail)
+	text := "✻ thinking…"
+	if tail != "" {
+		text = "✻ " + truncLeft(tail, max(8, r.scr.width-iw-2))
+	}
+	return append(dst, row{strings.Repeat(" ", iw) + r.p.Dim(text), iw + cells(text)})
+}
+
+// linesItem is finished output: lines that are complete when made.
+type linesItem struct {
+	lines []logLine
+}
+
+// logLine is one line of finished output, wrapped at the width of the
+// frame that commits it.
+type logLine struct {
+	depth int
+	s     string // styled, sanitised
+}
+
+func (l *linesItem) settle(*Pretty) {}
+func (l *linesItem) complete() bool { return true }
+
+func (l *linesItem) commit(r *Pretty, dst []row) []row { return l.live(r, dst) }
+
+func (l *linesItem) live(r *Pretty, dst []row) []row {
+	for _, ln := range l.lines {
+		iw := r.indentW(ln.depth)
+		ind := strings.Repeat(" ", iw)
+		dst = wrapStyled(dst, ln.s, r.scr.width-iw, ind, ind, iw, false)
+	}
+	return dst
+}

@@ -1,0 +1,260 @@
+package render
+
+import (
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Terminal sequences the screen writer uses, and no others: the
+// conformance test (render/vtcheck) allows exactly these in pretty output.
+const (
+	seqHideCursor = "\x1b[?25l"
+	seqShowCursor = "\x1b[?25h"
+	seqEraseLine  = "\x1b[K" // to the end of the row
+	seqEraseBelow = "\x1b[J" // from the cursor to the end of the screen
+)
+
+// screen owns the terminal. Finished rows are written once and scroll away
+// into the scrollback, never to be touched again; the live region, the
+// rows at the bottom, is redrawn in place. A redraw writes only what
+// changed: a row whose old content is a prefix of the new one (streaming
+// text) gets just the new cells, so bytes written grow with the text, not
+// with the number of redraws.
+//
+// It relies on the terminal's usual output processing (onlcr): a newline
+// starts the next row at its first column. It never writes past the last
+// column, never relies on a row soft-wrapping, and counts rows in cells.
+type screen struct {
+	out   io.Writer
+	buf   []byte
+	width int
+
+	rows   []row // the live region as it stands on the terminal, top first
+	cy, cx int   // cursor relative to the region's first row; cx == width: pending wrap
+	hidden bool
+
+	err     error
+	frames  int   // writes that changed the terminal
+	written int64 // bytes written
+}
+
+func (s *screen) str(v string) { s.buf = append(s.buf, v...) }
+
+func (s *screen) csi(n int, final byte) {
+	s.buf = append(s.buf, "\x1b["...)
+	if n != 1 {
+		s.buf = strconv.AppendInt(s.buf, int64(n), 10)
+	}
+	s.buf = append(s.buf, final)
+}
+
+// moveTo puts the cursor on a row of the region (rows below the region are
+// reached with newlines, which scroll at the bottom of the screen) and a
+// column.
+func (s *screen) moveTo(r, col int) {
+	if r < s.cy {
+		s.csi(s.cy-r, 'A')
+		s.cy = r
+		if s.cx >= s.width {
+			s.cx = s.width - 1
+		}
+	}
+	for s.cy < r {
+		s.buf = append(s.buf, '\n')
+		s.cy++
+		s.cx = 0
+	}
+	if col != s.cx {
+		if col == 0 {
+			s.buf = append(s.buf, '\r')
+		} else {
+			s.csi(col+1, 'G')
+		}
+		s.cx = col
+	}
+}
+
+// drawHook, when set (tests), sees every frame's rows before they are
+// drawn.
+var drawHook func(width int, commit, live []row)
+
+// draw writes commit (rows that go to the scrollback for good) followed by
+// live (the new live region) over the old live region.
+func (s *screen) draw(commit, live []row) {
+	if drawHook != nil {
+		drawHook(s.width, commit, live)
+	}
+	n := len(s.rows)
+	total := len(commit) + len(live)
+	if total == 0 && n == 0 {
+		return
+	}
+	if len(live) > 0 && !s.hidden {
+		s.str(seqHideCursor)
+		s.hidden = true
+	}
+	for i := 0; i < total; i++ {
+		var nr row
+		if i < len(commit) {
+			nr = commit[i]
+		} else {
+			nr = live[i-len(commit)]
+		}
+		if i < n {
+			s.rewrite(i, s.rows[i], nr)
+			continue
+		}
+		s.moveTo(i, 0)
+		s.str(nr.s)
+		s.cx = nr.w
+	}
+	switch {
+	case total < n:
+		s.moveTo(total, 0)
+		s.str(seqEraseBelow)
+	case len(live) == 0:
+		s.moveTo(total, 0) // leave the cursor on a fresh row
+	}
+	s.rows = append(s.rows[:0], live...)
+	s.cy -= len(commit)
+}
+
+// rewrite turns row i from o into nr, writing from the first cell where
+// they differ.
+func (s *screen) rewrite(i int, o, nr row) {
+	if o.s == nr.s {
+		return
+	}
+	p := commonPrefix(o.s, nr.s)
+	col, st := 0, sgrState{}
+	if p > 0 {
+		head := nr.s[:p]
+		if a := asciiPrefix(head); a == len(head) {
+			col = a
+		} else {
+			eachCluster(head, func(c string, cw int, sgr bool) bool {
+				if sgr {
+					st.apply(c)
+				}
+				col += cw
+				return true
+			})
+		}
+	}
+	s.moveTo(i, col)
+	s.str(st.open())
+	s.str(nr.s[p:])
+	s.cx = nr.w
+	if o.w > nr.w {
+		s.str(seqEraseLine)
+	}
+}
+
+// commonPrefix is the length of the common start of a and b, moved back so
+// that it ends between two grapheme clusters and outside any escape
+// sequence on both.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	p := 0
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	for p > 0 {
+		switch {
+		case p < len(b) && !utf8.RuneStart(b[p]), p < len(a) && !utf8.RuneStart(a[p]):
+			p--
+		case inEscape(b[:p]):
+			p = lastEsc(b[:p])
+		case isZeroWidthStart(a[p:]) || isZeroWidthStart(b[p:]) || endsWithJoiner(b[:p]):
+			_, sz := utf8.DecodeLastRuneInString(b[:p])
+			p -= sz
+		default:
+			return p
+		}
+	}
+	return 0
+}
+
+func lastEsc(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == 0x1b {
+			return i
+		}
+	}
+	return -1
+}
+
+// inEscape reports whether s ends inside an unfinished escape sequence.
+func inEscape(s string) bool {
+	i := lastEsc(s)
+	if i < 0 {
+		return false
+	}
+	for j := i + 1; j < len(s); j++ {
+		if c := s[j]; c >= 0x40 && c <= 0x7e && j > i+1 {
+			return false
+		}
+	}
+	return true
+}
+
+func endsWithJoiner(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r == 0x200d
+}
+
+// resize forgets the live region after the terminal changed width: the
+// cursor goes back to the region's first row (counting the rows a
+// narrower terminal made of each when it reflowed them) and everything
+// from there down is erased; the next draw writes the region anew.
+func (s *screen) resize(width int) {
+	if width == s.width || width <= 0 {
+		return
+	}
+	if len(s.rows) > 0 || s.cy != 0 || s.cx != 0 {
+		up := s.cy
+		if width < s.width {
+			up = 0
+			for i := 0; i < s.cy && i < len(s.rows); i++ {
+				up += max(1, (s.rows[i].w+width-1)/width)
+			}
+			if s.cy < len(s.rows) {
+				up += min(s.cx, s.width-1) / width
+			}
+		}
+		s.str("\r")
+		if up > 0 {
+			s.csi(up, 'A')
+		}
+		s.str(seqEraseBelow)
+	}
+	s.rows = s.rows[:0]
+	s.cy, s.cx = 0, 0
+	s.width = width
+}
+
+// showCursor is the last thing written, on every way out.
+func (s *screen) showCursor() {
+	if s.hidden {
+		s.str(seqShowCursor)
+		s.hidden = false
+	}
+}
+
+// flush writes what was buffered in one write.
+func (s *screen) flush() error {
+	if len(s.buf) == 0 {
+		return s.err
+	}
+	if s.err == nil {
+		n, err := s.out.Write(s.buf)
+		s.written += int64(n)
+		s.frames++
+		if err != nil {
+			s.err = err
+		}
+	}
+	s.buf = s.buf[:0]
+	return s.err
+}

@@ -1,0 +1,305 @@
+package render
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
+)
+
+// term is an emulated terminal fed step by step.
+type term struct {
+	e *vt.Emulator
+}
+
+func newTerm(width, height int) *term {
+	e := vt.NewEmulator(width, height)
+	e.SetScrollbackSize(1 << 20)
+	_, _ = e.Write([]byte("\x1b[20h")) // newline starts the next row (onlcr)
+	return &term{e: e}
+}
+
+func (t *term) write(b []byte) { _, _ = t.e.Write(b) }
+
+// rows is the scrollback and the screen, trailing blank rows dropped.
+func (t *term) rows() []string {
+	var rows []string
+	for _, l := range t.e.Scrollback().Lines() {
+		rows = append(rows, strings.TrimRight(l.String(), " "))
+	}
+	for y := 0; y < t.e.Height(); y++ {
+		line := make(uv.Line, t.e.Width())
+		for x := range line {
+			if c := t.e.CellAt(x, y); c != nil {
+				line[x] = *c
+			}
+		}
+		rows = append(rows, strings.TrimRight(line.String(), " "))
+	}
+	for len(rows) > 0 && rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
+	}
+	return rows
+}
+
+var testGlyphs = []string{"a", "b", "c", " ", "x", "-", "表", "語", "🎉", "é", "→"}
+
+// randomRow is a row of at most width cells mixing narrow and wide glyphs
+// and styled runs; often exactly width cells, to end in the pending-wrap
+// state.
+func randomRow(rng *rand.Rand, width int) row {
+	target := rng.Intn(width + 1)
+	if rng.Intn(3) == 0 {
+		target = width
+	}
+	var b strings.Builder
+	w := 0
+	styled := false
+	for w < target {
+		g := testGlyphs[rng.Intn(len(testGlyphs))]
+		gw := cells(g)
+		if w+gw > target {
+			if target-w == 1 {
+				g, gw = ".", 1
+			} else {
+				break
+			}
+		}
+		if rng.Intn(8) == 0 {
+			if styled {
+				b.WriteString("\x1b[22;39m")
+			} else {
+				b.WriteString([]string{"\x1b[1m", "\x1b[36m", "\x1b[2;33m"}[rng.Intn(3)])
+			}
+			styled = !styled
+		}
+		b.WriteString(g)
+		w += gw
+	}
+	if styled {
+		b.WriteString("\x1b[0m")
+	}
+	return row{b.String(), w}
+}
+
+// grow appends glyphs to a row, as streaming text does.
+func grow(rng *rand.Rand, r row, width int) row {
+	s := strings.TrimSuffix(r.s, "\x1b[0m")
+	reset := len(s) != len(r.s)
+	w := r.w
+	for n := rng.Intn(6); n > 0; n-- {
+		g := testGlyphs[rng.Intn(len(testGlyphs))]
+		if w+cells(g) > width {
+			break
+		}
+		s += g
+		w += cells(g)
+	}
+	if reset {
+		s += "\x1b[0m"
+	}
+	return row{s, w}
+}
+
+func plainText(r row) string { return strings.TrimRight(stripSGRForTest(r.s), " ") }
+
+func stripSGRForTest(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if n := sgrLenForTest(s[i:]); n > 0 {
+			i += n - 1
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func sgrLenForTest(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(s); i++ {
+		if s[i] == 'm' {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// TestScreenDrawMatchesEmulator draws random sequences of committed rows
+// and live regions (rows that grow, change, shrink, vanish; wide glyphs;
+// styles; rows exactly as wide as the terminal) and checks after every
+// draw that the emulated terminal shows every committed row once, in
+// order, followed by the live region.
+func TestScreenDrawMatchesEmulator(t *testing.T) {
+	rng := rand.New(rand.NewSource(42))
+	for iter := 0; iter < 150; iter++ {
+		width := 12 + rng.Intn(30)
+		height := 6 + rng.Intn(6)
+		tm := newTerm(width, height)
+		var out bytes.Buffer
+		s := screen{out: &out, width: width}
+		var want []string
+		var live []row
+		for step := 0; step < 40; step++ {
+			var commit []row
+			for n := rng.Intn(3); n > 0; n-- {
+				commit = append(commit, randomRow(rng, width))
+			}
+			next := make([]row, 0, len(live)+2)
+			for _, r := range live {
+				switch rng.Intn(6) {
+				case 0: // gone
+				case 1, 2:
+					next = append(next, grow(rng, r, width))
+				case 3:
+					next = append(next, randomRow(rng, width))
+				default:
+					next = append(next, r)
+				}
+			}
+			for n := rng.Intn(3); n > 0 && len(next) < height-1; n-- {
+				next = append(next, randomRow(rng, width))
+			}
+			if rng.Intn(10) == 0 {
+				next = nil
+			}
+			live = next
+			s.draw(commit, live)
+			if err := s.flush(); err != nil {
+				t.Fatal(err)
+			}
+			tm.write(out.Bytes())
+			out.Reset()
+			for _, r := range commit {
+				want = append(want, plainText(r))
+			}
+			exp := append(append([]string(nil), want...), nil...)
+			for _, r := range live {
+				exp = append(exp, plainText(r))
+			}
+			for len(exp) > 0 && exp[len(exp)-1] == "" {
+				exp = exp[:len(exp)-1]
+			}
+			got := tm.rows()
+			if strings.Join(got, "\n") != strings.Join(exp, "\n") {
+				t.Fatalf("iteration %d step %d (width %d): screen\n%s\nwant\n%s", iter, step, width,
+					strings.Join(got, "|\n"), strings.Join(exp, "|\n"))
+			}
+		}
+	}
+}
+
+// TestScreenResizeWider: after the terminal gets wider the region is
+// erased and drawn anew, and nothing committed is lost.
+func TestScreenResizeWider(t *testing.T) {
+	tm := newTerm(30, 10)
+	var out bytes.Buffer
+	s := screen{out: &out, width: 30}
+	s.draw([]row{{"committed one", 13}}, []row{{"live one", 8}, {"● 3s", 4}})
+	_ = s.flush()
+	tm.write(out.Bytes())
+	out.Reset()
+	tm.e.Resize(50, 10)
+	s.resize(50)
+	s.draw([]row{{"committed two", 13}}, []row{{"live two is wider now", 21}})
+	_ = s.flush()
+	tm.write(out.Bytes())
+	got := strings.Join(tm.rows(), "\n")
+	want := "committed one\ncommitted two\nlive two is wider now"
+	if got != want {
+		t.Errorf("screen\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestScreenResizeNarrowerCountsReflow: a narrower terminal that reflows
+// makes two rows of a wide one; the cursor must go up past both.
+func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
+	var out bytes.Buffer
+	s := screen{out: &out, width: 40}
+	s.draw(nil, []row{{strings.Repeat("a", 30), 30}, {"b", 1}})
+	s.moveTo(1, 1)
+	out.Reset()
+	s.buf = s.buf[:0]
+	s.resize(20)
+	_ = s.flush()
+	// Row 0 (30 cells) becomes 2 rows at width 20: up 2 from row 1.
+	if got, want := out.String(), "\r\x1b[2A\x1b[J"; got != want {
+		t.Errorf("resize wrote %q, want %q", got, want)
+	}
+}
+
+func TestCommonPrefix(t *testing.T) {
+	cases := []struct{ a, b string }{
+		{"hello", "hello world"},
+		{"\x1b[1mab\x1b[22m", "\x1b[1mabc\x1b[22m"},
+		{"ab\x1b[1m", "ab\x1b[36m"},
+		{"cafe", "cafe\u0301"},
+		{"x👨", "x👨\u200d👩"},
+		{"日本", "日本語"},
+		{"日", "旦"},
+	}
+	want := []string{"hello", "\x1b[1mab", "ab", "caf", "x", "日本", ""}
+	for i, c := range cases {
+		if got := c.b[:commonPrefix(c.a, c.b)]; got != want[i] {
+			t.Errorf("commonPrefix(%q, %q) = %q, want %q", c.a, c.b, got, want[i])
+		}
+	}
+}
+
+func TestWrapStyled(t *testing.T) {
+	rows := wrapStyled(nil, "ab\x1b[1mcdef\x1b[22mgh", 3, "> ", "  ", 2, false)
+	want := []row{{"> ab\x1b[1mc\x1b[0m", 5}, {"  \x1b[1mdef\x1b[22m", 5}, {"  gh", 4}}
+	if len(rows) != len(want) {
+		t.Fatalf("rows %v", rows)
+	}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("row %d = %+v, want %+v", i, rows[i], want[i])
+		}
+	}
+	if got := wrapStyled(nil, "日本語テキスト", 5, "", "", 0, true); got[0].s != "日本…" || got[0].w != 5 {
+		t.Errorf("one-row cut = %+v", got)
+	}
+	if got := wrapStyled(nil, "日本語", 5, "", "", 0, false); len(got) != 2 || got[0].w != 4 {
+		t.Errorf("a wide glyph that does not fit goes to the next row: %+v", got)
+	}
+}
+
+func TestSGRState(t *testing.T) {
+	var s sgrState
+	for _, seq := range []string{"\x1b[1;2m", "\x1b[38;5;208m", "\x1b[22m", "\x1b[4m", "\x1b[48;2;1;2;3m"} {
+		s.apply(seq)
+	}
+	if got := s.open(); got != "\x1b[4;38;5;208;48;2;1;2;3m" {
+		t.Errorf("open = %q", got)
+	}
+	s.apply("\x1b[m")
+	if !s.zero() {
+		t.Error("reset did not clear")
+	}
+}
+
+func TestMarkdownKeepsCharacters(t *testing.T) {
+	p := NewPalette(true)
+	for _, line := range []string{"# Title", "**bold** and `code` and ** unclosed", "```go", "plain ``` not a fence", "a `b **c** d` e"} {
+		var b strings.Builder
+		styleMD(&b, line, mdState{kind: mdLineKind(line, false, true)}, p)
+		if got := stripSGRForTest(b.String()); got != line {
+			t.Errorf("styling changed %q into %q", line, got)
+		}
+		if b.String() == line {
+			t.Errorf("%q was not styled", line)
+		}
+	}
+	cases := map[string]uint8{"# T": mdHeading, "#T": mdPlain, "```": mdFenceLine, "  ~~~x": mdFenceLine, "`": mdUnsure, "text": mdPlain, "#": mdUnsure}
+	for line, want := range cases {
+		if got := mdLineKind(line, false, false); got != want {
+			t.Errorf("mdLineKind(%q) = %d, want %d", line, got, want)
+		}
+	}
+}

@@ -1,0 +1,228 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// toolItem is one tool call: a running line with a spinner that turns
+// into a done or failed line, with a preview of the output, in place.
+type toolItem struct {
+	id, name, title, input string
+	inDelta                []byte
+	depth                  int
+	start                  time.Time
+
+	ended       bool
+	interrupted bool
+	status      streaming.ToolStatus
+	exit        *int
+	durMS       int64
+	endAt       time.Time
+	output      string
+	outTail     []byte
+
+	wantOpen bool // has subagent work: commit its header so the work can follow
+	opened   bool // header committed; shown running at the top of the region
+
+	key    string // key argument, cached
+	keyLen int    // len(input)+len(inDelta) it was computed for, +1
+
+	done      []row // done line and preview, cached
+	doneWidth int   // the width they were made for
+}
+
+func (t *toolItem) settle(*Pretty) {}
+func (t *toolItem) complete() bool { return t.ended }
+
+func (t *toolItem) keyArg() string {
+	if n := len(t.input) + len(t.inDelta) + 1; n != t.keyLen {
+		ev := streaming.Event{Title: t.title, Input: t.input}
+		if in := strings.TrimSpace(t.input); (in == "" || in == "{}") && len(t.inDelta) > 0 && validJSON(string(t.inDelta)) {
+			ev.Input = string(t.inDelta)
+		}
+		t.key = sanitize.String(KeyArg(&ev), sanitize.Options{})
+		t.keyLen = n
+	}
+	return t.key
+}
+
+// label is "Name key-argument", the argument cut to fit in room cells.
+func (t *toolItem) label(r *Pretty, room int) (string, int) {
+	name := sanitize.String(t.name, sanitize.Options{})
+	nw := cells(name)
+	s, w := r.p.Bold(name), nw
+	if arg := t.keyArg(); arg != "" && room-nw-1 >= 6 {
+		arg = truncCells(arg, room-nw-1)
+		s += " " + arg
+		w += 1 + cells(arg)
+	}
+	return s, w
+}
+
+// truncCells cuts plain text to avail cells, ending in an ellipsis.
+func truncCells(s string, avail int) string {
+	if cells(s) <= avail {
+		return s
+	}
+	rows := wrapStyled(nil, s, avail, "", "", 0, true)
+	return rows[0].s
+}
+
+// elapsed formats a live duration in whole seconds, so it changes at most
+// once a second.
+func elapsed(d time.Duration) string {
+	s := int64(d / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	}
+	return fmt.Sprintf("%dh%02dm", s/3600, s/60%60)
+}
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// runningRows is the spinner line and the last line of output so far.
+func (t *toolItem) runningRows(r *Pretty, dst []row) []row {
+	iw := r.indentW(t.depth)
+	suffix := ""
+	if d := r.now.Sub(t.start); d >= time.Second {
+		suffix = " · " + elapsed(d)
+	}
+	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
+	s := strings.Repeat(" ", iw) + r.p.Cyan(r.spinner()) + " " + label + r.p.Dim(suffix)
+	dst = append(dst, row{s, iw + 2 + lw + cells(suffix)})
+	if last := lastLine(t.outTail); last != "" {
+		dst = wrapStyled(dst, r.p.Dim("│ "+last), r.scr.width-iw-2, strings.Repeat(" ", iw+2), "", iw+2, true)
+	}
+	return dst
+}
+
+// lastLine is the last non-empty line of streamed output, sanitised.
+func lastLine(b []byte) string {
+	b = bytes.TrimRight(b, "\r\n \t")
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[i+1:]
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	for len(b) > 0 && !utf8.RuneStart(b[0]) {
+		b = b[1:]
+	}
+	s, _ := expandTabs(nil, sanitize.String(string(b), sanitize.Options{}), 0)
+	return string(s)
+}
+
+// headerRow is the committed start line of a call whose work follows it.
+func (t *toolItem) headerRow(r *Pretty, dst []row) []row {
+	iw := r.indentW(t.depth)
+	label, lw := t.label(r, r.scr.width-iw-2)
+	return append(dst, row{strings.Repeat(" ", iw) + r.p.Cyan("▸ ") + label, iw + 2 + lw})
+}
+
+// doneRows is the done (or failed) line and the output preview, made once
+// per terminal width: a finished call may wait in the region for many
+// frames.
+func (t *toolItem) doneRows(r *Pretty, dst []row) []row {
+	if t.done == nil || t.doneWidth != r.scr.width {
+		t.done = t.makeDone(r, t.done[:0])
+		t.doneWidth = r.scr.width
+	}
+	return append(dst, t.done...)
+}
+
+func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
+	iw := r.indentW(t.depth)
+	mark := StatusMark(t.status)
+	var facts []string
+	if t.exit != nil {
+		facts = append(facts, fmt.Sprintf("exit %d", *t.exit))
+	}
+	switch {
+	case t.durMS > 0:
+		facts = append(facts, Duration(t.durMS))
+	case t.endAt.Sub(t.start) >= time.Second:
+		facts = append(facts, Duration(t.endAt.Sub(t.start).Milliseconds()))
+	}
+	switch {
+	case t.interrupted:
+		mark = "⊘"
+		facts = append(facts, "interrupted")
+	case t.status != streaming.ToolOK && t.status != streaming.ToolError:
+		facts = append(facts, string(t.status))
+	}
+	switch {
+	case t.interrupted:
+		mark = r.p.Yellow(mark)
+	case t.status == streaming.ToolOK:
+		mark = r.p.Green(mark)
+	case t.status == streaming.ToolError:
+		mark = r.p.Red(mark)
+	default:
+		mark = r.p.Yellow(mark)
+	}
+	suffix := ""
+	if len(facts) > 0 {
+		suffix = " · " + strings.Join(facts, " · ")
+	}
+	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
+	dst = append(dst, row{strings.Repeat(" ", iw) + mark + " " + label + r.p.Dim(suffix), iw + 2 + lw + cells(suffix)})
+	return r.preview(dst, t.output, t.depth+1)
+}
+
+func (t *toolItem) commit(r *Pretty, dst []row) []row {
+	if !t.ended {
+		return dst
+	}
+	return t.doneRows(r, dst)
+}
+
+func (t *toolItem) live(r *Pretty, dst []row) []row {
+	if t.ended {
+		return t.doneRows(r, dst)
+	}
+	return t.runningRows(r, dst)
+}
+
+// preview appends the head and tail of a tool's output, as plain does.
+func (r *Pretty) preview(dst []row, output string, depth int) []row {
+	if r.cfg.Tools == ToolsNone || output == "" {
+		return dst
+	}
+	lines := Lines(sanitize.String(output, sanitize.Options{AllowSGR: r.cfg.AllowColor}))
+	if len(lines) == 0 {
+		return dst
+	}
+	n := r.cfg.ToolLines
+	if r.cfg.Tools == ToolsFull {
+		n = 0
+	}
+	head, omitted, tail := Preview(lines, n)
+	iw := r.indentW(depth)
+	ind := strings.Repeat(" ", iw)
+	bar := r.p.Dim("│ ")
+	add := func(l string) {
+		b, _ := expandTabs(nil, l, 0)
+		dst = wrapStyled(dst, string(b), r.scr.width-iw-2, ind+bar, ind+bar, iw+2, false)
+	}
+	for _, l := range head {
+		add(l)
+	}
+	if omitted > 0 {
+		s := fmt.Sprintf("│ … %d more line%s", omitted, plural(omitted))
+		dst = append(dst, row{ind + r.p.Dim(s), iw + cells(s)})
+	}
+	for _, l := range tail {
+		add(l)
+	}
+	return dst
+}

@@ -1,0 +1,280 @@
+// Package vtcheck replays terminal output through a terminal emulator and
+// reads back what a person would see, so tests can check that the live
+// renderer's redraws leave the same text as the append-only renderer:
+//
+//	rows := vtcheck.Screen(prettyOut, 80)
+//	if err := vtcheck.InOrder(rows, answerTexts); err != nil { … }
+//	if err := vtcheck.Sequences(prettyOut); err != nil { … }
+//
+// Comparisons ignore white space (wrapping, indentation, alignment):
+// Squash removes it from both sides.
+package vtcheck
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
+)
+
+// DefaultHeight is the screen height Screen uses: a usual terminal, so
+// output that scrolls is checked with real scrolling into the scrollback.
+const DefaultHeight = 24
+
+// Screen feeds out to an emulated terminal width cells wide and
+// DefaultHeight rows tall, and returns every row it holds at the end: the
+// scrollback first, then the screen, trailing spaces trimmed and trailing
+// empty rows dropped.
+func Screen(out []byte, width int) []string { return ScreenSize(out, width, DefaultHeight) }
+
+// ScreenSize is Screen with a chosen height.
+//
+// A newline starts the next row at its first column, as a terminal's
+// output processing (onlcr) makes it; the emulator is put in newline mode
+// for that.
+func ScreenSize(out []byte, width, height int) []string {
+	e := vt.NewEmulator(width, height)
+	e.SetScrollbackSize(1 << 24)
+	_, _ = e.Write([]byte("\x1b[20h"))
+	_, _ = e.Write(defuse(out))
+
+	var rows []string
+	if sb := e.Scrollback(); sb != nil {
+		for _, l := range sb.Lines() {
+			rows = append(rows, strings.TrimRight(l.String(), " "))
+		}
+	}
+	for y := 0; y < e.Height(); y++ {
+		line := make(uv.Line, e.Width())
+		for x := range line {
+			if c := e.CellAt(x, y); c != nil {
+				line[x] = *c
+			}
+		}
+		rows = append(rows, strings.TrimRight(line.String(), " "))
+	}
+	for len(rows) > 0 && rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
+	}
+	return rows
+}
+
+// defuse turns every escape sequence the renderer does not write into
+// visible text ("␛"), so the emulator never gets a query it would answer on
+// its input pipe (which nobody reads). Sequences reports such output.
+func defuse(out []byte) []byte {
+	var b []byte
+	last := 0
+	for i := 0; i < len(out); i++ {
+		if out[i] != 0x1b {
+			continue
+		}
+		n, ok := allowed(out[i:])
+		if ok {
+			i += n - 1
+			continue
+		}
+		b = append(b, out[last:i]...)
+		b = append(b, "␛"...)
+		last = i + 1
+	}
+	if b == nil {
+		return out
+	}
+	return append(b, out[last:]...)
+}
+
+// Squash removes all white space from s.
+func Squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// Count reports how many times text occurs in rows, white space ignored.
+func Count(rows []string, text string) int {
+	t := Squash(text)
+	if t == "" {
+		return 0
+	}
+	return strings.Count(Squash(strings.Join(rows, "\n")), t)
+}
+
+// InOrder checks that each text occurs in rows exactly once and that they
+// occur in the order given, white space ignored. Texts that are only white
+// space are skipped.
+func InOrder(rows []string, texts []string) error {
+	all := Squash(strings.Join(rows, "\n"))
+	at := 0
+	for i, text := range texts {
+		t := Squash(text)
+		if t == "" {
+			continue
+		}
+		switch n := strings.Count(all, t); n {
+		case 0:
+			return fmt.Errorf("text %d %q is not on the screen", i, clip(text))
+		case 1:
+		default:
+			return fmt.Errorf("text %d %q is on the screen %d times", i, clip(text), n)
+		}
+		j := strings.Index(all[at:], t)
+		if j < 0 {
+			return fmt.Errorf("text %d %q is on the screen before the text it follows", i, clip(text))
+		}
+		at += j + len(t)
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		i := 60
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		return s[:i] + "…"
+	}
+	return s
+}
+
+// Sequences checks that out holds no control sequence other than those the
+// live renderer writes: SGR colour, cursor up (CUU), cursor to column
+// (CHA), erase to the end of the row (EL) or of the screen (ED), hiding
+// and showing the cursor, carriage return, newline and tab. Anything else,
+// like a raw control byte from agent output, is reported with its offset.
+func Sequences(out []byte) error {
+	for i := 0; i < len(out); {
+		c := out[i]
+		switch {
+		case c == 0x1b:
+			n, ok := allowed(out[i:])
+			if !ok {
+				return fmt.Errorf("offset %d: escape sequence %q is not one the renderer writes", i, clipBytes(out[i:], 16))
+			}
+			i += n
+			continue
+		case c == '\n' || c == '\r' || c == '\t':
+		case c < 0x20 || c == 0x7f:
+			return fmt.Errorf("offset %d: raw control byte %#02x", i, c)
+		case c >= 0x80:
+			r, n := utf8.DecodeRune(out[i:])
+			if r == utf8.RuneError && n == 1 {
+				return fmt.Errorf("offset %d: invalid UTF-8", i)
+			}
+			if r >= 0x80 && r <= 0x9f {
+				return fmt.Errorf("offset %d: C1 control U+%04X", i, r)
+			}
+			i += n
+			continue
+		}
+		i++
+	}
+	return nil
+}
+
+// allowed returns the length of the sequence at the start of b and whether
+// it is one the renderer writes.
+func allowed(b []byte) (int, bool) {
+	if len(b) < 3 || b[1] != '[' {
+		return 1, false
+	}
+	for _, fixed := range []string{"\x1b[?25l", "\x1b[?25h"} {
+		if strings.HasPrefix(string(b[:min(len(b), len(fixed))]), fixed) {
+			return len(fixed), true
+		}
+	}
+	for j := 2; j < len(b) && j < 64; j++ {
+		c := b[j]
+		switch {
+		case c >= '0' && c <= '9', c == ';', c == ':':
+			continue
+		case c == 'm':
+			return j + 1, true
+		case c == 'A' || c == 'G':
+			return j + 1, !strings.ContainsAny(string(b[2:j]), ";:")
+		case c == 'K' || c == 'J':
+			return j + 1, j == 2
+		}
+		return j + 1, false
+	}
+	return 1, false
+}
+
+func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
+
+// SameText checks that the final screen of the live renderer's output
+// holds the text of the append-only renderer's output for the same events
+// (DESIGN §7). Each line of plain must occur on the pretty screen, white
+// space and the bars │ ┆ ignored, except lines that the two renderers
+// word differently on purpose: tool start lines (▸) and thinking summaries
+// (✻) are skipped, the closing lines (──) too, and for a tool's end line
+// (✓ ✗ ⊘ …) only the tool name must occur.
+func SameText(pretty, plain []byte, width int) error {
+	hay := norm(strings.Join(Screen(pretty, width), "\n"))
+	for i, line := range strings.Split(stripSGR(string(plain)), "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case l == "", strings.HasPrefix(l, "▸"), strings.HasPrefix(l, "✻"), strings.HasPrefix(l, "──"):
+			continue
+		case hasMark(l):
+			f := strings.Fields(l)
+			if len(f) > 1 && !strings.Contains(hay, norm(f[1])) {
+				return fmt.Errorf("plain line %d %q: tool %q is not on the pretty screen", i+1, clip(l), f[1])
+			}
+			continue
+		}
+		if !strings.Contains(hay, norm(l)) {
+			return fmt.Errorf("plain line %d %q is not on the pretty screen", i+1, clip(l))
+		}
+	}
+	return nil
+}
+
+func hasMark(l string) bool {
+	for _, m := range []string{"✓ ", "✗ ", "⊘ ", "… "} {
+		if strings.HasPrefix(l, m) && !strings.HasPrefix(l, "✗ error") {
+			return true
+		}
+	}
+	return false
+}
+
+// norm is Squash without the bars that start each row of a preview or of
+// thinking shown in full.
+func norm(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '│' || r == '┆' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// stripSGR removes SGR colour sequences.
+func stripSGR(s string) string {
+	if !strings.Contains(s, "\x1b[") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+				j++
+			}
+			if j < len(s) && s[j] == 'm' {
+				i = j
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
