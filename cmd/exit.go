@@ -16,6 +16,7 @@ const (
 	ExitInterrupted = 130 // SIGINT
 	ExitTerminated  = 143 // SIGTERM
 	ExitPipe        = 141 // stdout closed (as a shell reports SIGPIPE)
+	ExitInternal    = 70  // a bug in agentfmt (EX_SOFTWARE)
 )
 
 // exitError carries an exit code and an optional message.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 
@@ -125,12 +126,24 @@ func ciOf(env *Env, flag string) render.CI {
 }
 
 // runFormat renders the inputs and returns the exit code.
-func runFormat(ctx context.Context, env *Env, o *Options, files []string) (int, error) {
+func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code int, err error) {
+	var rend render.Renderer
+	defer func() {
+		// A bug must not leave the terminal in a bad state or lose the
+		// cause: finish the output and report the panic as an internal error.
+		if r := recover(); r != nil {
+			if rend != nil {
+				_ = rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: "internal error"})
+			}
+			code, err = ExitInternal, &exitError{code: ExitInternal,
+				msg: fmt.Sprintf("internal error: %v (please report it, with the input)\n%s", r, debug.Stack())}
+		}
+	}()
 	format, cfg := decide(env, o)
 	if format != "plain" && format != "pretty" {
 		cfg.CI = render.CINone
 	}
-	rend, err := render.New(format, env.Stdout, cfg)
+	rend, err = render.New(format, env.Stdout, cfg)
 	if err != nil {
 		return ExitUsage, usagef("%v", err)
 	}
@@ -242,8 +255,10 @@ func (p *pipeline) finish(runErr error) (int, error) {
 			_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: runErr.Error()})
 			return ExitDataErr, &exitError{code: ExitDataErr, msg: runErr.Error()}
 		}
+		// Whatever went wrong, the renderer finishes: the live region is
+		// finalised and the cursor shown again.
+		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: runErr.Error()})
 		if ee, ok := runErr.(*exitError); ok {
-			_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: ee.msg})
 			return ee.code, ee
 		}
 		return ExitUsage, runErr
@@ -290,6 +305,7 @@ func (p *pipeline) fail(err error) (int, error) {
 	if isClosedPipe(err) {
 		return ExitPipe, nil
 	}
+	_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: err.Error()})
 	var ce interface{ ExitCode() int }
 	if errors.As(err, &ce) {
 		return ce.ExitCode(), &exitError{code: ce.ExitCode(), msg: err.Error()}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/cmd"
 	"github.com/agentfmt/agentfmt/conformance"
+	"github.com/agentfmt/agentfmt/render/vtcheck"
 	"github.com/agentfmt/agentfmt/sanitize"
 	"github.com/tidwall/gjson"
 )
@@ -130,6 +131,31 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 			if l != "" && !strings.Contains(pout, l) {
 				t.Errorf("plain: line %q missing", clip(l))
 			}
+		}
+	}
+
+	// pretty: through a terminal emulator, the final screen and scrollback
+	// hold what plain holds, each text as often as the capture has it, and
+	// no control sequence but the renderer's own.
+	rout, _, rcode := render(t, data, "-o", "pretty", "--color", "always", "--width", "100")
+	if rcode != want.Exit {
+		t.Errorf("pretty: exit %d, want %d", rcode, want.Exit)
+	}
+	if err := vtcheck.Sequences([]byte(rout)); err != nil {
+		t.Errorf("pretty: %v", err)
+	}
+	if err := vtcheck.SameText([]byte(rout), []byte(pout), 100); err != nil {
+		t.Errorf("pretty vs plain: %v", err)
+	}
+	rows := vtcheck.Screen([]byte(rout), 100)
+	joined := vtcheck.Squash(strings.Join(want.Texts, "\x00"))
+	for _, text := range want.Texts {
+		sq := vtcheck.Squash(sanitize.String(text, sanitize.Options{}))
+		if sq == "" || strings.ContainsRune(text, '\u0301') {
+			continue
+		}
+		if n, m := vtcheck.Count(rows, sq), strings.Count(joined, sq); n < 1 || (len(sq) >= 20 && n != m) {
+			t.Errorf("pretty: text %q on screen %d times, want %d", clip(text), n, m)
 		}
 	}
 
