@@ -19,7 +19,7 @@ import (
 var demoSession []byte
 
 // demoMaxGap caps the pause between two lines, so the demo stays short.
-const demoMaxGap = time.Second
+const demoMaxGap = 800 * time.Millisecond
 
 func newDemo(env *Env, o *Options, code *int) *cobra.Command {
 	speed := 1.0
