@@ -75,13 +75,10 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.cur = p.lines[0]
 		p.lines = p.lines[1:]
 		if t := gjson.GetBytes(p.cur, "_t"); t.Exists() {
-			gap := time.Duration((t.Float() - p.lastT) / p.speed * float64(time.Millisecond))
+			gap := min(time.Duration((t.Float()-p.lastT)*float64(time.Millisecond)), demoMaxGap)
 			p.lastT = t.Float()
-			if gap > demoMaxGap {
-				gap = demoMaxGap
-			}
 			if gap > 0 {
-				p.sleep(gap)
+				p.sleep(time.Duration(float64(gap) / p.speed))
 			}
 		}
 	}
