@@ -1,0 +1,665 @@
+package streaming
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Short constructors for the events a parser pushes.
+
+func msgStart(id string) Event {
+	return Event{Kind: KindMessageStart, Message: id, Role: RoleAssistant}
+}
+func msgStop(id string) Event { return Event{Kind: KindMessageStop, Message: id} }
+
+func txt(msg string, block int, text string, mode Mode) Event {
+	return Event{Kind: KindTextDelta, Message: msg, Block: block, Text: text, Mode: mode}
+}
+func delta(msg string, block int, text string) Event { return txt(msg, block, text, Delta) }
+func snap(msg string, block int, text string) Event  { return txt(msg, block, text, Snapshot) }
+func final(msg string, block int, text string) Event { return txt(msg, block, text, Final) }
+
+func think(msg string, block int, text string, mode Mode) Event {
+	return Event{Kind: KindThinkingDelta, Message: msg, Block: block, Text: text, Mode: mode}
+}
+
+func toolStart(id, name string) Event { return Event{Kind: KindToolStart, ID: id, Name: name} }
+func toolOut(id, text string, mode Mode) Event {
+	return Event{Kind: KindToolOutputDelta, ID: id, Text: text, Mode: mode}
+}
+func toolEnd(id string, st ToolStatus, output string) Event {
+	return Event{Kind: KindToolEnd, ID: id, Status: st, Output: output}
+}
+func result(ok bool, text string) Event { return Event{Kind: KindResult, OK: ok, Text: text} }
+func sessStart(id string) Event         { return Event{Kind: KindSessionStart, SessionID: id} }
+
+// short renders an output event compactly for table comparisons.
+func short(e *Event) string {
+	switch e.Kind {
+	case KindMessageStart:
+		return "start " + e.Message
+	case KindMessageStop:
+		return "stop " + e.Message
+	case KindTextDelta, KindThinkingDelta, KindTextRevision, KindThinkingRevision:
+		return fmt.Sprintf("%s %s/%d %q", e.Kind, e.Message, e.Block, e.Text)
+	case KindToolStart:
+		return fmt.Sprintf("tool.start %s %s", e.ID, e.Name)
+	case KindToolOutputDelta:
+		return fmt.Sprintf("tool.out %s %q", e.ID, e.Text)
+	case KindToolEnd:
+		return fmt.Sprintf("tool.end %s %s %q", e.ID, e.Status, e.Output)
+	case KindResult:
+		return fmt.Sprintf("result %v %q", e.OK, e.Text)
+	case KindNotice:
+		return "notice"
+	}
+	return string(e.Kind)
+}
+
+// recorder runs events through a session and keeps copies of its output.
+type recorder struct {
+	out     []Event
+	reports []string
+	sess    *Session
+}
+
+func newRecorder(strict bool) *recorder {
+	r := &recorder{}
+	r.sess = NewSession(HandlerFunc(func(ev *Event) error {
+		r.out = append(r.out, *ev)
+		return nil
+	}), Options{Strict: strict, Report: func(line int, msg string) {
+		r.reports = append(r.reports, fmt.Sprintf("line %d: %s", line, msg))
+	}})
+	return r
+}
+
+// push sends the events, numbering their lines 1, 2, … and stops at the
+// first error.
+func (r *recorder) push(evs ...Event) error {
+	for i := range evs {
+		ev := evs[i]
+		if ev.Line == 0 {
+			ev.Line = i + 1
+		}
+		if err := r.sess.Push(&ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *recorder) shorts() []string {
+	s := make([]string, len(r.out))
+	for i := range r.out {
+		s[i] = short(&r.out[i])
+	}
+	return s
+}
+
+func (r *recorder) text(kind Kind) string {
+	var b strings.Builder
+	for _, e := range r.out {
+		if e.Kind == kind {
+			b.WriteString(e.Text)
+		}
+	}
+	return b.String()
+}
+
+func pushAll(t *testing.T, closeAtEnd bool, evs ...Event) *recorder {
+	t.Helper()
+	r := newRecorder(false)
+	if err := r.push(evs...); err != nil {
+		t.Fatalf("push: %v", err)
+	}
+	if closeAtEnd {
+		if err := r.sess.Close(); err != nil {
+			t.Fatalf("close: %v", err)
+		}
+	}
+	return r
+}
+
+func same(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSessionContract has one case per rule of DESIGN §4 (and the session
+// behaviours the parsers rely on). Every case would fail without the
+// behaviour it names.
+func TestSessionContract(t *testing.T) {
+	const long = "The quick brown fox jumps over the lazy dog." // 44 bytes
+	cases := []struct {
+		name  string
+		in    []Event
+		want  []string
+		stats Stats
+	}{
+		{
+			name: "deltas pass through",
+			in:   []Event{msgStart("m1"), delta("m1", 0, "Hel"), delta("m1", 0, "lo"), delta("m1", 0, "")},
+			want: []string{"start m1", `text.delta m1/0 "Hel"`, `text.delta m1/0 "lo"`},
+		},
+		{
+			name: "snapshot becomes its new suffix",
+			in:   []Event{msgStart("m1"), snap("m1", 0, "Hel"), snap("m1", 0, "Hello"), snap("m1", 0, "Hello, world")},
+			want: []string{"start m1", `text.delta m1/0 "Hel"`, `text.delta m1/0 "lo"`, `text.delta m1/0 ", world"`},
+		},
+		{
+			name:  "final equal to what was streamed gives nothing",
+			in:    []Event{msgStart("m1"), delta("m1", 0, "Hello"), final("m1", 0, "Hello")},
+			want:  []string{"start m1", `text.delta m1/0 "Hello"`},
+			stats: Stats{Duplicates: 1},
+		},
+		{
+			name: "final extending what was streamed gives the suffix",
+			in:   []Event{msgStart("m1"), delta("m1", 0, "Hel"), final("m1", 0, "Hello")},
+			want: []string{"start m1", `text.delta m1/0 "Hel"`, `text.delta m1/0 "lo"`},
+		},
+		{
+			name:  "older shorter snapshot gives nothing",
+			in:    []Event{msgStart("m1"), snap("m1", 0, "Hello"), snap("m1", 0, "Hel")},
+			want:  []string{"start m1", `text.delta m1/0 "Hello"`},
+			stats: Stats{Duplicates: 1},
+		},
+		{
+			name:  "rewrite gives a revision",
+			in:    []Event{msgStart("m1"), delta("m1", 0, "Hello"), final("m1", 0, "Goodbye")},
+			want:  []string{"start m1", `text.delta m1/0 "Hello"`, `text.revision m1/0 "Goodbye"`},
+			stats: Stats{Revisions: 1},
+		},
+		{
+			name:  "thinking rewrite gives a thinking revision",
+			in:    []Event{think("m1", 0, "plan A", Snapshot), think("m1", 0, "plan B", Snapshot)},
+			want:  []string{"start m1", `thinking.delta m1/0 "plan A"`, `thinking.revision m1/0 "plan B"`},
+			stats: Stats{Revisions: 1, Implicit: 1},
+		},
+		{
+			name:  "snapshot sent as a delta keeps only the new suffix",
+			in:    []Event{msgStart("m1"), delta("m1", 0, long), delta("m1", 0, long+" And more.")},
+			want:  []string{"start m1", fmt.Sprintf("text.delta m1/0 %q", long), `text.delta m1/0 " And more."`},
+			stats: Stats{SnapshotAsDelta: 1},
+		},
+		{
+			name:  "snapshot sent as a delta with nothing new gives nothing",
+			in:    []Event{msgStart("m1"), delta("m1", 0, long), delta("m1", 0, long)},
+			want:  []string{"start m1", fmt.Sprintf("text.delta m1/0 %q", long)},
+			stats: Stats{SnapshotAsDelta: 1},
+		},
+		{
+			name: "short repeats are genuine deltas",
+			in: []Event{msgStart("m1"), delta("m1", 0, "="), delta("m1", 0, "="), delta("m1", 0, "="),
+				delta("m1", 0, "="), delta("m1", 0, "="), delta("m1", 0, "="), delta("m1", 0, "=")},
+			want: []string{"start m1", `text.delta m1/0 "="`, `text.delta m1/0 "="`, `text.delta m1/0 "="`,
+				`text.delta m1/0 "="`, `text.delta m1/0 "="`, `text.delta m1/0 "="`, `text.delta m1/0 "="`},
+		},
+		{
+			name: "31 repeated bytes are still a genuine delta",
+			in:   []Event{msgStart("m1"), delta("m1", 0, long[:31]), delta("m1", 0, long[:31])},
+			want: []string{"start m1", fmt.Sprintf("text.delta m1/0 %q", long[:31]), fmt.Sprintf("text.delta m1/0 %q", long[:31])},
+		},
+		{
+			name:  "32 repeated bytes are a snapshot",
+			in:    []Event{msgStart("m1"), delta("m1", 0, long[:32]), delta("m1", 0, long[:33])},
+			want:  []string{"start m1", fmt.Sprintf("text.delta m1/0 %q", long[:32]), fmt.Sprintf("text.delta m1/0 %q", long[32:33])},
+			stats: Stats{SnapshotAsDelta: 1},
+		},
+		{
+			name: "block indexes are scoped to their message",
+			in: []Event{msgStart("m1"), delta("m1", 0, long), msgStop("m1"),
+				msgStart("m2"), final("m2", 0, long), msgStop("m2"),
+				msgStart("m3"), delta("m3", 0, long+"!"), msgStop("m3")},
+			want: []string{"start m1", fmt.Sprintf("text.delta m1/0 %q", long), "stop m1",
+				"start m2", fmt.Sprintf("text.delta m2/0 %q", long), "stop m2",
+				"start m3", fmt.Sprintf("text.delta m3/0 %q", long+"!"), "stop m3"},
+		},
+		{
+			name:  "blocks of one message are separate",
+			in:    []Event{msgStart("m1"), delta("m1", 0, "one"), delta("m1", 1, "two"), final("m1", 0, "one"), final("m1", 1, "two")},
+			want:  []string{"start m1", `text.delta m1/0 "one"`, `text.delta m1/1 "two"`},
+			stats: Stats{Duplicates: 2},
+		},
+		{
+			name:  "text and thinking of the same index are separate",
+			in:    []Event{msgStart("m1"), think("m1", 0, "hmm", Delta), delta("m1", 0, "hmm"), final("m1", 0, "hmm")},
+			want:  []string{"start m1", `thinking.delta m1/0 "hmm"`, `text.delta m1/0 "hmm"`},
+			stats: Stats{Duplicates: 1},
+		},
+		{
+			name:  "a delta with no start opens its message (stream joined mid-way)",
+			in:    []Event{delta("m9", 2, "…and so on"), msgStop("m9")},
+			want:  []string{"start m9", `text.delta m9/2 "…and so on"`, "stop m9"},
+			stats: Stats{Implicit: 1},
+		},
+		{
+			name:  "message started twice",
+			in:    []Event{msgStart("m1"), delta("m1", 0, "a"), msgStart("m1"), delta("m1", 0, "b")},
+			want:  []string{"start m1", `text.delta m1/0 "a"`, `text.delta m1/0 "b"`},
+			stats: Stats{Duplicates: 1},
+		},
+		{
+			name:  "message stopped twice",
+			in:    []Event{msgStart("m1"), msgStop("m1"), msgStop("m1")},
+			want:  []string{"start m1", "stop m1"},
+			stats: Stats{Duplicates: 1},
+		},
+		{
+			name: "final for a finished message is dropped",
+			in: []Event{msgStart("m1"), delta("m1", 0, "Hello"), msgStop("m1"),
+				final("m1", 0, "Hello"), snap("m1", 0, "Hello"), final("m1", 0, "Something else")},
+			want:  []string{"start m1", `text.delta m1/0 "Hello"`, "stop m1"},
+			stats: Stats{Duplicates: 3},
+		},
+		{
+			name: "tool started twice, ended twice",
+			in: []Event{toolStart("t1", "Bash"), toolStart("t1", "Bash"), toolEnd("t1", ToolOK, "done"),
+				toolEnd("t1", ToolError, "again"), toolStart("t1", "Bash"), toolOut("t1", "late", Delta)},
+			want:  []string{"tool.start t1 Bash", `tool.end t1 ok "done"`},
+			stats: Stats{Duplicates: 4},
+		},
+		{
+			name:  "tool.end for an unknown id starts it implicitly",
+			in:    []Event{{Kind: KindToolEnd, ID: "t7", Name: "Read", Output: "file"}},
+			want:  []string{"tool.start t7 Read", `tool.end t7 ok "file"`},
+			stats: Stats{Implicit: 1},
+		},
+		{
+			name:  "tool output with no start starts it implicitly",
+			in:    []Event{toolOut("t8", "x", Delta), toolEnd("t8", ToolOK, "")},
+			want:  []string{"tool.start t8 tool", `tool.out t8 "x"`, `tool.end t8 ok "x"`},
+			stats: Stats{Implicit: 1},
+		},
+		{
+			name: "cumulative tool output becomes deltas and fills tool.end",
+			in: []Event{toolStart("t1", "Bash"), toolOut("t1", "a\n", Snapshot), toolOut("t1", "a\nb\n", Snapshot),
+				toolOut("t1", "a\nb\n", Snapshot), toolOut("t1", "a\nb\nc\n", Snapshot), toolEnd("t1", ToolOK, "")},
+			want: []string{"tool.start t1 Bash", `tool.out t1 "a\n"`, `tool.out t1 "b\n"`, `tool.out t1 "c\n"`,
+				`tool.end t1 ok "a\nb\nc\n"`},
+			stats: Stats{Duplicates: 1},
+		},
+		{
+			name: "tool.end keeps its own output",
+			in:   []Event{toolStart("t1", "Bash"), toolOut("t1", "partial", Delta), toolEnd("t1", ToolError, "the whole output")},
+			want: []string{"tool.start t1 Bash", `tool.out t1 "partial"`, `tool.end t1 error "the whole output"`},
+		},
+		{
+			name: "tool.end without status is ok",
+			in:   []Event{toolStart("t1", "Bash"), {Kind: KindToolEnd, ID: "t1"}},
+			want: []string{"tool.start t1 Bash", `tool.end t1 ok ""`},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := pushAll(t, false, c.in...)
+			if got := r.shorts(); !same(got, c.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+			if got := r.sess.Stats(); got != c.stats {
+				t.Errorf("stats %+v, want %+v", got, c.stats)
+			}
+			for _, e := range r.out {
+				if e.Mode != Delta {
+					t.Errorf("%s passed on with mode %s", e.Kind, e.Mode)
+				}
+			}
+		})
+	}
+}
+
+func TestSnapshotAsDeltaReported(t *testing.T) {
+	const long = "0123456789abcdefghijklmnopqrstuvwxyz"
+	r := newRecorder(false)
+	err := r.push(msgStart("m1"), delta("m1", 0, long), Event{Kind: KindTextDelta, Message: "m1", Text: long + "+", Line: 42})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.reports) != 1 || !strings.HasPrefix(r.reports[0], "line 42: ") || !strings.Contains(r.reports[0], "snapshot") {
+		t.Errorf("reports %q, want one about a snapshot on line 42", r.reports)
+	}
+	if got := r.text(KindTextDelta); got != long+"+" {
+		t.Errorf("text %q", got)
+	}
+	if err := r.sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The repair is visible once at the end, without --debug.
+	var notices int
+	for _, e := range r.out {
+		if e.Kind == KindNotice && strings.Contains(e.Text, "snapshot-as-delta") {
+			notices++
+		}
+	}
+	if notices != 1 {
+		t.Errorf("%d repair notices at close, want 1", notices)
+	}
+}
+
+func TestSnapshotAsDeltaStrict(t *testing.T) {
+	const long = "0123456789abcdefghijklmnopqrstuvwxyz"
+	for _, kind := range []Kind{KindTextDelta, KindThinkingDelta, KindToolOutputDelta} {
+		r := newRecorder(true)
+		in := []Event{
+			{Kind: kind, Message: "m1", ID: "t1", Text: long, Line: 5},
+			{Kind: kind, Message: "m1", ID: "t1", Text: long + " more", Line: 6},
+		}
+		err := r.push(in...)
+		var ce *ContractError
+		if !errors.As(err, &ce) {
+			t.Fatalf("%s: err %v, want a *ContractError", kind, err)
+		}
+		if ce.Line != 6 || ce.ExitCode() != 65 || !strings.HasPrefix(ce.Error(), "line 6: ") {
+			t.Errorf("%s: error %q line %d code %d", kind, ce.Error(), ce.Line, ce.ExitCode())
+		}
+		if got := r.text(kind); got != long {
+			t.Errorf("%s: text before the error %q", kind, got)
+		}
+	}
+	// Strict leaves genuine short repeats alone.
+	r := newRecorder(true)
+	if err := r.push(delta("m1", 0, "="), delta("m1", 0, "="), delta("m1", 0, "=")); err != nil {
+		t.Fatalf("strict rejected genuine deltas: %v", err)
+	}
+	if got := r.text(KindTextDelta); got != "===" {
+		t.Errorf("text %q", got)
+	}
+}
+
+func TestSevenEquals(t *testing.T) {
+	r := newRecorder(true)
+	for i := 0; i < 7; i++ {
+		if err := r.push(delta("m1", 0, "=")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.text(KindTextDelta); got != "=======" {
+		t.Errorf("got %q, want =======", got)
+	}
+}
+
+func TestCloseEndsOpenWorkAsIncomplete(t *testing.T) {
+	r := pushAll(t, true, sessStart("s1"), msgStart("m1"), delta("m1", 0, "half a sent"),
+		toolStart("t1", "Bash"), toolOut("t1", "building…", Delta))
+	want := []string{"session.start", "start m1", `text.delta m1/0 "half a sent"`, "tool.start t1 Bash",
+		`tool.out t1 "building…"`, "stop m1", `tool.end t1 incomplete "building…"`}
+	if got := r.shorts(); !same(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if o, why := r.sess.Outcome(); o != Incomplete || why == "" {
+		t.Errorf("outcome %s %q, want incomplete with a reason", o, why)
+	}
+	if err := r.sess.Close(); err != nil || len(r.out) != len(want) {
+		t.Errorf("second Close: %v, %d events", err, len(r.out))
+	}
+}
+
+func TestCloseWithoutAnything(t *testing.T) {
+	r := pushAll(t, true)
+	if len(r.out) != 0 {
+		t.Errorf("events from an empty stream: %q", r.shorts())
+	}
+	if o, _ := r.sess.Outcome(); o != Incomplete {
+		t.Errorf("outcome %s", o)
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	cases := []struct {
+		name   string
+		in     []Event
+		want   Outcome
+		reason string
+	}{
+		{"ok", []Event{sessStart("s"), result(true, "done")}, Success, ""},
+		{"not ok", []Event{sessStart("s"), {Kind: KindResult, OK: false, Reason: "error_max_turns"}}, Failure, "error_max_turns"},
+		{"no result", []Event{sessStart("s"), delta("m", 0, "x")}, Incomplete, "the stream ended before the run finished"},
+		{"no session.start", []Event{result(true, "")}, Success, ""},
+		{"two runs: failure then success", []Event{sessStart("a"), {Kind: KindResult, Reason: "boom"}, sessStart("b"), result(true, "")}, Success, ""},
+		{"two runs: success then failure", []Event{sessStart("a"), result(true, ""), sessStart("b"), {Kind: KindResult, Reason: "boom"}}, Failure, "boom"},
+		{"two runs: success then nothing", []Event{sessStart("a"), result(true, ""), sessStart("b"), delta("m", 0, "x")}, Incomplete, "the stream ended before the run finished"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := pushAll(t, true, c.in...)
+			o, why := r.sess.Outcome()
+			if o != c.want || why != c.reason {
+				t.Errorf("outcome %s %q, want %s %q", o, why, c.want, c.reason)
+			}
+		})
+	}
+}
+
+func TestNewRunClosesTheOldOne(t *testing.T) {
+	r := pushAll(t, true, sessStart("a"), msgStart("m1"), delta("m1", 0, "cut"), toolStart("t1", "Bash"), sessStart("b"),
+		delta("m2", 0, "second run"), result(true, ""))
+	want := []string{"session.start", "start m1", `text.delta m1/0 "cut"`, "tool.start t1 Bash",
+		"stop m1", `tool.end t1 incomplete ""`, "notice", "session.start",
+		"start m2", `text.delta m2/0 "second run"`, "stop m2", `result true "second run"`}
+	if got := r.shorts(); !same(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if r.sess.Stats().Runs != 2 {
+		t.Errorf("runs %d", r.sess.Stats().Runs)
+	}
+	if a := r.sess.FinalAnswer(); a != "second run" {
+		t.Errorf("answer %q", a)
+	}
+}
+
+func TestResultText(t *testing.T) {
+	cases := []struct {
+		name   string
+		in     []Event
+		want   []string // the events from the result on
+		answer string
+	}{
+		{
+			name: "empty result text is the last top-level assistant message",
+			in: []Event{msgStart("m1"), delta("m1", 0, "first"), msgStop("m1"),
+				msgStart("m2"), delta("m2", 0, "second"), msgStop("m2"),
+				{Kind: KindMessageStart, Message: "u1", Role: RoleUser}, delta("u1", 0, "a user echo"), msgStop("u1"),
+				{Kind: KindMessageStart, Message: "sub", Parent: "t1"}, delta("sub", 0, "a subagent"), msgStop("sub"),
+				result(true, "")},
+			want:   []string{`result true "second"`},
+			answer: "second",
+		},
+		{
+			name: "thinking is not the answer",
+			in: []Event{msgStart("m1"), think("m1", 0, "pondering", Delta), delta("m1", 1, "the answer"),
+				msgStop("m1"), msgStart("m2"), think("m2", 0, "more pondering", Delta), result(true, "")},
+			want:   []string{"stop m2", `result true "the answer"`},
+			answer: "the answer",
+		},
+		{
+			name: "several text blocks of the last message",
+			in: []Event{msgStart("m1"), delta("m1", 0, "part one"), delta("m1", 2, "part two"),
+				result(true, "")},
+			want:   []string{"stop m1", `result true "part one\n\npart two"`},
+			answer: "part one\n\npart two",
+		},
+		{
+			name: "a revised block of a multi-block answer",
+			in: []Event{msgStart("m1"), delta("m1", 0, "Part one."), delta("m1", 1, "Part two."),
+				final("m1", 0, "Part one, rewritten."), final("m1", 1, "Part two."), result(true, "")},
+			want:   []string{"stop m1", `result true "Part one, rewritten.\n\nPart two."`},
+			answer: "Part one, rewritten.\n\nPart two.",
+		},
+		{
+			name: "result text never shown is shown once",
+			in:   []Event{sessStart("s"), toolStart("t1", "Bash"), toolEnd("t1", ToolOK, ""), result(true, "All done."), result(true, "All done.")},
+			want: []string{"start result@4", `text.delta result@4/0 "All done."`, "stop result@4",
+				`result true "All done."`, `result true "All done."`},
+			answer: "All done.",
+		},
+		{
+			name:   "result text already shown is not shown again",
+			in:     []Event{msgStart("m1"), delta("m1", 0, "All done."), msgStop("m1"), result(true, "All done.")},
+			want:   []string{`result true "All done."`},
+			answer: "All done.",
+		},
+		{
+			name: "truncated result text is completed",
+			in: []Event{msgStart("m1"), delta("m1", 0, "First chunk. "), delta("m1", 0, "Second chunk."), msgStop("m1"),
+				result(true, "First chunk. ")},
+			want:   []string{`result true "First chunk. Second chunk."`},
+			answer: "First chunk. Second chunk.",
+		},
+		{
+			name: "a different result text wins",
+			in: []Event{msgStart("m1"), delta("m1", 0, "Working on it."), msgStop("m1"),
+				result(false, "Reached the turn limit")},
+			want:   []string{`result false "Reached the turn limit"`},
+			answer: "Reached the turn limit",
+		},
+		{
+			name:   "a run without result: the answer is the last message",
+			in:     []Event{msgStart("m1"), snap("m1", 0, "so far"), snap("m1", 0, "so far, so good")},
+			want:   []string{"stop m1"},
+			answer: "so far, so good",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := pushAll(t, true, c.in...)
+			got := r.shorts()
+			if len(got) < len(c.want) || !same(got[len(got)-len(c.want):], c.want) {
+				t.Errorf("got\n  %s\nwant the tail\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+			if a := r.sess.FinalAnswer(); a != c.answer {
+				t.Errorf("answer %q, want %q", a, c.answer)
+			}
+		})
+	}
+}
+
+func TestOutputFieldsFilled(t *testing.T) {
+	r := pushAll(t, false, Event{Kind: KindMessageStart, Message: "sub", Parent: "task1", Role: RoleAssistant},
+		Event{Kind: KindTextDelta, Message: "sub", Text: "x"}, Event{Kind: KindMessageStop, Message: "sub"},
+		Event{Kind: KindToolStart, ID: "t1", Name: "Read", Parent: "task1"}, Event{Kind: KindToolEnd, ID: "t1"})
+	for _, e := range r.out {
+		if e.Parent != "task1" {
+			t.Errorf("%s: parent %q", short(&e), e.Parent)
+		}
+	}
+	if e := r.out[len(r.out)-1]; e.Name != "Read" {
+		t.Errorf("tool.end name %q", e.Name)
+	}
+	if e := r.out[1]; e.Role != RoleAssistant {
+		t.Errorf("text role %q", e.Role)
+	}
+}
+
+func TestHandlerErrorStops(t *testing.T) {
+	boom := errors.New("closed pipe")
+	s := NewSession(HandlerFunc(func(*Event) error { return boom }), Options{})
+	for _, ev := range []Event{delta("m", 0, "x"), toolEnd("t", ToolOK, ""), result(true, "never shown"), sessStart("s")} {
+		if err := s.Push(&ev); !errors.Is(err, boom) {
+			t.Errorf("%s: err %v", ev.Kind, err)
+		}
+	}
+	s = NewSession(HandlerFunc(func(ev *Event) error {
+		if ev.Kind == KindMessageStop {
+			return boom
+		}
+		return nil
+	}), Options{})
+	if err := s.Push(&Event{Kind: KindTextDelta, Message: "m", Text: "open"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); !errors.Is(err, boom) {
+		t.Errorf("close: %v", err)
+	}
+}
+
+// TestFinishedMemoryIsBounded checks that an endless stream of messages
+// and tools does not grow the session's memory of finished ids.
+func TestFinishedMemoryIsBounded(t *testing.T) {
+	s := NewSession(HandlerFunc(func(*Event) error { return nil }), Options{})
+	for i := 0; i < 5*finishedMemory; i++ {
+		id := fmt.Sprint("m", i)
+		for _, ev := range []Event{msgStart(id), delta(id, 0, "x"), msgStop(id), toolStart(id, "t"), toolEnd(id, ToolOK, "")} {
+			if err := s.Push(&ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(s.finished.set) > finishedMemory || len(s.ended.set) > finishedMemory || len(s.msgs) != 0 || len(s.tools) != 0 {
+		t.Errorf("finished %d ended %d open %d/%d", len(s.finished.set), len(s.ended.set), len(s.msgs), len(s.tools))
+	}
+	// The most recent ids are still known.
+	last := fmt.Sprint("m", 5*finishedMemory-1)
+	if !s.finished.has(last) || !s.ended.has(last) {
+		t.Errorf("recent id forgotten")
+	}
+}
+
+// ExampleSession shows cumulative chunks (snapshots) turned into deltas,
+// and a final frame that repeats the streamed text dropped.
+func ExampleSession() {
+	s := NewSession(HandlerFunc(func(ev *Event) error {
+		if ev.Kind == KindTextDelta {
+			fmt.Printf("%q\n", ev.Text)
+		}
+		return nil
+	}), Options{})
+	for _, ev := range []Event{
+		{Kind: KindTextDelta, Message: "m1", Mode: Snapshot, Text: "Hello"},
+		{Kind: KindTextDelta, Message: "m1", Mode: Snapshot, Text: "Hello, wor"},
+		{Kind: KindTextDelta, Message: "m1", Mode: Snapshot, Text: "Hello, world"},
+		{Kind: KindTextDelta, Message: "m1", Mode: Final, Text: "Hello, world"},
+	} {
+		_ = s.Push(&ev)
+	}
+	// Output:
+	// "Hello"
+	// ", wor"
+	// "ld"
+}
+
+// ExampleSession_snapshotAsDelta shows a delta that repeats the whole block
+// (at least SnapshotMinBytes of it): only its new suffix is passed on.
+func ExampleSession_snapshotAsDelta() {
+	s := NewSession(HandlerFunc(func(ev *Event) error {
+		if ev.Kind == KindTextDelta {
+			fmt.Printf("%q\n", ev.Text)
+		}
+		return nil
+	}), Options{Report: func(line int, msg string) { fmt.Printf("line %d: repaired\n", line) }})
+	first := "I will read the file and then fix the test."
+	for i, text := range []string{first, first + " Done."} {
+		_ = s.Push(&Event{Kind: KindTextDelta, Message: "m1", Text: text, Line: i + 1})
+	}
+	fmt.Println(s.Stats().SnapshotAsDelta)
+	// Output:
+	// "I will read the file and then fix the test."
+	// line 2: repaired
+	// " Done."
+	// 1
+}
+
+// ExampleSession_Outcome shows the run outcome: the last run decides.
+func ExampleSession_Outcome() {
+	s := NewSession(HandlerFunc(func(*Event) error { return nil }), Options{})
+	for _, ev := range []Event{
+		{Kind: KindSessionStart, SessionID: "a"},
+		{Kind: KindResult, OK: false, Reason: "error_max_turns"},
+		{Kind: KindSessionStart, SessionID: "b"},
+		{Kind: KindTextDelta, Message: "m1", Text: "Fixed."},
+		{Kind: KindResult, OK: true},
+	} {
+		_ = s.Push(&ev)
+	}
+	o, _ := s.Outcome()
+	fmt.Println(o, s.FinalAnswer())
+	// Output: success Fixed.
+}
