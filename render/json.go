@@ -277,7 +277,10 @@ func appendString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' || (r >= 0x80 && r <= 0x9f) {
+		// Line separators break JavaScript; C1 controls and bidi overrides
+		// must not reach a terminal that prints the JSON: escape them.
+		if r == '\u2028' || r == '\u2029' || (r >= 0x80 && r <= 0x9f) ||
+			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u')
 			b = append(b, hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])

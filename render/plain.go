@@ -59,6 +59,12 @@ func NewPlain(w io.Writer, cfg Config) *Plain {
 // Flush writes what is buffered.
 func (p *Plain) Flush() error { return p.w.Flush() }
 
+// cleanOutput sanitises tool output, letting SGR colour through with
+// --allow-color (and nothing else).
+func (p *Plain) cleanOutput(s string) string {
+	return sanitize.String(s, sanitize.Options{AllowSGR: p.cfg.AllowColor})
+}
+
 func (p *Plain) clean(s string) string {
 	return sanitize.String(s, sanitize.Options{})
 }
@@ -75,6 +81,11 @@ func (p *Plain) depthOf(parent string) int {
 
 // emitLine writes one finished line with the event's indent and timestamp.
 func (p *Plain) emitLine(ev *streaming.Event, depth int, s string) {
+	p.emitPrefixed(ev, depth, "", s)
+}
+
+// emitPrefixed is emitLine(ev, depth, prefix+s) without joining them.
+func (p *Plain) emitPrefixed(ev *streaming.Event, depth int, prefix, s string) {
 	if p.cfg.Timestamps && ev != nil && !ev.Time.IsZero() {
 		p.w.WriteString(p.p.Dim(ev.Time.Local().Format("15:04:05")))
 		p.w.WriteByte(' ')
@@ -82,6 +93,7 @@ func (p *Plain) emitLine(ev *streaming.Event, depth int, s string) {
 	for i := 0; i < depth; i++ {
 		p.w.WriteString("  ")
 	}
+	p.w.WriteString(prefix)
 	p.w.WriteString(s)
 	p.w.WriteByte('\n')
 	p.printed = true
@@ -244,7 +256,7 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	if p.cfg.Tools != ToolsNone {
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
-		head, omitted, tail = PreviewText(ev.Output, n, p.clean)
+		head, omitted, tail = PreviewText(ev.Output, n, p.cleanOutput)
 	}
 	if len(head) > 0 && p.ci.folds() {
 		// In a CI log the end line is the header of the folded output.
@@ -335,20 +347,21 @@ func (p *Plain) text(ev *streaming.Event) {
 
 func (p *Plain) textLine(ev *streaming.Event, s string) {
 	s = p.clean(s)
+	prefix := ""
 	switch {
 	case p.cur.kind == streaming.KindThinkingDelta:
 		s = p.p.Dim("┆ " + s)
 	case p.curRole == streaming.RoleUser:
 		if p.lineNo == 0 {
-			s = p.p.Blue("› ") + s
+			prefix = p.p.Blue("› ")
 		} else if s != "" {
-			s = "  " + s
+			prefix = "  "
 		}
 	default:
 		s = p.ci.content(s)
 	}
 	p.lineNo++
-	p.emitLine(ev, p.curDepth, s)
+	p.emitPrefixed(ev, p.curDepth, prefix, s)
 }
 
 // endBlock finishes the current text block: its partial last line, or the

@@ -1,0 +1,77 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// TestJSONEscapesTerminalControls: the json renderer keeps content as JSON
+// strings, with nothing a terminal would obey left raw in them.
+func TestJSONEscapesTerminalControls(t *testing.T) {
+	in := "a\x1b]0;t\x07b\u009b2Jc\u202ed\u2066e\x7ff\xffg\u2028h"
+	ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Line: 3, Message: "m", Text: in}
+	out := string(AppendEventJSON(nil, &ev))
+	for _, raw := range []string{"\x1b", "\x07", "\u009b", "\u202e", "\u2066", "\x7f", "\xff", "\u2028"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("raw %q in %s", raw, out)
+		}
+	}
+	var v struct {
+		V    int    `json:"v"`
+		Kind string `json:"kind"`
+		Line int    `json:"line"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, out)
+	}
+	want := strings.ReplaceAll(in, "\xff", "\uFFFD")
+	if v.V != 1 || v.Kind != "text.delta" || v.Line != 3 || v.Text != want {
+		t.Errorf("decoded %+v, want text %q", v, want)
+	}
+}
+
+// TestJSONEveryKindIsValid renders one event of every kind and checks it
+// decodes with the documented common fields.
+func TestJSONEveryKindIsValid(t *testing.T) {
+	code := 2
+	kinds := []streaming.Event{
+		{Kind: streaming.KindSessionStart, SessionID: "s", Model: "m", CWD: "/", Tools: []string{"Bash"}},
+		{Kind: streaming.KindMessageStart, Message: "m", Role: "assistant"},
+		{Kind: streaming.KindMessageStop, Message: "m"},
+		{Kind: streaming.KindTextDelta, Message: "m", Text: "x"},
+		{Kind: streaming.KindTextRevision, Message: "m", Text: "y"},
+		{Kind: streaming.KindTextSentence, Message: "m", Text: "Hi."},
+		{Kind: streaming.KindThinkingDelta, Message: "m", Text: "hmm"},
+		{Kind: streaming.KindToolStart, ID: "t", Name: "Bash", Input: `{"command":"ls"}`},
+		{Kind: streaming.KindToolStart, ID: "t2", Name: "Bash", Input: `not json`},
+		{Kind: streaming.KindToolInputDelta, ID: "t", Text: `{"com`},
+		{Kind: streaming.KindToolOutputDelta, ID: "t", Text: "out"},
+		{Kind: streaming.KindToolEnd, ID: "t", Status: streaming.ToolError, Output: "boom", ExitCode: &code, DurationMS: 12},
+		{Kind: streaming.KindPlan, Entries: []streaming.PlanEntry{{Text: "a", Status: "pending", Priority: "high"}}},
+		{Kind: streaming.KindPermissionRequest, ID: "p", Name: "Bash", Options: []streaming.PermissionOption{{ID: "o", Name: "Allow", Kind: "allow_once"}}},
+		{Kind: streaming.KindPermissionResponse, ID: "p", Choice: "o"},
+		{Kind: streaming.KindModeChange, From: "a", To: "b"},
+		{Kind: streaming.KindStatus, Text: "retry", Level: streaming.LevelWarning},
+		{Kind: streaming.KindUsage, Usage: &streaming.Usage{InputTokens: 1, OutputTokens: 2, CostUSD: 0.5, HasCost: true}},
+		{Kind: streaming.KindError, Text: "bad", Fatal: true},
+		{Kind: streaming.KindResult, OK: true, Text: "done", Turns: 2, Usage: &streaming.Usage{InputTokens: 1, CostUSD: 0.25, HasCost: true}},
+		{Kind: streaming.KindRaw, Text: "banner"},
+		{Kind: streaming.KindUnknown, Type: "new_thing", Text: `{"type":"new_thing"}`},
+		{Kind: streaming.KindNotice, Text: "note"},
+	}
+	for _, ev := range kinds {
+		out := AppendEventJSON(nil, &ev)
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Errorf("%s: not JSON: %v: %s", ev.Kind, err, out)
+			continue
+		}
+		if m["v"] != float64(1) || m["kind"] != string(ev.Kind) {
+			t.Errorf("%s: common fields wrong: %s", ev.Kind, out)
+		}
+	}
+}
