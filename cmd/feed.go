@@ -4,34 +4,112 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sync"
 )
+
+// tuneGC sets the collector for a run and returns what restores it. A run
+// keeps a small heap (a couple of MB whatever the stream's length) but
+// allocates about a byte per input byte (lines of parsers that keep them,
+// unescaped strings): with the default GOGC=100 the collector runs every
+// 4 MB, a hundred times on a 100 MB log. Collecting at three times the
+// live heap (8 MB at least) halves that; more saves little and costs page
+// faults for fresh memory. No memory limit: a stream with a line of tens
+// of megabytes has that much live, and a limit below it would make the
+// collector run without pause. GOGC in the environment wins.
+func tuneGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	gc := debug.SetGCPercent(200)
+	return func() { debug.SetGCPercent(gc) }
+}
 
 // feeder reads the source in its own goroutine, so that a signal can end a
 // read that blocks on a silent pipe, and copies every byte to the tee file
 // the moment it is read, before any parsing.
 type feeder struct {
 	ch   chan []byte
+	free chan []byte // buffers read out, for the next reads
 	sig  <-chan os.Signal
 	cur  []byte
+	held []byte // the buffer cur is in
 	err  error
 	done chan struct{}
 	once sync.Once
 }
 
-const feedChunk = 64 << 10
+const (
+	feedChunk = 64 << 10
+	feedQueue = 4 // chunks read ahead
+)
+
+// source is what the pipeline reads a file through.
+type source interface {
+	io.Reader
+	// idle reports that nothing read is waiting: the next Read may block.
+	idle() bool
+	stop()
+}
+
+// newSource returns the reader for src: a regular file is read directly
+// (a read never waits, so a signal is seen between reads), anything else
+// through a feeder.
+func newSource(src io.Reader, tee *teeWriter, sig <-chan os.Signal) source {
+	if f, ok := src.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return &fileSource{src: f, tee: tee, sig: sig}
+		}
+	}
+	return newFeeder(src, tee, sig)
+}
+
+// fileSource reads a regular file in the pipeline's goroutine: no
+// hand-over per chunk.
+type fileSource struct {
+	src io.Reader
+	tee *teeWriter
+	sig <-chan os.Signal
+}
+
+func (s *fileSource) Read(p []byte) (int, error) {
+	select {
+	case sg := <-s.sig:
+		return 0, &errInterrupted{sig: sg}
+	default:
+	}
+	n, err := s.src.Read(p)
+	if n > 0 {
+		s.tee.write(p[:n])
+	}
+	return n, err
+}
+
+// idle is false: reading a regular file never blocks, so output is
+// flushed when its buffer fills and at the end.
+func (s *fileSource) idle() bool { return false }
+
+func (s *fileSource) stop() {}
 
 func newFeeder(src io.Reader, tee *teeWriter, sig <-chan os.Signal) *feeder {
-	f := &feeder{ch: make(chan []byte, 4), sig: sig, done: make(chan struct{})}
+	f := &feeder{ch: make(chan []byte, feedQueue), free: make(chan []byte, feedQueue+2), sig: sig, done: make(chan struct{})}
 	go func() {
 		defer close(f.ch)
+		var buf []byte
 		for {
-			buf := make([]byte, feedChunk)
+			if buf == nil {
+				select {
+				case buf = <-f.free:
+				default:
+					buf = make([]byte, feedChunk)
+				}
+			}
 			n, err := src.Read(buf)
 			if n > 0 {
 				tee.write(buf[:n])
 				select {
 				case f.ch <- buf[:n]:
+					buf = nil // the reader's until it is read out
 				case <-f.done:
 					return
 				}
@@ -62,13 +140,21 @@ func (f *feeder) Read(p []byte) (int, error) {
 			if b == nil {
 				return 0, f.err
 			}
-			f.cur = b
+			f.cur, f.held = b, b
 		case s := <-f.sig:
 			return 0, &errInterrupted{sig: s}
 		}
 	}
 	n := copy(p, f.cur)
 	f.cur = f.cur[n:]
+	if len(f.cur) == 0 {
+		// Read out: the feeder may fill it again.
+		select {
+		case f.free <- f.held[:cap(f.held)]:
+		default:
+		}
+		f.held = nil
+	}
 	return n, nil
 }
 

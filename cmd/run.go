@@ -147,6 +147,7 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	if err != nil {
 		return ExitUsage, usagef("%v", err)
 	}
+	defer tuneGC()()
 	stderr := &lockedWriter{w: env.Stderr}
 	p := &pipeline{env: env, o: o, rend: rend, stop: make(chan struct{})}
 	defer close(p.stop)

@@ -16,6 +16,8 @@ import (
 // DefaultMaxLine is the longest line read whole unless told otherwise.
 const DefaultMaxLine = 1 << 30
 
+var bom = []byte("\xef\xbb\xbf")
+
 // Line is one line of input.
 type Line struct {
 	// Bytes is the line without its line ending (and without a BOM on the
@@ -26,13 +28,22 @@ type Line struct {
 	// NoNewline reports a last line that ended without a newline: a
 	// truncated write, when it is not valid JSON.
 	NoNewline bool
-	// Skipped is the length of a line longer than the limit; its bytes were
-	// discarded and Bytes is empty.
+	// Skipped is the length of a line longer than the limit (without its
+	// line ending); its bytes were discarded and Bytes is empty.
 	Skipped int64
 	// Element is set for the elements of a top-level JSON array: Bytes is
 	// one element, N the line it starts on.
 	Element bool
+	// Owned reports that the Reader will not reuse Bytes: the caller may
+	// keep it without a copy. It is set for long lines (over OwnedMin), so
+	// that a line of many megabytes is not copied again, and for the
+	// elements of a JSON array file.
+	Owned bool
 }
+
+// OwnedMin is the length from which a line's buffer is handed over to the
+// caller (Line.Owned) instead of being reused for the next line.
+const OwnedMin = 1 << 20
 
 // Reader reads lines from an io.Reader.
 type Reader struct {
@@ -43,31 +54,41 @@ type Reader struct {
 	first   bool
 	pending []Line // elements of a JSON array file, served one by one
 	arrBuf  []byte
+	err     error    // a read error, returned once the lines before it are served
+	blocks  [][]byte // a long line being read (see keep)
+	size    int      // its length so far
 }
+
+// readSize is the read buffer: lines shorter than it are handed out from
+// it without a copy. (A bigger one saves a few system calls on a file but
+// leaves the processor's cache.)
+const readSize = 64 << 10
 
 // NewReader returns a Reader; max is the longest line kept (0: the default).
 func NewReader(r io.Reader, max int) *Reader {
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: max, first: true}
+	return &Reader{r: bufio.NewReaderSize(r, readSize), max: max, first: true}
 }
 
 // Buffered reports how many bytes are read from the source but not yet
 // returned as lines: zero means the next Next may block, so output should
 // be flushed before calling it.
 func (r *Reader) Buffered() int {
-	if len(r.pending) > 0 {
+	if len(r.pending) > 0 || r.err != nil {
 		return 1
 	}
 	return r.r.Buffered()
 }
 
 // Next returns the next line, or io.EOF after the last one. Read errors of
-// the source are returned as they are.
+// the source are returned as they are, after the partial line read before
+// them, and again on every later call.
 func (r *Reader) Next() (Line, error) {
 	if len(r.pending) > 0 {
 		l := r.pending[0]
+		r.pending[0] = Line{}
 		r.pending = r.pending[1:]
 		return l, nil
 	}
@@ -77,54 +98,150 @@ func (r *Reader) Next() (Line, error) {
 	}
 	if r.first {
 		r.first = false
-		line.Bytes = bytes.TrimPrefix(line.Bytes, []byte("\xef\xbb\xbf"))
-		if isArrayStart(line.Bytes) {
+		if line.Skipped == 0 && isArrayStart(line.Bytes) {
 			return r.readArray(line)
 		}
 	}
 	return line, nil
 }
 
+// readLine reads one line. The line is kept only while it is no longer
+// than max: beyond that its bytes are counted and dropped as they come.
 func (r *Reader) readLine() (Line, error) {
+	if r.err != nil {
+		return Line{}, r.err
+	}
+	if cap(r.buf) >= OwnedMin {
+		r.buf = nil // handed over with the last line (Owned), or too big to keep
+	}
 	r.buf = r.buf[:0]
-	var skipped int64
+	var (
+		total    int64 // bytes of the line read so far, line ending included
+		last     byte  // the last byte read
+		skipping bool
+	)
 	for {
 		chunk, err := r.r.ReadSlice('\n')
-		if skipped > 0 {
-			skipped += int64(len(chunk))
-		} else if len(r.buf)+len(chunk) > r.max+2 {
-			skipped = int64(len(r.buf) + len(chunk))
-			r.buf = r.buf[:0]
-		} else {
-			r.buf = append(r.buf, chunk...)
+		if r.n == 0 && total == 0 && bytes.HasPrefix(chunk, bom) {
+			chunk = chunk[len(bom):]
+		}
+		total += int64(len(chunk))
+		if len(chunk) > 0 {
+			// The line's length so far: a CR at the end of a chunk may be
+			// the start of a CRLF, so it does not count yet.
+			prevLast := last
+			last = chunk[len(chunk)-1]
+			content := total
+			switch {
+			case err == nil: // chunk ends with '\n'
+				content--
+				if (len(chunk) >= 2 && chunk[len(chunk)-2] == '\r') || (len(chunk) == 1 && prevLast == '\r') {
+					content--
+				}
+			case last == '\r':
+				content--
+			}
+			if !skipping && content > int64(r.max) {
+				skipping = true
+				r.drop()
+			}
+			if !skipping && err == nil && total == int64(len(chunk)) {
+				// The whole line is in the read buffer: handed out from
+				// there, without a copy (it is valid until the next read).
+				r.n++
+				return Line{Bytes: trimEOL(chunk), N: r.n}, nil
+			}
+			if !skipping {
+				r.keep(chunk)
+			}
+			if err == nil {
+				r.n++
+				if skipping {
+					return Line{N: r.n, Skipped: content}, nil
+				}
+				b := r.joined()
+				return Line{Bytes: trimEOL(b), N: r.n, Owned: cap(b) >= OwnedMin}, nil
+			}
 		}
 		switch {
 		case err == nil:
-			r.n++
-			if skipped > 0 {
-				return Line{N: r.n, Skipped: skipped - 1}, nil
-			}
-			return Line{Bytes: trimEOL(r.buf), N: r.n}, nil
+			// ReadSlice gives no empty chunk without an error; go on.
 		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			if len(r.buf) == 0 && skipped == 0 {
-				return Line{}, io.EOF
-			}
-			r.n++
-			if skipped > 0 {
-				return Line{N: r.n, Skipped: skipped, NoNewline: true}, nil
-			}
-			return Line{Bytes: trimEOL(r.buf), N: r.n, NoNewline: true}, nil
-		default:
-			if len(r.buf) > 0 {
-				// Hand over what was read; the error comes on the next call.
-				r.n++
-				return Line{Bytes: trimEOL(r.buf), N: r.n, NoNewline: true}, nil
+		case total == 0:
+			if !errors.Is(err, io.EOF) {
+				r.err = err
 			}
 			return Line{}, err
+		default:
+			// The last line, without a newline; a read error comes on the
+			// next call.
+			if !errors.Is(err, io.EOF) {
+				r.err = err
+			}
+			r.n++
+			if skipping {
+				content := total
+				if last == '\r' {
+					content--
+				}
+				return Line{N: r.n, Skipped: content, NoNewline: true}, nil
+			}
+			b := r.joined()
+			return Line{Bytes: trimEOL(b), N: r.n, NoNewline: true, Owned: cap(b) >= OwnedMin}, nil
 		}
 	}
+}
+
+// keep appends chunk to the line being read. Up to OwnedMin bytes go to
+// r.buf, reused from line to line. A longer line is gathered in blocks and
+// joined once, at its end, into a buffer of its exact size: growing one
+// buffer by appending would leave old copies of it to the garbage
+// collector, several times the line's size in all.
+func (r *Reader) keep(chunk []byte) {
+	if r.blocks == nil && len(r.buf)+len(chunk) <= OwnedMin {
+		r.buf = append(r.buf, chunk...)
+		return
+	}
+	if r.blocks == nil {
+		r.blocks = [][]byte{r.buf}
+		r.size = len(r.buf)
+		r.buf = nil
+	}
+	for len(chunk) > 0 {
+		b := r.blocks[len(r.blocks)-1]
+		if len(b) == cap(b) {
+			b = make([]byte, 0, max(OwnedMin, r.size/8))
+			r.blocks = append(r.blocks, b)
+		}
+		n := min(cap(b)-len(b), len(chunk))
+		r.blocks[len(r.blocks)-1] = append(b, chunk[:n]...)
+		r.size += n
+		chunk = chunk[n:]
+	}
+}
+
+// drop forgets the line being read (it is over the limit).
+func (r *Reader) drop() {
+	r.blocks = nil
+	r.buf = r.buf[:0]
+	if cap(r.buf) >= OwnedMin {
+		r.buf = nil // do not keep a huge buffer for the lines after
+	}
+}
+
+// joined returns the line read, in one buffer, and leaves it in r.buf.
+func (r *Reader) joined() []byte {
+	if r.blocks == nil {
+		return r.buf
+	}
+	out := make([]byte, 0, r.size)
+	for i, b := range r.blocks {
+		out = append(out, b...)
+		r.blocks[i] = nil // the collector may take it during the copy
+	}
+	r.blocks = nil
+	r.buf = out
+	return out
 }
 
 func trimEOL(b []byte) []byte {
@@ -143,46 +260,77 @@ func isArrayStart(b []byte) bool {
 	return len(rest) == 0 || rest[0] == '{' || rest[0] == ']'
 }
 
-// readArray reads the whole input after a first line that opens an array.
-// When it is one valid JSON array, its elements are returned one by one;
-// otherwise the lines are returned as they are.
+// readArray handles a first line that opens an array. A first line that
+// is a whole array gives its elements, and reading goes on line by line
+// after it (nothing more is held). Otherwise the array spans lines (a
+// pretty-printed file): the whole input is read, and when it is one valid
+// JSON array its elements are returned one by one; when it is not, the
+// lines as they are.
 func (r *Reader) readArray(first Line) (Line, error) {
-	firstBytes := append([]byte(nil), first.Bytes...)
-	data := append([]byte(nil), firstBytes...)
+	if gjson.ValidBytes(first.Bytes) {
+		if first.Owned {
+			r.arrBuf = first.Bytes
+		} else {
+			r.arrBuf = append([]byte(nil), first.Bytes...)
+		}
+		r.pending = r.pending[:0]
+		r.elements(r.arrBuf, first.N)
+		return r.Next() // the first element, or the line after "[]"
+	}
+	type span struct {
+		start, end int
+		l          Line
+	}
+	data := append([]byte(nil), first.Bytes...)
 	data = append(data, '\n')
-	startN := first.N
-	var lines []Line
+	spans := []span{{0, len(first.Bytes), Line{N: first.N, NoNewline: first.NoNewline}}}
+	skipped := false
 	for {
 		l, err := r.readLine()
-		if errors.Is(err, io.EOF) {
+		if err != nil {
+			// io.EOF, or a read error that readLine keeps for later.
 			break
 		}
-		if err != nil {
-			return Line{}, err
-		}
 		if l.Skipped > 0 {
-			lines = append(lines, l)
+			skipped = true
+			spans = append(spans, span{-1, -1, l})
 			continue
 		}
-		b := append([]byte(nil), l.Bytes...)
-		lines = append(lines, Line{Bytes: b, N: l.N, NoNewline: l.NoNewline})
+		start := len(data)
 		data = append(data, l.Bytes...)
+		spans = append(spans, span{start, len(data), Line{N: l.N, NoNewline: l.NoNewline}})
 		data = append(data, '\n')
 	}
-	if gjson.ValidBytes(data) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) {
-		r.arrBuf = data
-		arr := gjson.ParseBytes(data)
-		arr.ForEach(func(_, v gjson.Result) bool {
-			n := startN + bytes.Count(data[:v.Index], []byte("\n"))
-			r.pending = append(r.pending, Line{Bytes: data[v.Index : v.Index+len(v.Raw)], N: n, Element: true})
-			return true
-		})
+	r.arrBuf = data
+	r.pending = r.pending[:0]
+	if r.err == nil && !skipped && gjson.ValidBytes(data) {
+		r.elements(data, first.N)
 		if len(r.pending) == 0 {
 			return Line{}, io.EOF
 		}
 		return r.Next()
 	}
 	// Not an array after all: the lines as they came.
-	r.pending = lines
-	return Line{Bytes: firstBytes, N: first.N, NoNewline: first.NoNewline}, nil
+	for _, s := range spans {
+		l := s.l
+		if s.start >= 0 {
+			l.Bytes = data[s.start:s.end]
+			l.Owned = true // data is not reused
+		}
+		r.pending = append(r.pending, l)
+	}
+	return r.Next()
+}
+
+// elements queues the elements of the JSON array data, whose first byte
+// is on line n.
+func (r *Reader) elements(data []byte, n int) {
+	arr := gjson.ParseBytes(data)
+	nl, at := n, 0
+	arr.ForEach(func(_, v gjson.Result) bool {
+		nl += bytes.Count(data[at:v.Index], []byte("\n"))
+		at = v.Index
+		r.pending = append(r.pending, Line{Bytes: data[v.Index : v.Index+len(v.Raw)], N: nl, Element: true, Owned: true})
+		return true
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentfmt/agentfmt/input"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -42,15 +43,24 @@ type Decoder struct {
 	cur      Parser
 	curAgent *Agent
 	line     Line
+	top      topSpans // where the fields of the line are, from its validation
 	ev       streaming.Event
 
 	truncated bool
+
+	// lent is the reader's buffer the current line's text is, when it
+	// is not a copy (see Agent.Borrow); nil otherwise.
+	lent []byte
+	// emitFn is d.emit, made once: a method value passed on every line
+	// would be allocated on every line.
+	emitFn Emit
 }
 
 // NewDecoder returns a decoder over the given agents (in detection
 // priority order) that hands events to out.
 func NewDecoder(agents []Agent, opts DecoderOptions, out Emit) (*Decoder, error) {
 	d := &Decoder{agents: agents, opts: opts, out: out}
+	d.emitFn = d.emit
 	if opts.Force != "" && opts.Force != "auto" {
 		a := Find(agents, opts.Force)
 		if a == nil {
@@ -97,6 +107,9 @@ func (d *Decoder) report(line int, format string, args ...any) {
 
 // emit stamps an event with the current agent and line.
 func (d *Decoder) emit(ev *streaming.Event) error {
+	if d.lent != nil {
+		d.own(ev)
+	}
 	if ev.Agent == "" && d.curAgent != nil {
 		ev.Agent = d.curAgent.Name
 	}
@@ -112,6 +125,60 @@ func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
 		d.ev.Agent = d.curAgent.Name
 	}
 	return d.out(&d.ev)
+}
+
+// own copies the strings of ev that are parts of the lent line: the
+// session and the renderer may keep them after the buffer is reused.
+func (d *Decoder) own(ev *streaming.Event) {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.lent)))
+	hi := lo + uintptr(len(d.lent))
+	own := func(s *string) {
+		if len(*s) == 0 {
+			return
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(*s))); p >= lo && p < hi {
+			*s = strings.Clone(*s)
+		}
+	}
+	for _, s := range [...]*string{&ev.Agent, &ev.SessionID, &ev.Model, &ev.CWD, &ev.Message, &ev.Role,
+		&ev.Parent, &ev.Text, &ev.ID, &ev.Name, &ev.Input, &ev.Title, &ev.Output, &ev.Choice, &ev.From,
+		&ev.To, &ev.Level, &ev.Reason, &ev.Type} {
+		own(s)
+	}
+	// Tool lists run to a hundred names: one copy for all of them.
+	n := 0
+	for _, t := range ev.Tools {
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(t))); len(t) > 0 && p >= lo && p < hi {
+			n += len(t)
+		}
+	}
+	if n > 0 {
+		var b strings.Builder
+		b.Grow(n)
+		for _, t := range ev.Tools {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(t))); len(t) > 0 && p >= lo && p < hi {
+				b.WriteString(t)
+			}
+		}
+		all := b.String()
+		for i, t := range ev.Tools {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(t))); len(t) > 0 && p >= lo && p < hi {
+				ev.Tools[i], all = all[:len(t)], all[len(t):]
+			}
+		}
+	}
+	for i := range ev.Entries {
+		e := &ev.Entries[i]
+		own(&e.Text)
+		own(&e.Status)
+		own(&e.Priority)
+	}
+	for i := range ev.Options {
+		o := &ev.Options[i]
+		own(&o.ID)
+		own(&o.Name)
+		own(&o.Kind)
+	}
 }
 
 // Decode handles one input line.
@@ -130,15 +197,15 @@ func (d *Decoder) Decode(in input.Line) error {
 		if d.opts.Strict {
 			return &LineError{Line: in.N, Msg: "not JSON: " + Clip(string(b), 60)}
 		}
-		return d.simple(streaming.KindRaw, in.N, string(in.Bytes))
+		return d.simple(streaming.KindRaw, in.N, lineString(in, in.Bytes))
 	}
-	if !gjson.ValidBytes(b) {
+	if !scanJSON(b, &d.top) {
 		if b[0] == '[' && !looksLikeArray(b) {
 			// "[plugin:notify] …", "[INFO] …": a text line.
 			if d.opts.Strict {
 				return &LineError{Line: in.N, Msg: "not JSON: " + Clip(string(b), 60)}
 			}
-			return d.simple(streaming.KindRaw, in.N, string(in.Bytes))
+			return d.simple(streaming.KindRaw, in.N, lineString(in, in.Bytes))
 		}
 		d.truncated = in.NoNewline
 		if d.opts.Strict {
@@ -151,7 +218,7 @@ func (d *Decoder) Decode(in input.Line) error {
 		if err := d.simple(streaming.KindNotice, in.N, fmt.Sprintf("line %d %s; shown as it is", in.N, what)); err != nil {
 			return err
 		}
-		return d.simple(streaming.KindRaw, in.N, string(in.Bytes))
+		return d.simple(streaming.KindRaw, in.N, lineString(in, in.Bytes))
 	}
 	if b[0] == '[' && !in.Element {
 		// One JSON array on a line: its elements are the events.
@@ -162,7 +229,30 @@ func (d *Decoder) Decode(in input.Line) error {
 		})
 		return err
 	}
-	return d.value(string(b), in.N)
+	if b[0] == '{' {
+		// The common case: the line is indexed from its validation. When
+		// the current parser borrows lines, the text is the reader's
+		// buffer; it is copied if another parser takes the line.
+		if !in.Owned && d.curAgent != nil && d.curAgent.Borrow {
+			d.lent = b
+			defer func() { d.lent = nil }()
+			d.line.resetSpans(unsafe.String(unsafe.SliceData(b), len(b)), in.N, &d.top)
+		} else {
+			d.line.resetSpans(lineString(in, b), in.N, &d.top)
+		}
+		return d.parse()
+	}
+	return d.value(lineString(in, b), in.N)
+}
+
+// lineString returns b, a part of in.Bytes, as a string: without a copy
+// when the reader handed the line over (a line of many megabytes is not
+// copied again), else copied, as the reader reuses its buffer.
+func lineString(in input.Line, b []byte) string {
+	if in.Owned && len(b) > 0 {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return copyString(b)
 }
 
 func (d *Decoder) value(json string, n int) error {
@@ -170,13 +260,24 @@ func (d *Decoder) value(json string, n int) error {
 	if !strings.HasPrefix(json, "{") {
 		return d.simple(streaming.KindRaw, n, json)
 	}
+	return d.parse()
+}
+
+// parse hands the indexed object line to the parser of its agent.
+func (d *Decoder) parse() error {
 	d.choose()
+	if d.lent != nil && (d.cur == nil || !d.curAgent.Borrow) {
+		// Taken by a parser that keeps lines: it gets a copy.
+		d.line.rebase(copyString(d.lent))
+		d.lent = nil
+	}
+	n, json := d.line.N, d.line.JSON
 	if d.cur == nil {
 		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: d.line.Str("type"), Text: json}
 		d.report(n, "no agent recognises this line (type %q)", d.ev.Type)
 		return d.out(&d.ev)
 	}
-	return d.cur.Parse(&d.line, d.emit)
+	return d.cur.Parse(&d.line, d.emitFn)
 }
 
 // choose picks the parser for the current line: the first decisive line
@@ -185,13 +286,22 @@ func (d *Decoder) choose() {
 	if d.opts.Force != "" && d.opts.Force != "auto" {
 		return
 	}
+	curScore := No
+	if d.curAgent != nil {
+		// A line decisively the current agent's never switches (see
+		// below): the other detectors need not run. Most lines of a long
+		// stream are such lines.
+		if curScore = d.curAgent.Detect(&d.line); curScore == Decisive {
+			return
+		}
+	}
 	var best *Agent
-	bestScore, curScore := No, No
+	bestScore := No
 	for i := range d.agents {
 		a := &d.agents[i]
-		c := a.Detect(&d.line)
-		if a == d.curAgent {
-			curScore = c
+		c := curScore
+		if a != d.curAgent {
+			c = a.Detect(&d.line)
 		}
 		if c > bestScore {
 			best, bestScore = a, c

@@ -49,19 +49,30 @@ type Agent struct {
 	// Aliases are other names --agent accepts for it.
 	Aliases []string
 	// Detect scores one line. It must be cheap: it runs on every line,
-	// and should only look at the line's top-level fields (Line.Get).
+	// and should only look at the line's top-level fields (Line.Get). It
+	// must keep nothing of the line.
 	Detect func(l *Line) Confidence
 	// New returns a parser for a fresh stream.
 	New func() Parser
+	// Borrow declares that the parser copies every string it keeps after
+	// Parse returns (ids in its maps, names, pending input): the line's
+	// text may then be the reader's buffer, reused for the next line,
+	// instead of a copy of it. The decoder copies what the events it emits
+	// hold of the line. A parser that keeps a substring of a line without
+	// copying it must leave this false.
+	Borrow bool
 }
 
 // maxTop is how many top-level fields a Line indexes; further fields are
 // still reachable through Line.Path.
 const maxTop = 24
 
+// field is where a top-level field is in the line's text: positions
+// only, so indexing a line writes no pointers.
 type field struct {
-	key string
-	val gjson.Result
+	ks, ke int  // the key, without its quotes
+	vs, ve int  // the value
+	esc    bool // the key has escapes: its name is in Line.keys
 }
 
 // Line is one valid JSON value of the input, with its top-level fields
@@ -73,9 +84,14 @@ type Line struct {
 	// N is the 1-based input line number.
 	N int
 
-	top  [maxTop]field
-	ntop int
-	more bool // more top-level fields than indexed
+	top   [maxTop]field
+	ntop  int
+	mask  uint64               // keyBit of every indexed key: most absent keys miss it
+	more  bool                 // more top-level fields than indexed
+	built uint32               // fields whose value is in vals
+	vals  [maxTop]gjson.Result // values read so far
+	keys  [maxTop]string       // unescaped names of keys with escapes
+	longs []longSpan           // long string values, from validation (nil: unknown)
 }
 
 // NewLine indexes the top-level fields of json, which must be valid JSON.
@@ -87,7 +103,8 @@ func NewLine(json string, n int) *Line {
 
 // Reset re-indexes l for a new line, reusing its storage.
 func (l *Line) Reset(json string, n int) {
-	l.JSON, l.N, l.ntop, l.more = json, n, 0, false
+	l.JSON, l.N, l.ntop, l.more, l.built, l.mask = json, n, 0, false, 0, 0
+	l.longs = nil
 	res := gjson.Parse(json)
 	if !res.IsObject() {
 		return
@@ -97,18 +114,66 @@ func (l *Line) Reset(json string, n int) {
 			l.more = true
 			return false
 		}
-		l.top[l.ntop] = field{key: k.Str, val: v}
+		f := field{ks: k.Index + 1, ke: k.Index + len(k.Raw) - 1, vs: v.Index, ve: v.Index + len(v.Raw)}
+		if k.Str != json[f.ks:f.ke] {
+			f.esc = true
+			l.keys[l.ntop] = k.Str
+		}
+		l.top[l.ntop] = f
+		l.mask |= keyBit(k.Str)
+		l.vals[l.ntop] = v
+		l.built |= 1 << l.ntop
 		l.ntop++
 		return true
 	})
 }
 
+// keyBit is a key's bit in Line.mask: detectors ask every line for keys
+// it mostly lacks, and the mask answers most of them without a search.
+func keyBit(k string) uint64 {
+	if k == "" {
+		return 1
+	}
+	return 1 << ((uint(len(k)) + uint(k[0])*7 + uint(k[len(k)-1])*13) & 63)
+}
+
+// key is the name of the i-th indexed field.
+func (l *Line) key(i int) string {
+	f := &l.top[i]
+	if f.esc {
+		return l.keys[i]
+	}
+	return l.JSON[f.ks:f.ke]
+}
+
+// field returns the indexed value of key, read on first use; nil when
+// the key is not among the indexed fields.
+func (l *Line) field(key string) *gjson.Result {
+	if l.mask&keyBit(key) == 0 {
+		return nil
+	}
+	for i := 0; i < l.ntop; i++ {
+		f := &l.top[i]
+		if f.esc {
+			if l.keys[i] != key {
+				continue
+			}
+		} else if f.ke-f.ks != len(key) || l.JSON[f.ks:f.ke] != key {
+			continue
+		}
+		if l.built&(1<<i) == 0 {
+			l.vals[i] = valueAt(l.JSON, f.vs, f.ve)
+			l.built |= 1 << i
+		}
+		return &l.vals[i]
+	}
+	return nil
+}
+
 // Get returns a top-level field of the line.
 func (l *Line) Get(key string) gjson.Result {
-	for i := 0; i < l.ntop; i++ {
-		if l.top[i].key == key {
-			return l.top[i].val
-		}
+	if v := l.field(key); v != nil {
+		return *v
 	}
 	if l.more {
 		return gjson.Get(l.JSON, gjson.Escape(key))
@@ -117,11 +182,23 @@ func (l *Line) Get(key string) gjson.Result {
 }
 
 // Has reports whether the line has a top-level field.
-func (l *Line) Has(key string) bool { return l.Get(key).Exists() }
+func (l *Line) Has(key string) bool {
+	if v := l.field(key); v != nil {
+		return v.Exists()
+	}
+	return l.more && l.Get(key).Exists()
+}
 
 // Str returns a top-level string field ("" when absent or not a string).
 func (l *Line) Str(key string) string {
-	v := l.Get(key)
+	v := l.field(key)
+	if v == nil {
+		if !l.more {
+			return ""
+		}
+		g := l.Get(key)
+		v = &g
+	}
 	if v.Type == gjson.String {
 		return v.Str
 	}

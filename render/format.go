@@ -11,7 +11,7 @@ import (
 
 // keyArgFields are the input fields that say what a tool call is about,
 // most telling first.
-var keyArgFields = []string{
+var keyArgFields = [...]string{
 	"command", "cmd", "file_path", "filePath", "path", "notebook_path", "pattern", "url", "query",
 	"description", "prompt", "subject", "name", "target_file", "directory", "dir",
 }
@@ -24,6 +24,9 @@ func KeyArg(ev *streaming.Event) string {
 		return oneLine(ev.Title)
 	}
 	v := gjson.Parse(in)
+	if v.IsObject() && gjson.Valid(in) {
+		return keyArgObject(ev, v)
+	}
 	if v.IsObject() {
 		for _, k := range keyArgFields {
 			f := v.Get(gjson.Escape(k))
@@ -61,6 +64,48 @@ func KeyArg(ev *streaming.Event) string {
 	return oneLine(in)
 }
 
+// keyArgObject is KeyArg for a valid JSON object input, read in one pass
+// (a Get per candidate field would scan the input sixteen times).
+func keyArgObject(ev *streaming.Event, v gjson.Result) string {
+	var found [len(keyArgFields)]gjson.Result // the first of each name, as Get finds
+	var first string
+	v.ForEach(func(k, val gjson.Result) bool {
+		if first == "" && val.Type == gjson.String && val.Str != "" {
+			first = val.Str
+		}
+		for i, name := range keyArgFields {
+			if k.Str == name {
+				if !found[i].Exists() {
+					found[i] = val
+				}
+				break
+			}
+		}
+		return true
+	})
+	for _, f := range found {
+		switch {
+		case f.Type == gjson.String && f.Str != "":
+			return oneLine(f.Str)
+		case f.IsArray():
+			var parts []string
+			for _, p := range f.Array() {
+				parts = append(parts, p.String())
+			}
+			if len(parts) > 0 {
+				return oneLine(strings.Join(parts, " "))
+			}
+		}
+	}
+	if ev.Title != "" {
+		return oneLine(ev.Title)
+	}
+	if first != "" {
+		return oneLine(first)
+	}
+	return oneLine(v.Raw)
+}
+
 // oneLine folds a text onto one line.
 func oneLine(s string) string {
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
@@ -91,6 +136,67 @@ func Preview(lines []string, n int) (head []string, omitted int, tail []string) 
 	h := (n + 1) / 2
 	t := n - h
 	return lines[:h], len(lines) - n, lines[len(lines)-t:]
+}
+
+// PreviewText is Preview(Lines(clean(out)), n) without cleaning or
+// splitting the lines that are left out: only the head and tail lines are
+// found (from each end) and cleaned. clean must turn a CR before a LF into
+// nothing and keep every LF (as the sanitiser does).
+func PreviewText(out string, n int, clean func(string) string) (head []string, omitted int, tail []string) {
+	// Lines drops one trailing newline; the sanitiser drops the CR of a
+	// CRLF.
+	if strings.HasSuffix(out, "\n") {
+		out = strings.TrimSuffix(out[:len(out)-1], "\r")
+		if out == "" {
+			return nil, 0, nil
+		}
+	}
+	if out == "" {
+		return nil, 0, nil
+	}
+	total := strings.Count(out, "\n") + 1
+	if n <= 0 || total <= n {
+		return cleanLines(strings.Split(out, "\n"), clean), 0, nil
+	}
+	h := (n + 1) / 2
+	t := n - h
+	head = make([]string, 0, h)
+	rest := out
+	for range h {
+		i := strings.IndexByte(rest, '\n')
+		head = append(head, rest[:i])
+		rest = rest[i+1:]
+	}
+	tail = make([]string, t)
+	for k := t - 1; k >= 0; k-- {
+		i := strings.LastIndexByte(rest, '\n')
+		tail[k] = rest[i+1:]
+		rest = rest[:i]
+	}
+	// Every head line ends before a LF; so does every tail line but the
+	// last (whose LF, if any, was trimmed above).
+	for i := range head {
+		head[i] = clean(strings.TrimSuffix(head[i], "\r"))
+	}
+	for i := range tail {
+		if i < len(tail)-1 {
+			tail[i] = strings.TrimSuffix(tail[i], "\r")
+		}
+		tail[i] = clean(tail[i])
+	}
+	return head, total - n, tail
+}
+
+// cleanLines cleans lines split at LF, each of which but the last ended
+// before a LF.
+func cleanLines(lines []string, clean func(string) string) []string {
+	for i, l := range lines {
+		if i < len(lines)-1 {
+			l = strings.TrimSuffix(l, "\r")
+		}
+		lines[i] = clean(l)
+	}
+	return lines
 }
 
 // Duration formats milliseconds as 850ms, 1.2s, 2m03s, 1h02m.

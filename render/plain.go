@@ -37,7 +37,8 @@ type Plain struct {
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
 
-	depth   map[string]int // tool id → nesting depth of its subagent work
+	depth   map[string]int       // tool id → nesting depth of its subagent work
+	labels  map[string]toolLabel // tool id → the label its start line showed
 	result  *streaming.Event
 	usage   *streaming.Usage
 	printed bool // anything printed yet
@@ -214,10 +215,27 @@ func (p *Plain) err() error {
 	return nil
 }
 
+// toolLabel is a tool call's name and key argument; the end line of a call
+// reuses its start line's (reading the input again costs as much as the
+// rest of the line).
+type toolLabel struct{ name, input, title, label string }
+
 func (p *Plain) toolLabel(ev *streaming.Event) string {
+	if c, ok := p.labels[ev.ID]; ok && ev.Kind == streaming.KindToolEnd {
+		delete(p.labels, ev.ID)
+		if c.name == ev.Name && c.input == ev.Input && c.title == ev.Title {
+			return c.label
+		}
+	}
 	label := p.p.Bold(p.clean(ev.Name))
 	if arg := KeyArg(ev); arg != "" {
 		label += " " + p.clean(TruncateRunes(arg, max(20, p.cfg.Width-len(ev.Name)-4)))
+	}
+	if ev.Kind == streaming.KindToolStart {
+		if p.labels == nil {
+			p.labels = map[string]toolLabel{}
+		}
+		p.labels[ev.ID] = toolLabel{ev.Name, ev.Input, ev.Title, label}
 	}
 	return label
 }
@@ -328,6 +346,9 @@ func (p *Plain) text(ev *streaming.Event) {
 	// Only the delta can hold new line ends: look for them there, and
 	// print each finished line without copying what follows it.
 	text := ev.Text
+	if n := p.textLines(text); n > 0 {
+		text = text[n:]
+	}
 	for {
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {
@@ -343,6 +364,52 @@ func (p *Plain) text(ev *streaming.Event) {
 		text = text[i+1:]
 	}
 	p.partial = append(p.partial, text...)
+}
+
+// spaces indents text lines (two per level).
+const spaces = "                                "
+
+// textLines is the fast path of text for what textLine would print
+// unchanged: the complete lines at the start of text, when there is no
+// partial line before them, no timestamp, no CI marker and nothing to
+// sanitise in them (checked once for all). Assistant text at the top
+// level is written in one piece; other lines get their indent and prefix
+// as textLine gives them. It returns how much of text it printed.
+func (p *Plain) textLines(text string) int {
+	if len(p.partial) > 0 || p.cfg.Timestamps || p.cfg.CI != CINone ||
+		p.cur.kind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
+		return 0
+	}
+	end := strings.LastIndexByte(text, '\n')
+	if end < 0 {
+		return 0
+	}
+	body := text[:end+1]
+	if !sanitize.Clean(body) {
+		return 0
+	}
+	if p.curRole != streaming.RoleUser && p.curDepth == 0 {
+		p.w.WriteString(body)
+		p.lineNo += strings.Count(body, "\n")
+	} else {
+		indent := spaces[:2*p.curDepth]
+		for len(body) > 0 {
+			i := strings.IndexByte(body, '\n')
+			p.w.WriteString(indent)
+			if p.curRole == streaming.RoleUser {
+				if p.lineNo == 0 {
+					p.w.WriteString(p.p.Blue("› "))
+				} else if i > 0 {
+					p.w.WriteString("  ")
+				}
+			}
+			p.w.WriteString(body[:i+1])
+			body = body[i+1:]
+			p.lineNo++
+		}
+	}
+	p.printed = true
+	return end + 1
 }
 
 func (p *Plain) textLine(ev *streaming.Event, s string) {

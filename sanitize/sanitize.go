@@ -20,24 +20,70 @@ type Options struct {
 	KeepCR bool
 }
 
-// String returns s with every terminal control made visible.
+// String returns s with every terminal control made visible. Text that
+// needs no change (the usual case) is returned as it is, without a copy.
 func String(s string, o Options) string {
-	if clean(s) {
+	i := safePrefix(s)
+	if i == len(s) {
 		return s
 	}
-	return string(Append(make([]byte, 0, len(s)+16), s, o))
+	// What comes before the first change is kept as it is: Append would
+	// copy it unchanged.
+	dst := make([]byte, 0, len(s)+16)
+	return string(Append(append(dst, s[:i]...), s[i:], o))
 }
 
-// clean reports whether s needs no change: printable ASCII, tab and
-// newline only.
-func clean(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 || c == 0x7f || (c < 0x20 && c != '\t' && c != '\n') {
-			return false
+// clean reports whether s needs no change.
+func clean(s string) bool { return safePrefix(s) == len(s) }
+
+// Clean reports whether String(s, o) is s, for any o: s holds nothing a
+// terminal would obey (no control character but tab and newline, no C1
+// control, no bidi override, valid UTF-8).
+func Clean(s string) bool { return safePrefix(s) == len(s) }
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// safePrefix returns the length of the longest start of s that Append
+// copies unchanged: printable ASCII, tab, newline, and valid UTF-8 other
+// than C1 controls and bidi overrides. Plain ASCII is checked eight bytes
+// at a time.
+func safePrefix(s string) int {
+	i := 0
+	for i < len(s) {
+		if i+8 <= len(s) {
+			w := s[i : i+8]
+			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+			d := x ^ (ones * 0x7f)
+			if (x|(x-ones*0x20)|(d-ones)&^d)&highs == 0 {
+				// Eight bytes of printable ASCII (no byte is >= 0x80, < 0x20
+				// or 0x7f).
+				i += 8
+				continue
+			}
 		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f) {
+				i++
+				continue
+			}
+			return i
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1,
+			r >= 0x80 && r <= 0x9f,
+			r >= 0x202a && r <= 0x202e,
+			r >= 0x2066 && r <= 0x2069:
+			return i
+		}
+		i += n
 	}
-	return true
+	return i
 }
 
 // Append appends the sanitised s to dst.
@@ -89,8 +135,9 @@ func Append(dst []byte, s string, o Options) []byte {
 	return dst
 }
 
-// sgrLen returns the length of an SGR sequence (ESC [ params m) at the
-// start of s, or 0.
+// sgrLen returns the length of an SGR colour sequence (ESC [ params m) at
+// the start of s, or 0. A sequence that conceals text (parameter 8) is not
+// colour: it would hide what follows, so it is refused.
 func sgrLen(s string) int {
 	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
 		return 0
@@ -100,10 +147,58 @@ func sgrLen(s string) int {
 		switch {
 		case c >= '0' && c <= '9', c == ';', c == ':':
 		case c == 'm':
+			if conceals(s[2:i]) {
+				return 0
+			}
 			return i + 1
 		default:
 			return 0
 		}
 	}
 	return 0
+}
+
+// conceals reports whether SGR parameters turn on concealed text (8),
+// skipping the arguments of extended colours (38;5;n, 38;2;r;g;b and
+// their 48 and 58 forms; colon forms are one parameter).
+func conceals(params string) bool {
+	var ps []string
+	for len(params) > 0 {
+		p, rest, _ := cutByte(params, ';')
+		ps = append(ps, p)
+		params = rest
+	}
+	for i := 0; i < len(ps); i++ {
+		switch p := trimZeros(ps[i]); p {
+		case "8":
+			return true
+		case "38", "48", "58":
+			if i+1 < len(ps) {
+				switch trimZeros(ps[i+1]) {
+				case "5":
+					i += 2
+				case "2":
+					i += 4
+				}
+			}
+		}
+	}
+	return false
+}
+
+func cutByte(s string, c byte) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// trimZeros makes "008" read as "8", as terminals do.
+func trimZeros(p string) string {
+	for len(p) > 1 && p[0] == '0' {
+		p = p[1:]
+	}
+	return p
 }

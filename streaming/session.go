@@ -3,6 +3,7 @@ package streaming
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // SnapshotMinBytes is how much accumulated text a delta must repeat before
@@ -122,10 +123,10 @@ type run struct {
 	hasResult bool
 	ok        bool
 	reason    string
-	sawText   bool   // assistant text was shown in this run
-	answerMsg string // the last top-level assistant message with text
-	answer    []byte // its text
-	answerKey blockKey
+	sawText   bool     // assistant text was shown in this run
+	answerMsg *message // the last top-level assistant message with text
+	answer    []byte   // its text
+	answerEnd *block   // the block the answer ends with (nil: recompute on the next delta)
 }
 
 // Session enforces the streaming contract of DESIGN §4 between parsers and
@@ -353,22 +354,32 @@ func (s *Session) text(ev *Event) error {
 // final answer when the agent gives none.
 func (s *Session) noteAnswer(m *message, b *block, revised bool, delta string) {
 	s.run.sawText = true
-	if s.run.answerMsg != m.id {
-		s.run.answerMsg = m.id
-		s.run.answer = s.run.answer[:0]
-		s.run.answerKey = b.key
-	} else if s.run.answerKey != b.key {
-		// A new text block of the same message.
-		s.run.answerKey = b.key
+	if s.run.answerMsg == m && s.run.answerEnd == b && !revised {
+		// The common case: more text for the block the answer ends with.
+		s.run.answer = append(s.run.answer, delta...)
+		return
+	}
+	// Another message, another block of this one, or a block rewritten:
+	// the answer is the message's text blocks, in order, one paragraph
+	// each (b.text already holds the new text).
+	s.run.answerMsg = m
+	s.run.answerEnd = nil
+	s.run.answer = s.run.answer[:0]
+	for _, blk := range m.blocks {
+		if blk.key.kind != KindTextDelta || len(blk.text) == 0 {
+			continue
+		}
 		if n := len(s.run.answer); n > 0 && s.run.answer[n-1] != '\n' {
 			s.run.answer = append(s.run.answer, "\n\n"...)
 		}
+		s.run.answer = append(s.run.answer, blk.text...)
+		// When b is not the last text block (text for an earlier block),
+		// answerEnd stays nil and the next delta recomputes.
+		s.run.answerEnd = nil
+		if blk == b {
+			s.run.answerEnd = b
+		}
 	}
-	if revised {
-		s.run.answer = append(s.run.answer[:0], b.text...)
-		return
-	}
-	s.run.answer = append(s.run.answer, delta...)
 }
 
 // merge folds ev.Text into acc according to ev.Mode and returns the new
@@ -397,6 +408,13 @@ func (s *Session) merge(acc *[]byte, ev *Event) (delta string, revised bool, err
 				s.stats.Duplicates++
 			}
 			return "", false, nil
+		case len(have) == 0:
+			// A whole block at once (a frame's final text): kept as it
+			// came, without a copy. The slice's capacity ends with the
+			// text, so an append never writes into the string; nothing
+			// else writes into a block's text.
+			*acc = unsafe.Slice(unsafe.StringData(t), len(t))
+			return t, false, nil
 		case len(t) > len(have) && t[:len(have)] == string(have):
 			*acc = append(have, t[len(have):]...)
 			return t[len(have):], false, nil
@@ -406,7 +424,7 @@ func (s *Session) merge(acc *[]byte, ev *Event) (delta string, revised bool, err
 			return "", false, nil
 		}
 		s.report(ev.Line, "%s rewrites the block (%d bytes were shown); shown as a revision", ev.Mode, len(have))
-		*acc = append(have[:0], t...)
+		*acc = append([]byte(nil), t...) // a fresh copy: have may be a kept string
 		return "", true, nil
 	}
 }
@@ -518,20 +536,23 @@ func (s *Session) result(ev *Event) error {
 	if err := s.closeMessages(ev.Line); err != nil {
 		return err
 	}
-	answer := string(s.run.answer)
+	answer := s.run.answer // copied only when it becomes the result's text
 	switch {
 	case ev.Text == "":
-		ev.Text = answer
+		ev.Text = string(answer)
 	case !s.run.sawText:
 		// The result holds text never shown (no assistant frames): show it once.
 		if err := s.synthesizeAnswer(ev); err != nil {
 			return err
 		}
-	case len(answer) > len(ev.Text) && strings.HasPrefix(answer, ev.Text):
+	case len(answer) > len(ev.Text) && string(answer[:len(ev.Text)]) == ev.Text:
 		// result.result truncated to the first chunk (claude-code#78686).
-		ev.Text = answer
+		ev.Text = string(answer)
 	}
-	s.run.answer = append(s.run.answer[:0], ev.Text...)
+	if len(ev.Text) != len(s.run.answer) || string(s.run.answer) != ev.Text {
+		s.run.answer = append(s.run.answer[:0], ev.Text...)
+	}
+	s.run.answerMsg, s.run.answerEnd = nil, nil // text after the result starts a new answer
 	s.run.hasResult = true
 	s.run.ok = ev.OK
 	s.run.reason = ev.Reason
@@ -628,6 +649,8 @@ func (r *ring) add(id string) {
 	if _, ok := r.set[id]; ok {
 		return
 	}
+	// A copy: an id from a line keeps the whole line in memory.
+	id = strings.Clone(id)
 	if len(r.ids) < cap(r.ids) {
 		r.ids = append(r.ids, id)
 	} else {

@@ -18,6 +18,9 @@ var Agent = parsers.Agent{
 	Aliases: []string{"qwen", "amp"},
 	Detect:  detect,
 	New:     func() parsers.Parser { return newParser() },
+	// What the parser keeps of a line is copied (see memoryCap), so the
+	// decoder lends it the reader's buffer instead of copying each line.
+	Borrow: true,
 }
 
 // detect scores a line. Cursor writes system/init, user, assistant and

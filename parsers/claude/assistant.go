@@ -17,17 +17,29 @@ const redactedThinking = "‹redacted thinking›"
 // stream events showed; its text goes to the session as a Final for the
 // same block, which drops what was already shown.
 func (p *parser) assistant(l *parsers.Line) error {
-	msg := l.Get("message")
 	parent := str(l.Get("parent_tool_use_id"))
-	wire := str(msg.Get("id"))
+	// One pass over the message for its id and content.
+	var idRaw, contentRaw string
+	for f := l.FieldsOf(l.Get("message").Raw); f.Next(); {
+		switch {
+		case f.Key == "id" && idRaw == "":
+			idRaw = f.Raw
+		case f.Key == "content" && contentRaw == "":
+			contentRaw = f.Raw
+		}
+	}
+	wire := str(parsers.Value(idRaw))
 	if wire == "" && p.agent == "" && strings.HasPrefix(l.Str("session_id"), "T-") {
 		p.agent = "amp"
 	}
-	content := msg.Get("content")
-	var blocks []gjson.Result
+	content := parsers.Value(contentRaw)
+	blocks := p.blocks[:0]
 	if content.IsArray() {
-		blocks = content.Array()
+		for e := l.ElementsOf(content.Raw); e.Next(); {
+			blocks = append(blocks, e.Raw)
+		}
 	}
+	p.blocks = blocks[:0]
 	if len(blocks) > 0 || content.Type == gjson.String {
 		m, err := p.frameMessage(wire, parent)
 		if err != nil {
@@ -42,6 +54,7 @@ func (p *parser) assistant(l *parsers.Line) error {
 			}
 			err = p.block(m, b, i, len(blocks))
 		}
+		clear(blocks) // parts of this line: not kept
 		if err != nil {
 			return err
 		}
@@ -56,7 +69,7 @@ func (p *parser) assistant(l *parsers.Line) error {
 				text = e.Get("message").String()
 			}
 		}
-		p.apiErr = joinColon(code, text)
+		p.apiErr = strings.Clone(joinColon(code, text))
 		p.ev = streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning,
 			Text: "API error: " + code}
 		return p.send(&p.ev)
@@ -75,8 +88,8 @@ func (p *parser) frameMessage(wire, parent string) (*message, error) {
 		// A stream whose message_start had no id (or a frame without one):
 		// the frame repeats the message being streamed.
 		if m.wire == "" {
-			m.wire = wire
-			p.used[wire]++
+			m.wire = strings.Clone(wire)
+			p.used[m.wire]++
 		}
 		return m, nil
 	}
@@ -145,29 +158,29 @@ func (p *parser) frameIndex(m *message, kind string, i, n int) int {
 	return idx
 }
 
-// block handles one content block of an assistant frame.
-func (p *parser) block(m *message, b gjson.Result, i, n int) error {
-	typ := b.Get("type").String()
+// block handles one content block of an assistant frame (its JSON text).
+func (p *parser) block(m *message, raw string, i, n int) error {
+	b := readBlock(p.line, raw)
+	typ := b.str(b.typ)
 	switch typ {
 	case "text":
-		return p.textBlock(m, typ, b.Get("text").String(), p.frameIndex(m, typ, i, n))
+		return p.textBlock(m, typ, b.str(b.text), p.frameIndex(m, typ, i, n))
 	case "thinking":
-		return p.textBlock(m, typ, b.Get("thinking").String(), p.frameIndex(m, typ, i, n))
+		return p.textBlock(m, typ, b.str(b.thinking), p.frameIndex(m, typ, i, n))
 	case "redacted_thinking":
 		return p.textBlock(m, typ, redactedThinking, p.frameIndex(m, typ, i, n))
 	case "tool_use", "server_tool_use":
 		p.frameIndex(m, typ, i, n)
-		id := b.Get("id").String()
-		return p.startTool(id, b.Get("name").String(), inputOf(b.Get("input")), m.parent)
+		return p.startTool(b.str(b.id), b.str(b.name), inputOf(parsers.Value(b.input)), m.parent)
 	}
 	if !m.streamed {
 		m.nblocks++
 	}
 	if strings.HasSuffix(typ, "_tool_result") {
-		status, out := serverToolResult(b.Get("content"))
-		return p.endTool(b.Get("tool_use_id").String(), status, out, m.parent)
+		status, out := serverToolResult(p.line, parsers.Value(b.content))
+		return p.endTool(b.str(b.toolUseID), status, out, m.parent)
 	}
-	return p.unknown("assistant."+typ, b.Raw)
+	return p.unknown("assistant."+typ, raw)
 }
 
 // textBlock sends a text or thinking block of a frame as a Final.
@@ -221,7 +234,7 @@ func (p *parser) noteAPIError(text string) {
 	t := strings.TrimSpace(text)
 	switch {
 	case strings.HasPrefix(t, "[API Error"):
-		p.apiErr = strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
+		p.apiErr = strings.Clone(strings.TrimSuffix(strings.TrimPrefix(t, "["), "]"))
 	case t != "":
 		p.apiErr = ""
 	}

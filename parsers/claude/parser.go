@@ -12,6 +12,11 @@ import (
 // memoryCap bounds the maps the parser keeps across runs (ids already
 // used). The session remembers only the last 512 finished ids, so
 // forgetting older ones changes nothing.
+//
+// Strings the parser keeps beyond the line they came from (ids, names,
+// in these maps and in the messages and tools they hold) are copies: a
+// substring of a line keeps the whole line in memory, and thousands of
+// kept ids would keep thousands of lines.
 const memoryCap = 4096
 
 // message is an assistant message being shown: one per parent level
@@ -60,6 +65,9 @@ type parser struct {
 	progress map[string]int64    // tool_progress: elapsed seconds last shown per tool
 	apiErr   string              // top-level API error text of this run (Qwen's "[API Error: …]")
 	seq      int                 // generated ids
+	blocks   []string            // scratch: the content blocks of a frame
+	line     *parsers.Line       // the line being parsed (nil outside Parse)
+	names    []string            // scratch: tool names of an init line
 }
 
 func newParser() *parser {
@@ -76,6 +84,7 @@ func newParser() *parser {
 // Parse turns one line into events.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out = emit
+	p.line = l
 	switch l.Str("type") {
 	case "system":
 		return p.system(l)
@@ -107,6 +116,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 // the session shows them (as incomplete) at the end of the input.
 func (p *parser) Finish(emit parsers.Emit) error {
 	p.out = emit
+	p.line = nil
 	for _, m := range p.open {
 		if err := p.flushTools(m); err != nil {
 			return err
@@ -156,6 +166,7 @@ func (p *parser) current(parent string) *message {
 // captures with redacted ids, a resumed session) gets an alias, since
 // the session drops text for finished ids.
 func (p *parser) openMessage(wire, parent string, streamed bool) (*message, error) {
+	wire, parent = strings.Clone(wire), strings.Clone(parent)
 	id := wire
 	switch n := p.used[wire]; {
 	case wire == "":
@@ -191,6 +202,9 @@ func (p *parser) closeMessage(m *message) error {
 	}
 	if err := p.flushTools(m); err != nil {
 		return err
+	}
+	for _, b := range m.blocks {
+		b.input = "" // its tool has started: not needed by a late frame
 	}
 	if m.streamed && m.wire != "" {
 		if len(p.done) >= memoryCap {
@@ -243,6 +257,7 @@ func (p *parser) tool(wire string) *tool {
 	if t := p.tools[wire]; t != nil {
 		return t
 	}
+	wire = strings.Clone(wire)
 	id := wire
 	if n := p.oldTools[wire]; n > 0 {
 		id = wire + "#" + strconv.Itoa(n+1)
@@ -266,9 +281,9 @@ func (p *parser) startTool(wire, name, input, parent string) error {
 	}
 	t.started = true
 	if name != "" {
-		t.name = parsers.CleanToolName(name)
+		t.name = strings.Clone(parsers.CleanToolName(name))
 	}
-	t.parent = parent
+	t.parent = strings.Clone(parent)
 	p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
 		Input: input, Title: toolTitle(input), Parent: parent}
 	return p.send(&p.ev)

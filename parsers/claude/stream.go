@@ -2,6 +2,7 @@ package claude
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -14,7 +15,23 @@ import (
 func (p *parser) streamEvent(l *parsers.Line) error {
 	ev := l.Get("event")
 	parent := str(l.Get("parent_tool_use_id"))
-	typ := ev.Get("type").String()
+	// One pass over the event for its type, and for a delta (most lines)
+	// its index and delta.
+	var typRaw, indexRaw, deltaRaw string
+	for f := l.FieldsOf(ev.Raw); f.Next(); {
+		switch {
+		case f.Key == "type" && typRaw == "":
+			typRaw = f.Raw
+		case f.Key == "index" && indexRaw == "":
+			indexRaw = f.Raw
+		case f.Key == "delta" && deltaRaw == "":
+			deltaRaw = f.Raw
+		}
+	}
+	typ := parsers.Value(typRaw).String()
+	if typ == "content_block_delta" {
+		return p.blockDelta(int(parsers.Value(indexRaw).Int()), deltaRaw, parent)
+	}
 	switch typ {
 	case "message_start":
 		wire := str(ev.Get("message.id"))
@@ -34,8 +51,6 @@ func (p *parser) streamEvent(l *parsers.Line) error {
 		return nil
 	case "content_block_start":
 		return p.blockStart(ev, parent)
-	case "content_block_delta":
-		return p.blockDelta(ev, parent)
 	case "content_block_stop":
 		m := p.current(parent)
 		if m == nil || m.blocks == nil {
@@ -99,7 +114,7 @@ func (p *parser) blockStart(ev gjson.Result, parent string) error {
 	idx := int(ev.Get("index").Int())
 	cb := ev.Get("content_block")
 	typ := cb.Get("type").String()
-	b := &sblock{kind: typ}
+	b := &sblock{kind: strings.Clone(typ)}
 	if old := m.blocks[idx]; old != nil && old.kind == typ {
 		b = old // repeated start
 	}
@@ -114,10 +129,10 @@ func (p *parser) blockStart(ev gjson.Result, parent string) error {
 		b.got = true
 		return p.sendText(streaming.KindThinkingDelta, m, idx, redactedThinking, streaming.Final)
 	case "tool_use", "server_tool_use":
-		b.tool = cb.Get("id").String()
-		b.name = cb.Get("name").String()
+		b.tool = strings.Clone(cb.Get("id").String())
+		b.name = strings.Clone(cb.Get("name").String())
 		if in := cb.Get("input"); in.IsObject() && len(in.Map()) > 0 {
-			b.input = in.Raw
+			b.input = strings.Clone(in.Raw)
 		}
 		if b.tool == "" {
 			b.tool = p.gen("tool")
@@ -129,24 +144,37 @@ func (p *parser) blockStart(ev gjson.Result, parent string) error {
 		return nil
 	}
 	if len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result" {
-		status, out := serverToolResult(cb.Get("content"))
+		status, out := serverToolResult(p.line, cb.Get("content"))
 		return p.endTool(cb.Get("tool_use_id").String(), status, out, parent)
 	}
 	return nil
 }
 
-func (p *parser) blockDelta(ev gjson.Result, parent string) error {
+// blockDelta handles a content_block_delta: the block's index and the
+// delta's JSON text.
+func (p *parser) blockDelta(idx int, delta, parent string) error {
 	m, err := p.streamMessage(parent)
 	if err != nil {
 		return err
 	}
-	idx := int(ev.Get("index").Int())
-	d := ev.Get("delta")
-	dtyp := d.Get("type").String()
+	var typRaw, textRaw, thinkingRaw, pjRaw string
+	for f := p.line.FieldsOf(delta); f.Next(); {
+		switch {
+		case f.Key == "type" && typRaw == "":
+			typRaw = f.Raw
+		case f.Key == "text" && textRaw == "":
+			textRaw = f.Raw
+		case f.Key == "thinking" && thinkingRaw == "":
+			thinkingRaw = f.Raw
+		case f.Key == "partial_json" && pjRaw == "":
+			pjRaw = f.Raw
+		}
+	}
+	dtyp := parsers.Value(typRaw).String()
 	b := m.blocks[idx]
 	if b == nil {
 		// A delta without its content_block_start (stream joined mid-way).
-		b = &sblock{kind: deltaKind(dtyp)}
+		b = &sblock{kind: strings.Clone(deltaKind(dtyp))}
 		m.blocks[idx] = b
 		if m.cur < idx {
 			m.cur = idx
@@ -154,11 +182,11 @@ func (p *parser) blockDelta(ev gjson.Result, parent string) error {
 	}
 	switch dtyp {
 	case "text_delta":
-		return p.streamText(streaming.KindTextDelta, m, b, idx, d.Get("text").String())
+		return p.streamText(streaming.KindTextDelta, m, b, idx, parsers.Value(textRaw).String())
 	case "thinking_delta":
-		return p.streamText(streaming.KindThinkingDelta, m, b, idx, d.Get("thinking").String())
+		return p.streamText(streaming.KindThinkingDelta, m, b, idx, parsers.Value(thinkingRaw).String())
 	case "input_json_delta":
-		pj := d.Get("partial_json").String()
+		pj := parsers.Value(pjRaw).String()
 		if b.tool == "" {
 			b.tool = p.gen("tool")
 		}

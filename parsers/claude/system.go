@@ -122,27 +122,35 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 	case l.Has("claude_code_version"):
 		p.agent = ""
 	}
-	var tools []string
-	for _, t := range l.Get("tools").Array() {
+	names := p.names[:0]
+	for e := elements(l, l.Get("tools")); e.Next(); {
+		t := e.Value()
 		name := t.String()
 		if t.IsObject() {
-			name = t.Get("name").String()
+			name = l.Field(t.Raw, "name").String()
 		}
 		if name != "" {
-			tools = append(tools, name)
+			names = append(names, name)
 		}
 	}
+	var tools []string
+	if len(names) > 0 {
+		tools = append([]string(nil), names...) // the event's own: it may be kept
+	}
+	clear(names)
+	p.names = names[:0]
 	p.ev = streaming.Event{Kind: streaming.KindSessionStart, SessionID: sid,
 		Model: l.Str("model"), CWD: l.Str("cwd"), Tools: tools}
 	if err := p.send(&p.ev); err != nil {
 		return err
 	}
-	for _, s := range l.Get("mcp_servers").Array() {
-		st := s.Get("status").String()
+	for e := elements(l, l.Get("mcp_servers")); e.Next(); {
+		b := readBlock(l, e.Raw)
+		name, st := b.str(b.name), b.str(b.status)
 		if st == "" || st == "connected" || st == "pending" {
 			continue
 		}
-		if err := p.status(streaming.LevelWarning, "MCP server "+s.Get("name").String()+": "+st); err != nil {
+		if err := p.status(streaming.LevelWarning, "MCP server "+name+": "+st); err != nil {
 			return err
 		}
 	}
@@ -267,7 +275,7 @@ func (p *parser) controlRequest(l *parsers.Line) error {
 	if sub == "can_use_tool" {
 		name := parsers.CleanToolName(req.Get("tool_name").String())
 		if len(p.perms) < memoryCap {
-			p.perms[id] = name
+			p.perms[strings.Clone(id)] = strings.Clone(name)
 		}
 		p.ev = streaming.Event{Kind: streaming.KindPermissionRequest, ID: id, Name: name,
 			Input: inputOf(req.Get("input"))}
@@ -308,7 +316,7 @@ func (p *parser) toolProgress(l *parsers.Line) error {
 	if len(p.progress) >= memoryCap {
 		clear(p.progress)
 	}
-	p.progress[id] = el
+	p.progress[strings.Clone(id)] = el
 	name := parsers.CleanToolName(firstOf(l.Str("tool_name"), "tool"))
 	return p.status("", fmt.Sprintf("%s still running (%s)", name, seconds(float64(el))))
 }

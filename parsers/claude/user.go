@@ -21,26 +21,107 @@ func (p *parser) user(l *parsers.Line) error {
 			return err
 		}
 	}
-	content := l.Path("message.content")
+	content := l.Field(l.Get("message").Raw, "content")
 	if content.Type == gjson.String {
 		return p.userText(parent, []string{content.Str})
 	}
 	var texts []string
-	for _, b := range content.Array() {
-		switch b.Get("type").String() {
+	for e := elements(l, content); e.Next(); {
+		b := readBlock(l, e.Raw)
+		switch b.str(b.typ) {
 		case "tool_result":
-			if err := p.toolResult(b, parent); err != nil {
+			if err := p.toolResult(&b, parent); err != nil {
 				return err
 			}
 		case "text":
-			texts = append(texts, b.Get("text").String())
+			texts = append(texts, b.str(b.text))
 		case "image":
-			texts = append(texts, imageOf(b))
+			texts = append(texts, imageOf(e.Value()))
 		case "document":
 			texts = append(texts, "‹document›")
 		}
 	}
 	return p.userText(parent, texts)
+}
+
+// elements iterates over what gjson's Array gives for v (a part of l):
+// the elements of an array, nothing for null or a missing value, v itself
+// otherwise.
+func elements(l *parsers.Line, v gjson.Result) parsers.Elements {
+	switch {
+	case v.IsArray():
+		return fieldsLine(l).ElementsOf(v.Raw)
+	case v.Type == gjson.Null:
+		return parsers.Elements{}
+	}
+	return parsers.ElementsOf("[" + v.Raw + "]")
+}
+
+// block is the fields of a content block the parser reads, found in one
+// pass over it (the first of each name, as gjson's Get finds), as JSON
+// text; they are decoded when used.
+type block struct {
+	typ, text, thinking, id, name, input, content, toolUseID, isError, status string
+}
+
+// noLine stands for the line when there is none: its iterators read the
+// text without a table of long strings (it is only read).
+var noLine parsers.Line
+
+// fieldsLine is l, or noLine.
+func fieldsLine(l *parsers.Line) *parsers.Line {
+	if l == nil {
+		return &noLine
+	}
+	return l
+}
+
+// readBlock finds the fields of a content block's JSON text (a part of
+// l, which may be nil).
+func readBlock(l *parsers.Line, raw string) block {
+	var b block
+	for f := fieldsLine(l).FieldsOf(raw); f.Next(); {
+		var dst *string
+		switch f.Key {
+		case "type":
+			dst = &b.typ
+		case "text":
+			dst = &b.text
+		case "thinking":
+			dst = &b.thinking
+		case "id":
+			dst = &b.id
+		case "name":
+			dst = &b.name
+		case "input":
+			dst = &b.input
+		case "content":
+			dst = &b.content
+		case "tool_use_id":
+			dst = &b.toolUseID
+		case "is_error":
+			dst = &b.isError
+		case "status":
+			dst = &b.status
+		default:
+			continue
+		}
+		if *dst == "" {
+			*dst = f.Raw
+		}
+	}
+	return b
+}
+
+// str is a field's value as gjson's String gives it.
+func (b *block) str(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	if raw[0] == '"' && strings.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1]
+	}
+	return parsers.Value(raw).String()
 }
 
 // userText shows texts as a user message.
@@ -74,11 +155,11 @@ func (p *parser) userText(parent string, texts []string) error {
 }
 
 // toolResult ends a tool call from its tool_result block.
-func (p *parser) toolResult(b gjson.Result, parent string) error {
-	id := b.Get("tool_use_id").String()
-	out := resultText(b.Get("content"))
+func (p *parser) toolResult(b *block, parent string) error {
+	id := b.str(b.toolUseID)
+	out := resultText(p.line, parsers.Value(b.content))
 	status := streaming.ToolOK
-	if b.Get("is_error").Bool() {
+	if parsers.Value(b.isError).Bool() {
 		status = streaming.ToolError
 		if declined(out) {
 			status = streaming.ToolDeclined
@@ -104,14 +185,21 @@ func declined(out string) bool {
 
 // resultText is a tool result's content as text: a string, or an array
 // of text blocks and images (summarised, never their base64).
-func resultText(c gjson.Result) string {
+func resultText(l *parsers.Line, c gjson.Result) string {
 	switch {
 	case c.Type == gjson.String:
 		return c.Str
 	case c.IsArray():
 		var parts []string
-		for _, item := range c.Array() {
-			parts = append(parts, itemText(item))
+		for e := fieldsLine(l).ElementsOf(c.Raw); e.Next(); {
+			if b := readBlock(l, e.Raw); b.str(b.typ) == "text" {
+				parts = append(parts, b.str(b.text)) // the common case, in one pass
+				continue
+			}
+			parts = append(parts, itemText(e.Value()))
+		}
+		if len(parts) == 1 {
+			return parts[0]
 		}
 		return strings.Join(parts, "\n")
 	case !c.Exists() || c.Type == gjson.Null:
@@ -160,14 +248,14 @@ func summary(v gjson.Result) string {
 
 // serverToolResult reads the content of a *_tool_result block (web
 // search results, errors) into a status and an output text.
-func serverToolResult(c gjson.Result) (streaming.ToolStatus, string) {
+func serverToolResult(l *parsers.Line, c gjson.Result) (streaming.ToolStatus, string) {
 	if c.IsObject() {
 		if code := c.Get("error_code"); code.Exists() {
 			return streaming.ToolError, code.String()
 		}
 	}
 	if !c.IsArray() {
-		return streaming.ToolOK, resultText(c)
+		return streaming.ToolOK, resultText(l, c)
 	}
 	var lines []string
 	for _, item := range c.Array() {

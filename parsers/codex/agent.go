@@ -15,6 +15,7 @@ package codex
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -58,6 +59,8 @@ type parser struct {
 	order []string         // keys of open tool calls, in start order
 	msgs  map[string]bool  // open messages (current items) by key
 	done  map[string]bool  // completed item keys of the current run
+	// doneOrder lists done's keys, oldest first (bounded by maxDone).
+	doneOrder []string
 
 	lastPlan string // raw JSON of the last plan sent
 	lastErr  string // text of the last top-level error of the turn
@@ -91,7 +94,8 @@ func newParser() *parser {
 // run, suffixed in later ones (exec resume restarts at item_0).
 func (p *parser) key(id string) string {
 	if p.run == 0 {
-		return id
+		// A copy: a substring would keep its whole line alive in p.done.
+		return strings.Clone(id)
 	}
 	return id + "#" + strconv.Itoa(p.run+1)
 }
@@ -181,6 +185,7 @@ func (p *parser) newRun() {
 		clear(p.open)
 		clear(p.msgs)
 		clear(p.done)
+		p.doneOrder = p.doneOrder[:0]
 		clear(p.chunks)
 		p.order = p.order[:0]
 	}
@@ -317,6 +322,24 @@ func (p *parser) fail(reason string, emit parsers.Emit) error {
 	return emit(ev)
 }
 
+// maxDone bounds how many completed item keys a run remembers, so memory
+// stays constant on endless streams; a repeat older than that is shown again.
+const maxDone = 4096
+
+// markDone remembers a completed item key, forgetting the oldest past maxDone.
+func (p *parser) markDone(k string) {
+	if p.done[k] {
+		return
+	}
+	p.done[k] = true
+	p.doneOrder = append(p.doneOrder, k)
+	if len(p.doneOrder) > maxDone {
+		delete(p.done, p.doneOrder[0])
+		p.doneOrder[0] = ""
+		p.doneOrder = p.doneOrder[1:]
+	}
+}
+
 // closeTool forgets an open tool call and marks it done.
 func (p *parser) closeTool(k string) {
 	delete(p.open, k)
@@ -326,7 +349,7 @@ func (p *parser) closeTool(k string) {
 			break
 		}
 	}
-	p.done[k] = true
+	p.markDone(k)
 }
 
 // Finish flushes legacy output bytes held back at the end of input.

@@ -73,7 +73,7 @@ func (p *parser) textItem(k string, kind streaming.Kind, text, phase string, emi
 	completed := phase == "item.completed"
 	if !p.msgs[k] {
 		if completed && text == "" {
-			p.done[k] = true // an empty reasoning summary: nothing to show
+			p.markDone(k) // an empty reasoning summary: nothing to show
 			return nil
 		}
 		if err := p.messageStart(k, streaming.RoleAssistant, emit); err != nil {
@@ -96,7 +96,7 @@ func (p *parser) textItem(k string, kind streaming.Kind, text, phase string, emi
 	if !completed {
 		return nil
 	}
-	p.done[k] = true
+	p.markDone(k)
 	return p.messageStop(k, streaming.RoleAssistant, emit)
 }
 
@@ -148,7 +148,7 @@ func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
 // todoList sends the todo list as a plan, each time it changes.
 func (p *parser) todoList(k string, it gjson.Result, phase string, emit parsers.Emit) error {
 	if phase == "item.completed" {
-		p.done[k] = true
+		p.markDone(k)
 	}
 	items := it.Get("items")
 	if items.Raw == p.lastPlan {
@@ -179,7 +179,7 @@ func (p *parser) todoList(k string, it gjson.Result, phase string, emit parsers.
 // errorItem: a non-fatal warning (config, deprecation, model reroute,
 // dropped events).
 func (p *parser) errorItem(k string, it gjson.Result, emit parsers.Emit) error {
-	p.done[k] = true
+	p.markDone(k)
 	ev := p.set(streaming.KindError)
 	ev.Text = errorText(it.Get("message").String())
 	ev.Level = streaming.LevelWarning

@@ -18,7 +18,7 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	if err := emit(e); err != nil {
 		return err
 	}
-	p.runText = p.runText[:0]
+	p.runText.reset()
 	p.lastErr = ""
 
 	var err error

@@ -99,7 +99,7 @@ func (p *parser) note(chunk string) {
 		chunk = chunk[len(have):]
 	}
 	p.para.text = append(p.para.text, chunk...)
-	p.runText = append(p.runText, chunk...)
+	p.runText.add(chunk)
 }
 
 // complete is an assistant message without "delta": Gemini CLI does not
@@ -117,15 +117,15 @@ func (p *parser) complete(text string, emit parsers.Emit) error {
 		e := p.event(streaming.KindTextDelta)
 		e.Message, e.Role, e.Text, e.Mode = p.para.id, streaming.RoleAssistant, text, streaming.Final
 		p.para.text = append(p.para.text, rest...)
-		p.runText = append(p.runText, rest...)
+		p.runText.add(rest)
 		return emit(e)
-	case trimmed == strings.TrimSpace(string(p.runText)),
+	case p.runText.trimmedIs(trimmed),
 		p.para.id == "" && trimmed == strings.TrimSpace(string(p.lastPara)):
 		// The whole run's text again (json-mode style), or the paragraph
 		// that just ended.
 		return nil
-	case len(p.runText) > 0 && strings.HasPrefix(text, string(p.runText)):
-		return p.delta(text[len(p.runText):], emit)
+	case !p.runText.empty() && p.runText.prefixOf(text):
+		return p.delta(text[p.runText.n:], emit)
 	}
 	if err := p.closePara(emit); err != nil {
 		return err

@@ -21,8 +21,8 @@ type parser struct {
 	ntool    int               // tool calls without an id
 
 	// Per run (reset by init).
-	runText []byte // all assistant text of the run, as the agent means it
-	lastErr string // the last error line's message: the reason of a bare error result
+	runText runText // all assistant text of the run, as the agent means it
+	lastErr string  // the last error line's message: the reason of a bare error result
 }
 
 func newParser() *parser {
@@ -81,7 +81,7 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.closePara(emit); err != nil {
 		return err
 	}
-	p.runText = p.runText[:0]
+	p.runText.reset()
 	p.lastErr = ""
 	clear(p.tools) // calls left open are closed by the session as incomplete
 	e := p.event(streaming.KindSessionStart)

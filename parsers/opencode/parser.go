@@ -28,7 +28,46 @@ type parser struct {
 	stepTools bool   // the step ran tools
 
 	tools map[string]bool     // call ids started and not yet ended
-	seen  map[string]seenPart // text and reasoning parts of the run, by kind/part id
+	seen  map[string]seenPart // text and reasoning parts of the open message, by kind/part id
+	// shown are the ids of the parts of ended messages (the last
+	// shownMemory of the run): an update of one is dropped.
+	shown idRing
+}
+
+// shownMemory bounds what the parser remembers of a run's ended messages:
+// a run can last hours. An update of a part more than this many parts
+// after its message ended would be shown again.
+const shownMemory = 4096
+
+// idRing remembers the last ids added, up to its size.
+type idRing struct {
+	ids  []string
+	set  map[string]bool
+	next int
+}
+
+func (r *idRing) add(id string) {
+	if r.set == nil {
+		r.set = make(map[string]bool)
+	}
+	if r.set[id] {
+		return
+	}
+	if len(r.ids) < shownMemory {
+		r.ids = append(r.ids, id)
+	} else {
+		delete(r.set, r.ids[r.next])
+		r.ids[r.next] = id
+		r.next = (r.next + 1) % len(r.ids)
+	}
+	r.set[id] = true
+}
+
+func (r *idRing) has(id string) bool { return r.set[id] }
+
+func (r *idRing) reset() {
+	clear(r.set)
+	r.ids, r.next = r.ids[:0], 0
 }
 
 // run is what the parser knows of the current run's outcome.
@@ -112,6 +151,7 @@ func (p *parser) session(id string, emit parsers.Emit) error {
 	p.started = true
 	p.run = run{session: id}
 	clear(p.seen)
+	p.shown.reset()
 	clear(p.tools)
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = id

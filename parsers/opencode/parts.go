@@ -35,7 +35,7 @@ func (p *parser) text(part gjson.Result, kind streaming.Kind, emit parsers.Emit)
 	switch {
 	case ok && seen.text == text:
 		return nil
-	case ok && seen.msg != p.openMsg:
+	case ok && seen.msg != p.openMsg, !ok && p.shown.has(id):
 		// An update of a part whose step is over: its text was shown.
 		return nil
 	case !ok:

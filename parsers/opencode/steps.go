@@ -110,6 +110,11 @@ func (p *parser) closeMsg(emit parsers.Emit) error {
 	}
 	id := p.openMsg
 	p.openMsg = ""
+	// Its parts' texts are not needed any more: only that they were shown.
+	for part := range p.seen {
+		p.shown.add(part)
+	}
+	clear(p.seen)
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleAssistant
 	return emit(e)

@@ -1,0 +1,209 @@
+package parsers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+var accessSeeds = []string{
+	`{}`, `[]`, `{"a":1,"b":"x","a":2}`, ` { "a" : [ 1 , "2" , {"c":null} ] , "d" : true } `,
+	`{"type":"tool_result","tool_use_id":"t1","content":"line\n\"q\"\\ \/ \b\f\r\t \u00e9 \ud83c\udf89 \ud800 \udc00x \u0000","is_error":false}`,
+	`{"k\"ey":1,"k\u00e9":2,"":3}`, `[1,-2.5e3,true,false,null,"s",[],{},[[1]],{"a":{"b":[]}}]`,
+	`{"text":"` + strings.Repeat(`abcdefg\"`, 20) + `"}`, `{"n":1e400,"m":-0,"o":12345678901234567890}`,
+	`"just a string"`, `42`, `{"a":"\\\\\"}"}`,
+}
+
+// compareValue walks v with the fast iterators and with gjson, and fails on
+// any difference.
+func compareValue(t *testing.T, raw string) {
+	t.Helper()
+	want := gjson.Parse(raw)
+	got := Value(raw)
+	if got.Type != want.Type || got.Str != want.Str || got.Num != want.Num || (got.Type != gjson.JSON && got.Raw != strings.TrimSpace(want.Raw)) {
+		t.Fatalf("Value(%q) = %#v, gjson %#v", raw, got, want)
+	}
+	switch {
+	case want.IsObject():
+		type kv struct{ k, raw string }
+		var ws []kv
+		want.ForEach(func(k, v gjson.Result) bool {
+			ws = append(ws, kv{k.Str, v.Raw})
+			return true
+		})
+		i := 0
+		for f := FieldsOf(raw); f.Next(); i++ {
+			if i >= len(ws) || f.Key != ws[i].k || f.Raw != ws[i].raw {
+				t.Fatalf("%q: field %d = %q:%q, gjson %v", raw, i, f.Key, f.Raw, ws)
+			}
+			compareValue(t, f.Raw)
+			if g, w := Field(raw, f.Key), want.Get(gjson.Escape(f.Key)); simpleKey(f.Key) && (g.Raw != w.Raw || g.Str != w.Str) {
+				t.Fatalf("%q: Field(%q) = %q, gjson %q", raw, f.Key, g.Raw, w.Raw)
+			}
+		}
+		if i != len(ws) {
+			t.Fatalf("%q: %d fields, gjson %d", raw, i, len(ws))
+		}
+	case want.IsArray():
+		ws := want.Array()
+		i := 0
+		for e := ElementsOf(raw); e.Next(); i++ {
+			if i >= len(ws) || e.Raw != ws[i].Raw {
+				t.Fatalf("%q: element %d = %q, gjson %v", raw, i, e.Raw, ws)
+			}
+			compareValue(t, e.Raw)
+		}
+		if i != len(ws) {
+			t.Fatalf("%q: %d elements, gjson %d", raw, i, len(ws))
+		}
+	}
+}
+
+// simpleKey: a key gjson.Get finds by name even escaped (no path syntax
+// left after escaping in an empty key, say).
+func simpleKey(k string) bool { return k != "" }
+
+func TestAccessMatchesGJSON(t *testing.T) {
+	for _, s := range append(accessSeeds, scanSeeds...) {
+		if gjson.Valid(s) {
+			compareValue(t, strings.TrimSpace(s))
+		}
+	}
+}
+
+func TestAccessInvalidIsSafe(t *testing.T) {
+	// Not valid JSON: the iterators stop, they never panic.
+	for _, s := range []string{`{"a`, `{"a":`, `{"a":"x`, `[1,`, `["`, `{"a"1}`, `"`, `"\`, `{"a":"\u12"}`} {
+		for f := FieldsOf(s); f.Next(); {
+			_ = f.Value()
+		}
+		for e := ElementsOf(s); e.Next(); {
+			_ = e.Value()
+		}
+		_ = Value(s)
+		_ = Field(s, "a")
+	}
+}
+
+func TestAccessAllocs(t *testing.T) {
+	obj := `{"type":"tool_result","tool_use_id":"toolu_1","content":"plain text without escapes","is_error":false}`
+	n := testing.AllocsPerRun(100, func() {
+		for f := FieldsOf(obj); f.Next(); {
+			_ = f.Value()
+		}
+	})
+	if n != 0 {
+		t.Errorf("iterating an object without escapes allocates %.0f times", n)
+	}
+}
+
+func FuzzAccess(f *testing.F) {
+	for _, s := range append(accessSeeds, scanSeeds...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if gjson.Valid(s) {
+			compareValue(t, strings.TrimSpace(s))
+		} else {
+			for f := FieldsOf(s); f.Next(); {
+				_ = f.Value()
+			}
+			for e := ElementsOf(s); e.Next(); {
+				_ = e.Value()
+			}
+		}
+	})
+}
+
+func BenchmarkAccess(b *testing.B) {
+	out := strings.Repeat(`src/pkg/file.go:12: the function returns an error when the input is empty\n`, 200)
+	obj := `{"type":"tool_result","tool_use_id":"toolu_1","content":"` + out + `","is_error":false}`
+	b.Run("fields", func(b *testing.B) {
+		b.SetBytes(int64(len(obj)))
+		for b.Loop() {
+			var content, isErr gjson.Result
+			for f := FieldsOf(obj); f.Next(); {
+				switch f.Key {
+				case "content":
+					content = f.Value()
+				case "is_error":
+					isErr = f.Value()
+				}
+			}
+			_, _ = content, isErr
+		}
+	})
+	b.Run("gjson", func(b *testing.B) {
+		b.SetBytes(int64(len(obj)))
+		v := gjson.Parse(obj)
+		for b.Loop() {
+			_ = v.Get("tool_use_id").String()
+			_ = v.Get("content").String()
+			_ = v.Get("is_error").Bool()
+		}
+	})
+}
+
+// compareLine walks raw, a part of l's text, with the line's iterators
+// (which skip long strings by the validation's table) and the plain ones.
+func compareLine(t *testing.T, l *Line, raw string) {
+	t.Helper()
+	a, b := l.FieldsOf(raw), FieldsOf(raw)
+	for {
+		an, bn := a.Next(), b.Next()
+		if an != bn || a.Key != b.Key || a.Raw != b.Raw {
+			t.Fatalf("%q: line iterator gives %v %q:%q, plain %v %q:%q", raw, an, a.Key, a.Raw, bn, b.Key, b.Raw)
+		}
+		if !an {
+			break
+		}
+		compareLine(t, l, a.Raw)
+		if g, w := l.Field(raw, a.Key), Field(raw, a.Key); g.Raw != w.Raw || g.Str != w.Str {
+			t.Fatalf("%q: Line.Field(%q) = %q, Field %q", raw, a.Key, g.Raw, w.Raw)
+		}
+	}
+	c, d := l.ElementsOf(raw), ElementsOf(raw)
+	for {
+		cn, dn := c.Next(), d.Next()
+		if cn != dn || c.Raw != d.Raw {
+			t.Fatalf("%q: line elements give %v %q, plain %v %q", raw, cn, c.Raw, dn, d.Raw)
+		}
+		if !cn {
+			break
+		}
+		compareLine(t, l, c.Raw)
+	}
+}
+
+func checkLineIterators(t *testing.T, s string) {
+	t.Helper()
+	var top topSpans
+	if !scanJSON([]byte(s), &top) || len(s) == 0 || s[0] != '{' {
+		return
+	}
+	var l Line
+	l.resetSpans(s, 1, &top)
+	compareLine(t, &l, s)
+}
+
+var longSeeds = []string{
+	`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + strings.Repeat(`line of text \"quoted\"\n`, 20) + `"},{"type":"tool_result","tool_use_id":"t","content":"` + strings.Repeat("x", 100) + `","is_error":false}]},"session_id":"s"}`,
+	`{"a":["` + strings.Repeat("y", 70) + `","` + strings.Repeat("\\\\", 40) + `",{"k":"` + strings.Repeat("z\\\"", 30) + `"}],"b":"` + strings.Repeat("w", 64) + `"}`,
+	`{"` + strings.Repeat("k", 80) + `":"` + strings.Repeat("v", 80) + `"}`,
+}
+
+func TestLineIterators(t *testing.T) {
+	for _, s := range append(append(longSeeds, accessSeeds...), scanSeeds...) {
+		checkLineIterators(t, s)
+	}
+}
+
+func FuzzLineIterators(f *testing.F) {
+	for _, s := range append(append(longSeeds, accessSeeds...), scanSeeds...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkLineIterators(t, s)
+	})
+}

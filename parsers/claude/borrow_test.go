@@ -1,0 +1,150 @@
+package claude_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/input"
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/parsers/claude"
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// decodeLent runs data through the real decoder and session, with the
+// Claude parser borrowing lines or not. When scribble is set, each line is
+// in one buffer that is overwritten as soon as Decode returns, as the
+// reader's buffer is: anything the parser, the session or the events kept
+// of a line without copying it turns to garbage. The events are written
+// out only at the end.
+func decodeLent(t testing.TB, data []byte, borrow, scribble bool) []string {
+	agents := append([]parsers.Agent(nil), all.Agents()...)
+	for i := range agents {
+		if agents[i].Name == claude.Agent.Name {
+			agents[i].Borrow = borrow
+		}
+	}
+	var evs []streaming.Event
+	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
+		evs = append(evs, *ev)
+		return nil
+	}), streaming.Options{})
+	dec, err := parsers.NewDecoder(agents, parsers.DecoderOptions{}, sess.Push)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 1<<16)
+	junk := bytes.Repeat([]byte{'#'}, len(data))
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		buf = append(buf[:0], line...)
+		if err := dec.Decode(input.Line{Bytes: buf, N: i + 1}); err != nil {
+			t.Fatal(err)
+		}
+		if scribble {
+			// Every byte a line was in is overwritten after it.
+			copy(buf, junk)
+		}
+	}
+	if err := dec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(evs))
+	for i := range evs {
+		out[i] = string(render.AppendEventJSON(nil, &evs[i]))
+	}
+	return out
+}
+
+func checkLent(t *testing.T, name string, data []byte) {
+	t.Helper()
+	want := decodeLent(t, data, false, false)
+	got := decodeLent(t, data, true, true)
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d events with borrowed lines, %d with copies", name, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s: event %d with borrowed lines:\n%s\nwith copies:\n%s", name, i, got[i], want[i])
+		}
+	}
+}
+
+// TestBorrowedLines checks Agent.Borrow: the parser copies everything it
+// keeps of a line, on every fixture and capture.
+func TestBorrowedLines(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "claude", "*.jsonl"))
+	corpus, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "corpus", "claude", "*.jsonl"))
+	files = append(files, corpus...)
+	if len(files) == 0 {
+		t.Skip("no fixtures")
+	}
+	var cat []byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLent(t, filepath.Base(f), data)
+		cat = append(cat, data...)
+		cat = append(cat, '\n')
+	}
+	// All of them in one stream: state carried from run to run.
+	checkLent(t, "all", cat)
+}
+
+// kept is a stream whose later lines depend on what the parser kept of
+// earlier ones: tool ids (and their reuse by a later run), a tool input
+// given whole at content_block_start, permission requests, progress
+// heartbeats, a reused message id, Qwen's API error text.
+const kept = `{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":["Bash"],"claude_code_version":"2.1.207"}
+{"type":"assistant","message":{"id":"msg_A","role":"assistant","content":[{"type":"tool_use","id":"toolu_A","name":"mcp__srv__Bash","input":{"command":"make"}}]},"session_id":"s1","parent_tool_use_id":null}
+{"type":"control_request","request_id":"req_1","request":{"subtype":"can_use_tool","tool_name":"mcp__srv__Bash","input":{"command":"make"}}}
+{"type":"tool_progress","tool_use_id":"toolu_A","tool_name":"Bash","elapsed_time_seconds":31}
+{"type":"tool_progress","parent_tool_use_id":null,"tool_use_id":"toolu_A","tool_name":"Bash","elapsed_time_seconds":40}
+{"type":"tool_progress","tool_use_id":"toolu_A","tool_name":"Bash","elapsed_time_seconds":95}
+{"type":"control_response","response":{"request_id":"req_1","subtype":"success","response":{"behavior":"allow"}}}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_A","content":"ok","is_error":false}]},"session_id":"s1","parent_tool_use_id":null}
+{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_B","role":"assistant","content":[]}},"session_id":"s1","parent_tool_use_id":null}
+{"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_B","name":"Read","input":{"file_path":"/w/a.go"}}},"session_id":"s1","parent_tool_use_id":null}
+{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"x"}},"session_id":"s1","parent_tool_use_id":null}
+{"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s1","parent_tool_use_id":null}
+{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s1","parent_tool_use_id":null}
+{"type":"assistant","message":{"id":"msg_B","role":"assistant","content":[{"type":"tool_use","id":"toolu_B","name":"Read","input":{"file_path":"/w/a.go"}}]},"session_id":"s1","parent_tool_use_id":null}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_B","content":"package a","is_error":false}]},"session_id":"s1","parent_tool_use_id":null}
+{"type":"assistant","message":{"id":"msg_C","role":"assistant","content":[{"type":"text","text":"[API Error: 500 overloaded]"}]},"session_id":"s1","parent_tool_use_id":null}
+{"type":"result","subtype":"success","is_error":false,"duration_ms":10,"num_turns":2,"result":"[API Error: 500 overloaded]","session_id":"s1"}
+{"type":"system","subtype":"init","session_id":"s2","model":"m","cwd":"/w","tools":["Bash"],"claude_code_version":"2.1.207"}
+{"type":"assistant","message":{"id":"msg_A","role":"assistant","content":[{"type":"tool_use","id":"toolu_A","name":"Bash","input":{"command":"make again"}}]},"session_id":"s2","parent_tool_use_id":null}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_A","content":"ok again","is_error":false}]},"session_id":"s2","parent_tool_use_id":null}
+{"type":"assistant","message":{"id":"msg_A","role":"assistant","content":[{"type":"text","text":"done"}]},"session_id":"s2","parent_tool_use_id":null}
+{"type":"result","subtype":"success","is_error":false,"duration_ms":10,"num_turns":2,"result":"done","session_id":"s2"}
+`
+
+func TestBorrowedLinesKept(t *testing.T) {
+	checkLent(t, "kept", []byte(kept))
+}
+
+func FuzzBorrowedLines(f *testing.F) {
+	f.Add(kept)
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "claude", "*.jsonl"))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !strings.Contains(s, "{") {
+			return
+		}
+		checkLent(t, "fuzz", []byte(s))
+	})
+}

@@ -1,0 +1,406 @@
+package parsers
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// The decoder validates every line before anything reads it (gjson returns
+// odd values for bad JSON instead of errors). scanJSON does that in one
+// pass, with the same grammar as gjson.ValidBytes, and notes on the way
+// where the top-level fields of an object are, so the line is indexed
+// without being parsed a second time. Strings, most of an agent's bytes,
+// are skipped eight bytes at a time. Nesting is kept on a stack of its
+// own, so a line of a million '[' is rejected or accepted without deep
+// recursion.
+
+// topSpan is where one top-level field of an object line is: its key
+// (quotes included) and its value.
+type topSpan struct {
+	ks, ke int // key
+	vs, ve int // value
+}
+
+// topSpans are the spans scanJSON found; more is set when the object has
+// more than maxTop fields (those after are not noted). longs are the
+// strings of the line of longString bytes or more, in order.
+type topSpans struct {
+	n     int
+	more  bool
+	s     [maxTop]topSpan
+	longs []longSpan
+}
+
+// longString is the length from which scanJSON notes where a string value
+// ends, so that reading the line skips it without a second scan.
+const longString = 64
+
+// longSpan is a long string value: its opening quote and the index after
+// its closing quote.
+type longSpan struct{ start, end int }
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special returns a mask whose lowest set bit is in the first byte of x
+// (little-endian) that is a '"', a '\\' or a control character (< 0x20),
+// or 0 when there is none. Bits above the first hit may be wrong.
+func special(x uint64) uint64 {
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & highs
+}
+
+// scanString skips a JSON string whose opening quote is at i-1 and returns
+// the index after its closing quote. Short strings (keys, ids) are read
+// eight bytes at a time; in a long one, quotes and backslashes are found
+// with IndexByte (vectorised) and the text between is checked for control
+// characters eight bytes at a time.
+func scanString(data []byte, i int) (int, bool) {
+	for n := 0; ; n++ {
+		if n == 4 && i+8 <= len(data) {
+			return scanLongString(data, i)
+		}
+		if i+8 <= len(data) {
+			m := special(binary.LittleEndian.Uint64(data[i:]))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		} else {
+			for i < len(data) && data[i] != '"' && data[i] != '\\' && data[i] >= 0x20 {
+				i++
+			}
+			if i >= len(data) {
+				return i, false
+			}
+		}
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return i, false
+		}
+		// A backslash.
+		i++
+		if i == len(data) {
+			return i, false
+		}
+		switch data[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i++
+		case 'u':
+			for range 4 {
+				i++
+				if i >= len(data) || !ishex(data[i]) {
+					return i, false
+				}
+			}
+			i++
+		default:
+			return i, false
+		}
+	}
+}
+
+// scanLongString is scanString from i, inside a string with no escape
+// pending.
+func scanLongString(data []byte, i int) (int, bool) {
+	pos := i // escapes are checked up to here
+	for {
+		q := bytes.IndexByte(data[pos:], '"')
+		if q < 0 {
+			return len(data), false
+		}
+		q += pos
+		// The escapes before the quote: one may escape it.
+		for {
+			k := bytes.IndexByte(data[pos:q], '\\')
+			if k < 0 {
+				break
+			}
+			k += pos
+			if k+1 >= len(data) {
+				return k + 1, false
+			}
+			switch data[k+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				pos = k + 2
+			case 'u':
+				for j := k + 2; j < k+6; j++ {
+					if j >= len(data) || !ishex(data[j]) {
+						return j, false
+					}
+				}
+				pos = k + 6
+			default:
+				return k + 1, false
+			}
+			if pos > q {
+				break // the quote was escaped
+			}
+		}
+		if pos > q {
+			continue
+		}
+		if c := firstControl(data[i:q]); c >= 0 {
+			return i + c, false
+		}
+		return q + 1, true
+	}
+}
+
+// firstControl returns the index of the first byte below 0x20 in b, or -1.
+func firstControl(b []byte) int {
+	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		x0 := binary.LittleEndian.Uint64(b[i:])
+		x1 := binary.LittleEndian.Uint64(b[i+8:])
+		x2 := binary.LittleEndian.Uint64(b[i+16:])
+		x3 := binary.LittleEndian.Uint64(b[i+24:])
+		if ((x0-ones*0x20)&^x0|(x1-ones*0x20)&^x1|(x2-ones*0x20)&^x2|(x3-ones*0x20)&^x3)&highs != 0 {
+			break
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if m := (x - ones*0x20) &^ x & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return i
+		}
+	}
+	return -1
+}
+
+func ishex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(data []byte, i int) int {
+	for i < len(data) && isWS(data[i]) {
+		i++
+	}
+	return i
+}
+
+// scanNumber checks a number that starts at i, as gjson does: the bytes
+// after it are checked by the caller.
+func scanNumber(data []byte, i int) (int, bool) {
+	if data[i] == '-' {
+		i++
+		if i == len(data) || data[i] < '0' || data[i] > '9' {
+			return i, false
+		}
+	}
+	if data[i] == '0' {
+		i++
+	} else {
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i == len(data) || data[i] < '0' || data[i] > '9' {
+			return i, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i == len(data) || data[i] < '0' || data[i] > '9' {
+			return i, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	return i, true
+}
+
+// scanJSON reports whether data is valid JSON, exactly as
+// gjson.ValidBytes does. When it is an object and top is not nil, top
+// receives the spans of its top-level fields (positions in data).
+func scanJSON(data []byte, top *topSpans) bool {
+	var stackBuf [64]byte
+	stack := stackBuf[:0] // '}' or ']' for each open container
+	if top != nil {
+		top.n, top.more = 0, false
+		top.longs = top.longs[:0]
+	}
+	var cur topSpan // the top-level field being read
+	i := skipWS(data, 0)
+value:
+	i = skipWS(data, i)
+	if i == len(data) {
+		return false
+	}
+	switch c := data[i]; c {
+	case '{':
+		i = skipWS(data, i+1)
+		if i < len(data) && data[i] == '}' {
+			i++
+			goto after
+		}
+		stack = append(stack, '}')
+		goto key
+	case '[':
+		i = skipWS(data, i+1)
+		if i < len(data) && data[i] == ']' {
+			i++
+			goto after
+		}
+		stack = append(stack, ']')
+		goto value
+	case '"':
+		start := i
+		var ok bool
+		if i, ok = scanString(data, i+1); !ok {
+			return false
+		}
+		if i-start >= longString && top != nil {
+			top.longs = append(top.longs, longSpan{start, i})
+		}
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		var ok bool
+		if i, ok = scanNumber(data, i); !ok {
+			return false
+		}
+	case 't':
+		if i+4 > len(data) || string(data[i+1:i+4]) != "rue" {
+			return false
+		}
+		i += 4
+	case 'f':
+		if i+5 > len(data) || string(data[i+1:i+5]) != "alse" {
+			return false
+		}
+		i += 5
+	case 'n':
+		if i+4 > len(data) || string(data[i+1:i+4]) != "ull" {
+			return false
+		}
+		i += 4
+	default:
+		return false
+	}
+after:
+	// A value ends at i.
+	if len(stack) == 0 {
+		return skipWS(data, i) == len(data)
+	}
+	if len(stack) == 1 && top != nil && stack[0] == '}' {
+		cur.ve = i
+		if top.n < maxTop {
+			top.s[top.n] = cur
+			top.n++
+		} else {
+			top.more = true
+		}
+	}
+	i = skipWS(data, i)
+	if i == len(data) {
+		return false
+	}
+	switch c, end := data[i], stack[len(stack)-1]; {
+	case c == ',':
+		i++
+		if end == ']' {
+			goto value
+		}
+		i = skipWS(data, i)
+		goto key
+	case c == end:
+		stack = stack[:len(stack)-1]
+		i++
+		goto after
+	}
+	return false
+key:
+	// A key is expected at i, inside an object.
+	if i == len(data) || data[i] != '"' {
+		return false
+	}
+	{
+		ks := i
+		var ok bool
+		if i, ok = scanString(data, i+1); !ok {
+			return false
+		}
+		ke := i
+		i = skipWS(data, i)
+		if i == len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipWS(data, i+1)
+		if len(stack) == 1 {
+			cur = topSpan{ks: ks, ke: ke, vs: i}
+		}
+	}
+	goto value
+}
+
+// resetSpans indexes l for a new line from the spans scanJSON found in
+// the bytes json was copied from: nothing is parsed again, and values are
+// read when asked for.
+func (l *Line) resetSpans(json string, n int, top *topSpans) {
+	l.JSON, l.N, l.ntop, l.more, l.built, l.mask = json, n, top.n, top.more, 0, 0
+	l.longs = top.longs
+	for i := 0; i < top.n; i++ {
+		sp := &top.s[i]
+		f := field{ks: sp.ks + 1, ke: sp.ke - 1, vs: sp.vs, ve: sp.ve}
+		key := json[f.ks:f.ke]
+		if strings.IndexByte(key, '\\') >= 0 {
+			f.esc = true
+			key = gjson.Parse(json[sp.ks:sp.ke]).Str
+			l.keys[i] = key
+		}
+		l.mask |= keyBit(key)
+		l.top[i] = f
+	}
+}
+
+// rebase makes json, a copy of the line's text, the line's text: the
+// index is kept (positions), values read from the old text are dropped.
+func (l *Line) rebase(json string) {
+	l.JSON, l.built = json, 0
+	for i := 0; i < l.ntop; i++ {
+		if l.top[i].esc {
+			l.keys[i] = strings.Clone(l.keys[i])
+		}
+	}
+}
+
+// valueAt is the gjson result of the valid JSON value json[s:e].
+func valueAt(json string, s, e int) gjson.Result {
+	v := Value(json[s:e])
+	v.Index = s
+	return v
+}
+
+// copyString copies b into a new string without first zeroing the memory
+// (a line can be megabytes).
+func copyString(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b))
+	sb.Write(b)
+	return sb.String()
+}
