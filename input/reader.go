@@ -72,14 +72,23 @@ func NewReader(r io.Reader, max int) *Reader {
 	return &Reader{r: bufio.NewReaderSize(r, readSize), max: max, first: true}
 }
 
-// Buffered reports how many bytes are read from the source but not yet
-// returned as lines: zero means the next Next may block, so output should
-// be flushed before calling it.
+// Buffered reports how many bytes of whole lines are read from the source
+// but not yet returned: zero means the next Next may block (the buffer is
+// empty or holds only the start of a line), so output should be flushed
+// before calling it.
 func (r *Reader) Buffered() int {
 	if len(r.pending) > 0 || r.err != nil {
 		return 1
 	}
-	return r.r.Buffered()
+	n := r.r.Buffered()
+	if n == 0 {
+		return 0
+	}
+	b, _ := r.r.Peek(n) // never blocks: n bytes are buffered
+	if bytes.IndexByte(b, '\n') < 0 {
+		return 0
+	}
+	return n
 }
 
 // Next returns the next line, or io.EOF after the last one. Read errors of

@@ -465,3 +465,23 @@ func TestReaderLongLineOwned(t *testing.T) {
 		t.Errorf("element: %+v", l)
 	}
 }
+
+// TestBufferedIgnoresAPartialLine: a writer that sent one whole line and
+// the start of the next must see the whole line's output at once, so the
+// command flushes: Buffered is 0 while only a partial line waits.
+func TestBufferedIgnoresAPartialLine(t *testing.T) {
+	r := NewReader(strings.NewReader("{\"a\":1}\n{\"b\":"), 0)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.Buffered(); n != 0 {
+		t.Errorf("Buffered() = %d with only a partial line waiting, want 0", n)
+	}
+	r = NewReader(strings.NewReader("{\"a\":1}\n{\"b\":2}\n"), 0)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.Buffered(); n == 0 {
+		t.Errorf("Buffered() = 0 with a whole line waiting")
+	}
+}
