@@ -2,9 +2,6 @@ package cline_test
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/agentfmt/agentfmt/parsers/parsertest"
@@ -12,40 +9,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// fixtures lists the hand-written captures in testdata/cline.
-func fixtures(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "cline", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	return files
-}
+// fixtures lists the hand-written fixtures in testdata/cline.
+func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "cline") }
 
 // TestGolden runs every fixture through the decoder and session and
 // compares the event dump with the .events file beside it.
-func TestGolden(t *testing.T) {
-	for _, f := range fixtures(t) {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			in, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := parsertest.Run(agents, string(in)).Check(t).Dump()
-			golden := strings.TrimSuffix(f, ".jsonl") + ".events"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("dump differs from %s (run with -update and review):\n%s", golden, got)
-			}
-		})
-	}
-}
+func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "cline", *update) }

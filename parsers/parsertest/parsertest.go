@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -165,4 +167,44 @@ func (r Result) Check(t testing.TB) Result {
 		t.Fatalf("decode: %v", r.Err)
 	}
 	return r
+}
+
+// Fixtures lists the fixtures testdata/<folder>/*.jsonl of the repository,
+// seen from a package two levels down (parsers/<agent>).
+func Fixtures(t testing.TB, folder string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", folder, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures in testdata/%s: %v", folder, err)
+	}
+	return files
+}
+
+// Golden runs every fixture of folder through agents (decoder and session)
+// and compares the event dump with the .events file beside it; with update
+// it rewrites them instead (read the diff before committing).
+func Golden(t *testing.T, agents []parsers.Agent, folder string, update bool) {
+	for _, f := range Fixtures(t, folder) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			in, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Run(agents, string(in)).Check(t).Dump()
+			golden := strings.TrimSuffix(f, ".jsonl") + ".events"
+			if update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("dump differs from %s (run with -update and review):\n%s", golden, got)
+			}
+		})
+	}
 }
