@@ -826,7 +826,11 @@ func TestFollowAppendAndInterrupt(t *testing.T) {
 	appendTo(t, path, more[:half]) // the last line cut in two: it waits for its end
 	time.Sleep(20 * time.Millisecond)
 	appendTo(t, path, more[half:])
+	// The tool's lines were whole in the first half; the text's line is
+	// whole only once the second half is read: wait for it, so the
+	// interrupt below does not land while the line is still half-read.
 	waitFor(t, "the live tool", func() bool { return strings.Contains(fr.out.String(), "✓ Bash make") })
+	waitFor(t, "the live text", func() bool { return strings.Contains(fr.out.String(), "Live text.") })
 	if !strings.Contains(fr.out.String(), "Backlog text.") {
 		t.Errorf("backlog text not shown")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -34,6 +35,7 @@ type Plain struct {
 	curDepth int
 	curRole  string
 	partial  []byte // the unfinished last line of the current block
+	shown    int    // how much of partial Flush has already written
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
 
@@ -58,7 +60,70 @@ func NewPlain(w io.Writer, cfg Config) *Plain {
 }
 
 // Flush writes what is buffered.
-func (p *Plain) Flush() error { return p.w.Flush() }
+//
+// The unfinished last line of streaming text is written first, so that a
+// hung agent's last words are in the log; the line is finished in place
+// when the rest of it arrives (append-only, no cursor movement).
+func (p *Plain) Flush() error {
+	p.showPartial()
+	return p.w.Flush()
+}
+
+// showPartial writes what is new of the partial last line of the text block.
+func (p *Plain) showPartial() {
+	if !p.inBlock || len(p.partial) <= p.shown ||
+		(p.cur.kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) {
+		return
+	}
+	cut := len(p.partial)
+	// Whole characters only, and not a CR that may be half of a CRLF.
+	for cut > p.shown && !utf8.FullRune(p.partial[lastRuneStart(p.partial[:cut]):cut]) {
+		cut = lastRuneStart(p.partial[:cut])
+	}
+	if cut > p.shown && p.partial[cut-1] == '\r' {
+		cut--
+	}
+	if cut <= p.shown {
+		return
+	}
+	frag := string(p.partial[p.shown:cut])
+	if p.shown == 0 {
+		prefix, shown := p.lineParts(frag)
+		p.emitStart(nil, p.curDepth, prefix)
+		p.w.WriteString(shown)
+	} else {
+		p.w.WriteString(p.fragment(frag))
+	}
+	p.shown = cut
+}
+
+// lastRuneStart is the index of the start of the last rune of b.
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			return i
+		}
+	}
+	return max(0, len(b)-1)
+}
+
+// fragment is how a piece of a line already started is shown.
+func (p *Plain) fragment(s string) string {
+	s = p.clean(s)
+	if p.cur.kind == streaming.KindThinkingDelta {
+		return p.p.Dim(s)
+	}
+	return s
+}
+
+// finishShown ends a line whose start showPartial wrote: the rest of the
+// partial line, then rest, then the newline.
+func (p *Plain) finishShown(rest string) {
+	p.w.WriteString(p.fragment(strings.TrimSuffix(string(p.partial[p.shown:])+rest, "\r")))
+	p.w.WriteByte('\n')
+	p.partial = p.partial[:0]
+	p.shown = 0
+}
 
 // cleanOutput sanitises tool output, letting SGR colour through with
 // --allow-color (and nothing else).
@@ -87,6 +152,13 @@ func (p *Plain) emitLine(ev *streaming.Event, depth int, s string) {
 
 // emitPrefixed is emitLine(ev, depth, prefix+s) without joining them.
 func (p *Plain) emitPrefixed(ev *streaming.Event, depth int, prefix, s string) {
+	p.emitStart(ev, depth, prefix)
+	p.w.WriteString(s)
+	p.w.WriteByte('\n')
+}
+
+// emitStart writes the start of a line: timestamp, indent, prefix.
+func (p *Plain) emitStart(ev *streaming.Event, depth int, prefix string) {
 	if p.cfg.Timestamps && ev != nil && !ev.Time.IsZero() {
 		p.w.WriteString(p.p.Dim(ev.Time.Local().Format("15:04:05")))
 		p.w.WriteByte(' ')
@@ -95,8 +167,6 @@ func (p *Plain) emitPrefixed(ev *streaming.Event, depth int, prefix, s string) {
 		p.w.WriteString("  ")
 	}
 	p.w.WriteString(prefix)
-	p.w.WriteString(s)
-	p.w.WriteByte('\n')
 	p.printed = true
 }
 
@@ -354,7 +424,9 @@ func (p *Plain) text(ev *streaming.Event) {
 		if i < 0 {
 			break
 		}
-		if len(p.partial) == 0 {
+		if p.shown > 0 {
+			p.finishShown(text[:i])
+		} else if len(p.partial) == 0 {
 			p.textLine(ev, text[:i])
 		} else {
 			p.partial = append(p.partial, text[:i]...)
@@ -413,8 +485,15 @@ func (p *Plain) textLines(text string) int {
 }
 
 func (p *Plain) textLine(ev *streaming.Event, s string) {
+	// A CRLF line end is a line end, not a carriage return to show.
+	prefix, s := p.lineParts(strings.TrimSuffix(s, "\r"))
+	p.emitPrefixed(ev, p.curDepth, prefix, s)
+}
+
+// lineParts is the prefix and the shown form of a text line of the current
+// block (or of the start of one).
+func (p *Plain) lineParts(s string) (prefix, shown string) {
 	s = p.clean(s)
-	prefix := ""
 	switch {
 	case p.cur.kind == streaming.KindThinkingDelta:
 		s = p.p.Dim("┆ " + s)
@@ -428,7 +507,7 @@ func (p *Plain) textLine(ev *streaming.Event, s string) {
 		s = p.ci.content(s)
 	}
 	p.lineNo++
-	p.emitPrefixed(ev, p.curDepth, prefix, s)
+	return prefix, s
 }
 
 // endBlock finishes the current text block: its partial last line, or the
@@ -438,7 +517,9 @@ func (p *Plain) endBlock() {
 		return
 	}
 	p.inBlock = false
-	if len(p.partial) > 0 {
+	if p.shown > 0 {
+		p.finishShown("")
+	} else if len(p.partial) > 0 {
 		p.textLine(nil, string(p.partial))
 		p.partial = p.partial[:0]
 	}
