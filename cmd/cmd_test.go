@@ -309,3 +309,13 @@ func TestReadErrorReported(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+// TestGeminiJSONModePrettyPrinted: gemini --output-format json prints one
+// pretty-printed object; it is read whole, shown, and its status is the exit.
+func TestGeminiJSONModePrettyPrinted(t *testing.T) {
+	in := "{\n  \"response\": \"The answer is 42.\",\n  \"stats\": {\n    \"models\": {},\n    \"tools\": {\"totalCalls\": 0}\n  }\n}\n"
+	r := cli{args: []string{"-o", "text"}, stdin: strings.NewReader(in)}.run(t)
+	if r.code != 0 || r.stdout != "The answer is 42.\n" {
+		t.Errorf("exit %d, output %q", r.code, r.stdout)
+	}
+}

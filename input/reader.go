@@ -107,7 +107,7 @@ func (r *Reader) Next() (Line, error) {
 	}
 	if r.first {
 		r.first = false
-		if line.Skipped == 0 && isArrayStart(line.Bytes) {
+		if line.Skipped == 0 && (isArrayStart(line.Bytes) || isObjectStart(line.Bytes)) {
 			return r.readArray(line)
 		}
 	}
@@ -269,7 +269,14 @@ func isArrayStart(b []byte) bool {
 	return len(rest) == 0 || rest[0] == '{' || rest[0] == ']'
 }
 
-// readArray handles a first line that opens an array. A first line that
+// isObjectStart reports a first line that is only "{": the start of one
+// pretty-printed JSON object (gemini --output-format json).
+func isObjectStart(b []byte) bool {
+	return bytes.Equal(bytes.TrimSpace(b), []byte("{"))
+}
+
+// readArray handles a first line that opens an array (or, alone on its
+// line, an object). A first line that
 // is a whole array gives its elements, and reading goes on line by line
 // after it (nothing more is held). Otherwise the array spans lines (a
 // pretty-printed file): the whole input is read, and when it is one valid
@@ -313,6 +320,11 @@ func (r *Reader) readArray(first Line) (Line, error) {
 	r.arrBuf = data
 	r.pending = r.pending[:0]
 	if r.err == nil && !skipped && gjson.ValidBytes(data) {
+		if obj := bytes.TrimSpace(data); obj[0] == '{' {
+			// One pretty-printed object: one value.
+			r.pending = append(r.pending, Line{Bytes: obj, N: first.N, Element: true, Owned: true})
+			return r.Next()
+		}
 		r.elements(data, first.N)
 		if len(r.pending) == 0 {
 			return Line{}, io.EOF

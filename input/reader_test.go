@@ -380,6 +380,14 @@ func checkReader(t *testing.T, data []byte, max int) {
 		}
 		return
 	}
+	if body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")); len(want) > 0 && isObjectStart(want[0]) &&
+		gjson.ValidBytes(body) && !tooLong(want, max) {
+		// One pretty-printed object: one value.
+		if len(lines) != 1 || !lines[0].Element || string(lines[0].Bytes) != string(bytes.TrimSpace(body)) {
+			t.Fatalf("object read as %+v", lines)
+		}
+		return
+	}
 	// Lines: every byte accounted for, in order; only over-long lines
 	// skipped, only the last without a newline.
 	if len(lines) != len(want) {
@@ -483,5 +491,35 @@ func TestBufferedIgnoresAPartialLine(t *testing.T) {
 	}
 	if n := r.Buffered(); n == 0 {
 		t.Errorf("Buffered() = 0 with a whole line waiting")
+	}
+}
+
+// TestPrettyPrintedObject: a whole input that is one pretty-printed JSON
+// object (gemini --output-format json) is one value; several objects, or
+// an object that is not valid, stay lines.
+func TestPrettyPrintedObject(t *testing.T) {
+	read := func(in string) []Line {
+		r := NewReader(strings.NewReader(in), 0)
+		var out []Line
+		for {
+			l, err := r.Next()
+			if err != nil {
+				return out
+			}
+			l.Bytes = append([]byte(nil), l.Bytes...)
+			out = append(out, l)
+		}
+	}
+	one := read("{\n  \"response\": \"hi\",\n  \"stats\": {}\n}\n")
+	if len(one) != 1 || !strings.Contains(string(one[0].Bytes), `"response": "hi"`) || one[0].N != 1 {
+		t.Errorf("one object: got %d lines %+v", len(one), one)
+	}
+	two := read("{\n\"a\":1\n}\n{\n\"b\":2\n}\n")
+	if len(two) != 6 {
+		t.Errorf("two objects: got %d lines, want 6", len(two))
+	}
+	bad := read("{\n\"a\":\n")
+	if len(bad) != 2 {
+		t.Errorf("invalid object: got %d lines, want 2", len(bad))
 	}
 }
