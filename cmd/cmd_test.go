@@ -319,3 +319,18 @@ func TestGeminiJSONModePrettyPrinted(t *testing.T) {
 		t.Errorf("exit %d, output %q", r.code, r.stdout)
 	}
 }
+
+// TestTextAnswerSanitisedOnATerminal: -o text writes the answer as it is
+// for a script, but never raw escape sequences to a terminal.
+func TestTextAnswerSanitisedOnATerminal(t *testing.T) {
+	in := `{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/","tools":[],"claude_code_version":"2.1.207"}` + "\n" +
+		`{"type":"result","subtype":"success","is_error":false,"result":"ok \u001b]0;pwn\u0007 done","num_turns":1}` + "\n"
+	pipe := cli{args: []string{"-o", "text"}, stdin: strings.NewReader(in)}.run(t)
+	if pipe.stdout != "ok \x1b]0;pwn\x07 done\n" {
+		t.Errorf("pipe: %q", pipe.stdout)
+	}
+	tty := cli{args: []string{"-o", "text"}, stdin: strings.NewReader(in), tty: true}.run(t)
+	if tty.stdout != "ok ␛]0;pwn␇ done\n" {
+		t.Errorf("terminal: %q", tty.stdout)
+	}
+}

@@ -56,6 +56,7 @@ func decide(env *Env, o *Options) (string, render.Config) {
 		Until:      o.Until,
 		CI:         ciOf(env, o.CI),
 		Now:        env.Now,
+		Terminal:   tty,
 		Tick:       env.Tick,
 	}
 	cfg.Width = o.Width

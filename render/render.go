@@ -66,6 +66,9 @@ type Config struct {
 	TermSize func() (width, height int, ok bool)
 	// Resize delivers a value when the terminal size changes (SIGWINCH).
 	Resize <-chan os.Signal
+	// Terminal reports that the output is a terminal (text sanitises the
+	// answer then; other renderers always do).
+	Terminal bool
 	// Tick, when set, replaces the pretty renderer's redraw and spinner
 	// timer (tests drive it by hand); nil means a real ticker.
 	Tick <-chan time.Time

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/agentfmt/agentfmt/sanitize"
 	"io"
 	"strings"
 
@@ -12,7 +13,8 @@ func init() {
 }
 
 // Text prints only the final answer, for answer=$(agent | agentfmt -o text).
-// The answer is written as it is: it is for a script, not a terminal.
+// The answer is written as it is for a script; on a terminal it is
+// sanitised like every other renderer's content.
 type Text struct {
 	w   io.Writer
 	cfg Config
@@ -26,6 +28,10 @@ func (t *Text) Finish(s Summary) error {
 	if s.Answer == "" {
 		return nil
 	}
-	_, err := io.WriteString(t.w, strings.TrimRight(s.Answer, "\n")+"\n")
+	answer := strings.TrimRight(s.Answer, "\n")
+	if t.cfg.Terminal {
+		answer = sanitize.String(answer, sanitize.Options{})
+	}
+	_, err := io.WriteString(t.w, answer+"\n")
 	return err
 }
