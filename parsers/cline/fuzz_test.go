@@ -1,29 +1,15 @@
 package cline_test
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/agentfmt/agentfmt/parsers/parsertest"
 )
 
-// FuzzParse feeds arbitrary input (seeded with the fixtures and their
-// lines) through the decoder and session: no panic, no error.
+// FuzzParse feeds arbitrary input (seeded with the fixtures, whole and
+// line by line) through the decoder and session: no panic, no error, and
+// text-like events leave the session as deltas.
 func FuzzParse(f *testing.F) {
-	for _, file := range fixtures(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(data))
-		for _, line := range strings.Split(string(data), "\n") {
-			f.Add(line)
-		}
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		if res := parsertest.Run(agents, in); res.Err != nil {
-			t.Fatalf("error: %v", res.Err)
-		}
-	})
+	parsertest.SeedFixtures(f, "cline")
+	f.Fuzz(func(t *testing.T, in string) { parsertest.CheckFuzz(t, agents, in) })
 }

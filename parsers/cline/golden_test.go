@@ -9,9 +9,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// fixtures lists the hand-written fixtures in testdata/cline.
-func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "cline") }
-
 // TestGolden runs every fixture through the decoder and session and
 // compares the event dump with the .events file beside it.
 func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "cline", *update) }

@@ -13,9 +13,6 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 var agents = []parsers.Agent{cursor.Agent}
 
-// fixtures lists the hand-written fixtures in testdata/cursor.
-func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "cursor") }
-
 // TestGolden runs every fixture through the decoder and session and
 // compares the event dump with the .events file beside it.
 func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "cursor", *update) }

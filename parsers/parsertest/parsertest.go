@@ -208,3 +208,32 @@ func Golden(t *testing.T, agents []parsers.Agent, folder string, update bool) {
 		})
 	}
 }
+
+// SeedFixtures adds each fixture of testdata/<folder>, whole and line by
+// line, to a fuzz target's seed corpus.
+func SeedFixtures(f *testing.F, folder string) {
+	for _, file := range Fixtures(f, folder) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+		for _, line := range strings.Split(string(b), "\n") {
+			f.Add(line)
+		}
+	}
+}
+
+// CheckFuzz runs one fuzz input through agents (decoder and session): no
+// panic, no error, and every text-like event leaves the session a delta.
+func CheckFuzz(t *testing.T, agents []parsers.Agent, in string) {
+	r := Run(agents, in)
+	if r.Err != nil {
+		t.Fatalf("error: %v", r.Err)
+	}
+	for _, e := range r.Events {
+		if e.Mode != streaming.Delta {
+			t.Fatalf("event %s left the session with mode %s", e.Kind, e.Mode)
+		}
+	}
+}
