@@ -24,39 +24,8 @@ func KeyArg(ev *streaming.Event) string {
 		return oneLine(ev.Title)
 	}
 	v := gjson.Parse(in)
-	if v.IsObject() && gjson.Valid(in) {
-		return keyArgObject(ev, v)
-	}
 	if v.IsObject() {
-		for _, k := range keyArgFields {
-			f := v.Get(gjson.Escape(k))
-			switch {
-			case f.Type == gjson.String && f.Str != "":
-				return oneLine(f.Str)
-			case f.IsArray():
-				var parts []string
-				for _, p := range f.Array() {
-					parts = append(parts, p.String())
-				}
-				if len(parts) > 0 {
-					return oneLine(strings.Join(parts, " "))
-				}
-			}
-		}
-		var first string
-		v.ForEach(func(_, val gjson.Result) bool {
-			if val.Type == gjson.String && val.Str != "" {
-				first = val.Str
-				return false
-			}
-			return true
-		})
-		if ev.Title != "" {
-			return oneLine(ev.Title)
-		}
-		if first != "" {
-			return oneLine(first)
-		}
+		return keyArgObject(ev, v)
 	}
 	if v.Type == gjson.String {
 		return oneLine(v.Str)
@@ -64,7 +33,7 @@ func KeyArg(ev *streaming.Event) string {
 	return oneLine(in)
 }
 
-// keyArgObject is KeyArg for a valid JSON object input, read in one pass
+// keyArgObject is KeyArg for an object input, read in one pass
 // (a Get per candidate field would scan the input sixteen times).
 func keyArgObject(ev *streaming.Event, v gjson.Result) string {
 	var found [len(keyArgFields)]gjson.Result // the first of each name, as Get finds
