@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -42,12 +41,7 @@ func acpCapture(data []byte, _ string) Expect {
 		run.Reset()
 		runID, restated = "", false
 	}
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
-			continue
-		}
-		v := gjson.ParseBytes(line)
+	for _, v := range objects(data) {
 		if m := v.Get("msg"); !v.Get("jsonrpc").Exists() && m.Get("jsonrpc").Exists() {
 			v = m
 		}

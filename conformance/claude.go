@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -40,12 +39,7 @@ func claudeLike(data []byte) Expect {
 	runs := []*claudeRun{newRun()}
 	started := false
 	streamMsg := map[string]string{} // parent level → message id of the last message_start
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
-			continue
-		}
-		v := gjson.ParseBytes(line)
+	for _, v := range objects(data) {
 		r := runs[len(runs)-1]
 		switch v.Get("type").String() {
 		case "system":

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -23,12 +22,7 @@ func codexExpect(data []byte, name string) Expect {
 	exit := 3
 	answer := ""
 	failed := false
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
-			continue
-		}
-		v := gjson.ParseBytes(line)
+	for _, v := range objects(data) {
 		if m := v.Get("msg"); m.IsObject() && !v.Get("type").Exists() {
 			switch m.Get("type").String() {
 			case "agent_message":

@@ -9,6 +9,9 @@
 package conformance
 
 import (
+	"bytes"
+
+	"github.com/tidwall/gjson"
 	"os"
 	"path/filepath"
 	"sort"
@@ -100,5 +103,19 @@ func Captures(folder string) []string {
 		out = append(out, m...)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// objects returns the JSON objects of a capture, one per line; blank,
+// non-JSON and invalid lines are left out.
+func objects(data []byte) []gjson.Result {
+	var out []gjson.Result
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+			continue
+		}
+		out = append(out, gjson.ParseBytes(line))
+	}
 	return out
 }

@@ -40,12 +40,7 @@ func cursorCapture(data []byte, _ string) Expect {
 			break
 		}
 	}
-	for _, line := range lines {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
-			continue
-		}
-		v := gjson.ParseBytes(line)
+	for _, v := range objects(data) {
 		switch v.Get("type").Str {
 		case "system":
 			if v.Get("subtype").Str == "init" {

@@ -1,11 +1,7 @@
 package conformance
 
 import (
-	"bufio"
-	"bytes"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 func init() { Register("gemini", geminiExpect) }
@@ -31,14 +27,7 @@ func geminiExpect(data []byte, name string) Expect {
 		}
 		cur = ""
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "{") || !gjson.Valid(line) {
-			continue
-		}
-		v := gjson.Parse(line)
+	for _, v := range objects(data) {
 		if !v.Get("type").Exists() {
 			if resp := v.Get("response"); resp.Exists() || v.Get("error").Exists() {
 				flush()

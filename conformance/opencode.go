@@ -1,11 +1,7 @@
 package conformance
 
 import (
-	"bufio"
-	"bytes"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 func init() { Register("opencode", opencodeExpect) }
@@ -28,14 +24,7 @@ func opencodeExpect(data []byte, name string) Expect {
 		stepTools bool
 		last      string
 	)
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "{") || !gjson.Valid(line) {
-			continue
-		}
-		v := gjson.Parse(line)
+	for _, v := range objects(data) {
 		if id := v.Get("sessionID").String(); id != "" && id != session {
 			session = id
 			failed, ended, stepTools, last = false, false, false, ""
