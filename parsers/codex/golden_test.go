@@ -1,10 +1,8 @@
 package codex_test
 
 import (
-	"bufio"
 	"flag"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,58 +15,21 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 var agents = []parsers.Agent{codex.Agent}
 
-func fixtures(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "codex", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	return files
-}
+func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "codex") }
 
 // TestGolden runs every fixture through the decoder and session and
 // compares the Dump with testdata/codex/NN-….events.
-func TestGolden(t *testing.T) {
-	for _, f := range fixtures(t) {
-		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		t.Run(name, func(t *testing.T) {
-			in, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := parsertest.Run(agents, string(in)).Check(t).Dump()
-			golden := strings.TrimSuffix(f, ".jsonl") + ".events"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("events differ from %s (run with -update and review)\n--- got\n%s--- want\n%s", golden, got, want)
-			}
-		})
-	}
-}
+func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "codex", *update) }
 
 // fixtureLines returns every line of every fixture (fuzz seeds).
 func fixtureLines(t testing.TB) []string {
 	var out []string
 	for _, f := range fixtures(t) {
-		fh, err := os.Open(f)
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			out = append(out, sc.Text())
-		}
-		fh.Close()
+		out = append(out, strings.Split(string(b), "\n")...)
 	}
 	return out
 }

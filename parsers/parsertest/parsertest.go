@@ -203,7 +203,7 @@ func Golden(t *testing.T, agents []parsers.Agent, folder string, update bool) {
 				t.Fatalf("%v (run with -update)", err)
 			}
 			if got != string(want) {
-				t.Errorf("dump differs from %s (run with -update and review):\n%s", golden, got)
+				t.Errorf("dump differs from %s (run with -update and review):\n%s", golden, firstDiffs(string(want), got))
 			}
 		})
 	}
@@ -236,4 +236,27 @@ func CheckFuzz(t *testing.T, agents []parsers.Agent, in string) {
 			t.Fatalf("event %s left the session with mode %s", e.Kind, e.Mode)
 		}
 	}
+}
+
+// firstDiffs shows the first five lines that differ.
+func firstDiffs(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, c string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			c = g[i]
+		}
+		if a != c {
+			b.WriteString("- " + a + "\n+ " + c + "\n")
+			if n++; n == 5 {
+				break
+			}
+		}
+	}
+	return b.String()
 }
