@@ -36,8 +36,9 @@ func (c cli) run(t testing.TB) cliResult {
 		IsTerminal: func(w io.Writer) bool {
 			return c.tty && w == io.Writer(&out)
 		},
-		Now:  func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
-		Tick: make(chan time.Time),
+		Now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Tick:     make(chan time.Time),
+		Scribble: true,
 	}
 	if c.stdin == nil {
 		env.Stdin = strings.NewReader("")

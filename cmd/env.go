@@ -31,6 +31,10 @@ type Env struct {
 	// redraw timer (tests make pretty output deterministic with them).
 	Now  func() time.Time
 	Tick <-chan time.Time
+	// Scribble overwrites the memory each input line was decoded in once
+	// the line is rendered (tests: anything kept of a line without a copy
+	// shows up as garbage instead of by chance).
+	Scribble bool
 }
 
 // OSEnv is the environment of the running process.

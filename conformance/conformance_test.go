@@ -21,12 +21,13 @@ func render(t *testing.T, data []byte, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := &cmd.Env{
-		Stdin:  bytes.NewReader(data),
-		Stdout: &out,
-		Stderr: &errb,
-		Getenv: func(string) string { return "" },
-		Now:    func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
-		Tick:   make(chan time.Time),
+		Stdin:    bytes.NewReader(data),
+		Stdout:   &out,
+		Stderr:   &errb,
+		Getenv:   func(string) string { return "" },
+		Now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Tick:     make(chan time.Time),
+		Scribble: true,
 	}
 	var code int
 	func() {

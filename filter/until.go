@@ -1,6 +1,10 @@
 package filter
 
-import "github.com/agentfmt/agentfmt/streaming"
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
 
 // Until strips the --until completion marker from what is shown: the
 // assistant's text and thinking (deltas and revisions) and the result's
@@ -91,7 +95,7 @@ func (u *Until) delta(ev *streaming.Event) error {
 	b.tmpl = *ev
 	b.tmpl.Text = ""
 	show, hold := u.m.feed(&b.st, b.held+ev.Text, false)
-	b.held = hold
+	b.held = strings.Clone(hold) // kept past Handle: the event's text may be lent
 	if len(show) == 0 {
 		return nil
 	}
@@ -110,7 +114,7 @@ func (u *Until) revision(ev *streaming.Event) error {
 	b.tmpl.Kind = b.key.kind
 	b.tmpl.Text = ""
 	show, hold := u.m.feed(&b.st, ev.Text, false)
-	b.held = hold
+	b.held = strings.Clone(hold)
 	u.ev = *ev
 	u.ev.Text = string(show)
 	return u.next.Handle(&u.ev)

@@ -304,11 +304,16 @@ func skipValue(s string, i int, t *lineTab) int {
 }
 
 // unescapeJSON decodes the body of a valid JSON string (without its
-// quotes) as gjson does, in one allocation: the text between escapes is
-// copied in runs (found with IndexByte, which is vectorised).
+// quotes) as gjson does, in one allocation.
 func unescapeJSON(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	b := appendUnescaped(make([]byte, 0, len(s)), s)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// appendUnescaped appends the decoded body of a valid JSON string to dst:
+// the text between escapes is copied in runs (found with IndexByte, which
+// is vectorised).
+func appendUnescaped(b []byte, s string) []byte {
 	for {
 		k := strings.IndexByte(s, '\\')
 		if k < 0 {
@@ -316,27 +321,27 @@ func unescapeJSON(s string) string {
 		}
 		// (gjson stops at a control character; valid JSON has none, and
 		// only validated text is read here.)
-		b.WriteString(s[:k])
+		b = append(b, s[:k]...)
 		s = s[k:]
 		if len(s) < 2 {
-			return b.String()
+			return b
 		}
 		switch c := s[1]; c {
 		case '\\', '/', '"':
-			b.WriteByte(c)
+			b = append(b, c)
 		case 'b':
-			b.WriteByte('\b')
+			b = append(b, '\b')
 		case 'f':
-			b.WriteByte('\f')
+			b = append(b, '\f')
 		case 'n':
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		case 'r':
-			b.WriteByte('\r')
+			b = append(b, '\r')
 		case 't':
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		case 'u':
 			if len(s) < 6 {
-				return b.String()
+				return b
 			}
 			r := hexRune(s[2:6])
 			s = s[6:]
@@ -346,15 +351,40 @@ func unescapeJSON(s string) string {
 					s = s[6:]
 				}
 			}
-			var buf [utf8.UTFMax]byte
-			n := utf8.EncodeRune(buf[:], r)
-			b.Write(buf[:n])
+			b = utf8.AppendRune(b, r)
 			continue
 		default:
-			return b.String()
+			return b
 		}
 		s = s[2:]
 	}
+}
+
+// lendMin is the length from which Line.Text decodes a string with
+// escapes into the line's scratch space instead of a new allocation.
+const lendMin = 256
+
+// Text is the value raw (a JSON value in the line's text) as gjson's
+// String gives it, like Value(raw).String(). When the decoder lends (see
+// DecoderOptions.Settle), a long string with escapes is decoded into the
+// line's scratch space, which the next line reuses: such a string, like
+// the line's own text, is only valid until the decoder has settled the
+// line. The decoder copies it into every event field that it does not
+// lend.
+func (l *Line) Text(raw string) string {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return Value(raw).String()
+	}
+	body := raw[1 : len(raw)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	if !l.lend || len(raw) < lendMin {
+		return unescapeJSON(body)
+	}
+	start := len(l.arena)
+	l.arena = appendUnescaped(l.arena, body)
+	return unsafe.String(unsafe.SliceData(l.arena[start:]), len(l.arena)-start)
 }
 
 // hexRune reads four hex digits (gjson reads what ParseUint accepts; a

@@ -31,6 +31,16 @@ type DecoderOptions struct {
 	Strict bool
 	// Report receives detection decisions and notices with their line (--debug).
 	Report func(line int, msg string)
+	// Settle, when set, is called after the events of each line. The
+	// decoder then lends the payload of the line's deltas and tool
+	// outputs (see Decoder.Lent) instead of copying it: it is valid until
+	// Settle returns, and whoever keeps it longer (the session) copies it
+	// in Settle. Without it, every string of an event is the event's own.
+	Settle func()
+	// Scribble overwrites the lent memory of each line once it is
+	// settled, as the reader does when it reuses its buffer (tests: a
+	// lent string kept without a copy turns to garbage).
+	Scribble bool
 }
 
 // Decoder turns input lines into events: raw text, notices, and the
@@ -107,7 +117,7 @@ func (d *Decoder) report(line int, format string, args ...any) {
 
 // emit stamps an event with the current agent and line.
 func (d *Decoder) emit(ev *streaming.Event) error {
-	if d.lent != nil {
+	if d.lent != nil || len(d.line.arena) > 0 {
 		d.own(ev)
 	}
 	if ev.Agent == "" && d.curAgent != nil {
@@ -127,28 +137,55 @@ func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
 	return d.out(&d.ev)
 }
 
-// own copies the strings of ev that are parts of the lent line: the
-// session and the renderer may keep them after the buffer is reused.
-func (d *Decoder) own(ev *streaming.Event) {
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.lent)))
-	hi := lo + uintptr(len(d.lent))
-	own := func(s *string) {
-		if len(*s) == 0 {
-			return
-		}
-		if p := uintptr(unsafe.Pointer(unsafe.StringData(*s))); p >= lo && p < hi {
-			*s = strings.Clone(*s)
-		}
+// Lent reports whether s is (a part of) memory the decoder lends for the
+// current line only: the reader's buffer the line is in (see
+// Agent.Borrow) or the strings Line.Text decoded for it. Such memory is
+// reused once the line is settled (see DecoderOptions.Settle).
+func (d *Decoder) Lent(s string) bool {
+	if len(s) == 0 {
+		return false
 	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	if lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.lent))); p >= lo && p < lo+uintptr(len(d.lent)) {
+		return true
+	}
+	a := d.line.arena
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
+	return p >= lo && p < lo+uintptr(len(a))
+}
+
+// lends reports whether the decoder lends ev's payload (s, a field of
+// ev) to the session instead of copying it: the text of deltas and the
+// output of a tool call, the large strings, which the session settles
+// (it copies only what it keeps after the line) and renderers never keep.
+func (d *Decoder) lends(ev *streaming.Event, s *string) bool {
+	if d.opts.Settle == nil {
+		return false
+	}
+	switch ev.Kind {
+	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta:
+		return s == &ev.Text
+	case streaming.KindToolEnd:
+		return s == &ev.Output
+	}
+	return false
+}
+
+// own copies the strings of ev that are lent memory (see Lent), except
+// the payload the decoder lends (see lends): the session and the renderer
+// may keep them after the memory is reused.
+func (d *Decoder) own(ev *streaming.Event) {
 	for _, s := range [...]*string{&ev.Agent, &ev.SessionID, &ev.Model, &ev.CWD, &ev.Message, &ev.Role,
 		&ev.Parent, &ev.Text, &ev.ID, &ev.Name, &ev.Input, &ev.Title, &ev.Output, &ev.Choice, &ev.From,
 		&ev.To, &ev.Level, &ev.Reason, &ev.Type} {
-		own(s)
+		if d.Lent(*s) && !d.lends(ev, s) {
+			*s = strings.Clone(*s)
+		}
 	}
 	// Tool lists run to a hundred names: one copy for all of them.
 	n := 0
 	for _, t := range ev.Tools {
-		if p := uintptr(unsafe.Pointer(unsafe.StringData(t))); len(t) > 0 && p >= lo && p < hi {
+		if d.Lent(t) {
 			n += len(t)
 		}
 	}
@@ -156,33 +193,68 @@ func (d *Decoder) own(ev *streaming.Event) {
 		var b strings.Builder
 		b.Grow(n)
 		for _, t := range ev.Tools {
-			if p := uintptr(unsafe.Pointer(unsafe.StringData(t))); len(t) > 0 && p >= lo && p < hi {
+			if d.Lent(t) {
 				b.WriteString(t)
 			}
 		}
 		all := b.String()
 		for i, t := range ev.Tools {
-			if p := uintptr(unsafe.Pointer(unsafe.StringData(t))); len(t) > 0 && p >= lo && p < hi {
+			if d.Lent(t) {
 				ev.Tools[i], all = all[:len(t)], all[len(t):]
 			}
 		}
 	}
 	for i := range ev.Entries {
 		e := &ev.Entries[i]
-		own(&e.Text)
-		own(&e.Status)
-		own(&e.Priority)
+		d.ownString(&e.Text)
+		d.ownString(&e.Status)
+		d.ownString(&e.Priority)
 	}
 	for i := range ev.Options {
 		o := &ev.Options[i]
-		own(&o.ID)
-		own(&o.Name)
-		own(&o.Kind)
+		d.ownString(&o.ID)
+		d.ownString(&o.Name)
+		d.ownString(&o.Kind)
+	}
+}
+
+func (d *Decoder) ownString(s *string) {
+	if d.Lent(*s) {
+		*s = strings.Clone(*s)
 	}
 }
 
 // Decode handles one input line.
 func (d *Decoder) Decode(in input.Line) error {
+	d.line.lend = d.opts.Settle != nil
+	d.line.arena = d.line.arena[:0]
+	err := d.decode(in)
+	if d.opts.Settle != nil {
+		d.opts.Settle()
+	}
+	if d.opts.Scribble {
+		scribble(d.line.arena)
+		if !in.Owned {
+			scribble(in.Bytes)
+		}
+	}
+	d.line.arena = d.line.arena[:0]
+	if cap(d.line.arena) > maxArena {
+		d.line.arena = nil // a huge line's strings: not kept for the next
+	}
+	return err
+}
+
+// maxArena is the scratch space kept from line to line.
+const maxArena = 1 << 20
+
+func scribble(b []byte) {
+	for i := range b {
+		b[i] = '#'
+	}
+}
+
+func (d *Decoder) decode(in input.Line) error {
 	d.truncated = false
 	if in.Skipped > 0 {
 		return d.simple(streaming.KindNotice, in.N,

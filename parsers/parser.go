@@ -92,6 +92,8 @@ type Line struct {
 	vals  [maxTop]gjson.Result // values read so far
 	keys  [maxTop]string       // unescaped names of keys with escapes
 	longs []longSpan           // long string values, from validation (nil: unknown)
+	lend  bool                 // Text may decode into arena
+	arena []byte               // strings Text decoded for this line; reused by the next
 }
 
 // NewLine indexes the top-level fields of json, which must be valid JSON.

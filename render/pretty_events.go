@@ -270,7 +270,7 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	}
 	t.exit = ev.ExitCode
 	t.durMS = ev.DurationMS
-	t.output = ev.Output
+	t.output = strings.Clone(ev.Output) // kept past Handle: the event's may be lent
 	t.endAt = r.cfg.Now()
 	if ev.Input != "" {
 		t.input = ev.Input

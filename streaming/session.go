@@ -34,6 +34,11 @@ type Options struct {
 	// Report, when set, receives contract repairs and other decisions with
 	// their input line (--debug).
 	Report func(line int, msg string)
+	// Lent, when set, reports the strings of pushed events that are only
+	// valid until the next Settle (the decoder lends the text of deltas
+	// and tool outputs from its line buffers): the session copies those
+	// it still keeps when Settle is called.
+	Lent func(s string) bool
 }
 
 // ContractError is a violation of the streaming contract under Strict.
@@ -96,6 +101,7 @@ type message struct {
 	role   string
 	parent string
 	blocks []*block
+	closed bool
 }
 
 func (m *message) block(k blockKey) *block {
@@ -116,6 +122,14 @@ type toolCall struct {
 	input  string
 	title  string
 	output []byte
+	ended  bool
+}
+
+// lentText is a block's or a tool's text that is a lent string (see
+// Options.Lent), until Settle copies it, if its owner is still open.
+type lentText struct {
+	text   *[]byte
+	closed *bool
 }
 
 // run is the state of one agent run (from one session.start to the next).
@@ -151,6 +165,8 @@ type Session struct {
 	closed  bool
 
 	ev Event // scratch event handed to out, to avoid an allocation per delta
+
+	lent []lentText // kept texts that are lent strings, until Settle
 }
 
 // NewSession returns a session that passes its output to out.
@@ -285,6 +301,7 @@ func (s *Session) messageStop(ev *Event) error {
 
 func (s *Session) forget(m *message) {
 	delete(s.msgs, m.id)
+	m.closed = true
 	for i, id := range s.msgOrder {
 		if id == m.id {
 			s.msgOrder = append(s.msgOrder[:i], s.msgOrder[i+1:]...)
@@ -322,7 +339,7 @@ func (s *Session) text(ev *Event) error {
 		return err
 	}
 	b := m.block(blockKey{kind: ev.Kind, index: ev.Block})
-	delta, revised, err := s.merge(&b.text, ev)
+	delta, revised, err := s.merge(&b.text, &m.closed, ev)
 	if err != nil {
 		return err
 	}
@@ -382,9 +399,10 @@ func (s *Session) noteAnswer(m *message, b *block, revised bool, delta string) {
 	}
 }
 
-// merge folds ev.Text into acc according to ev.Mode and returns the new
-// text to pass on, or revised when the block was rewritten.
-func (s *Session) merge(acc *[]byte, ev *Event) (delta string, revised bool, err error) {
+// merge folds ev.Text into acc (the text of a block or tool that is kept
+// until *closed) according to ev.Mode and returns the new text to pass on,
+// or revised when the block was rewritten.
+func (s *Session) merge(acc *[]byte, closed *bool, ev *Event) (delta string, revised bool, err error) {
 	t := ev.Text
 	have := *acc
 	switch ev.Mode {
@@ -414,6 +432,9 @@ func (s *Session) merge(acc *[]byte, ev *Event) (delta string, revised bool, err
 			// text, so an append never writes into the string; nothing
 			// else writes into a block's text.
 			*acc = unsafe.Slice(unsafe.StringData(t), len(t))
+			if s.opts.Lent != nil && s.opts.Lent(t) {
+				s.lent = append(s.lent, lentText{text: acc, closed: closed})
+			}
 			return t, false, nil
 		case len(t) > len(have) && t[:len(have)] == string(have):
 			*acc = append(have, t[len(have):]...)
@@ -469,7 +490,7 @@ func (s *Session) toolOutput(ev *Event) error {
 	if err != nil {
 		return err
 	}
-	delta, revised, err := s.merge(&t.output, ev)
+	delta, revised, err := s.merge(&t.output, &t.ended, ev)
 	if err != nil {
 		return err
 	}
@@ -522,6 +543,7 @@ func (s *Session) toolEnd(ev *Event) error {
 
 func (s *Session) endTool(t *toolCall) {
 	delete(s.tools, t.id)
+	t.ended = true
 	for i, id := range s.toolOrd {
 		if id == t.id {
 			s.toolOrd = append(s.toolOrd[:i], s.toolOrd[i+1:]...)
@@ -590,6 +612,19 @@ func (s *Session) closeMessages(line int) error {
 		}
 	}
 	return nil
+}
+
+// Settle copies the lent strings (see Options.Lent) the session still
+// keeps: the text of blocks and tools that are still open. Texts that
+// ended with their line are never copied.
+func (s *Session) Settle() {
+	for i, l := range s.lent {
+		if !*l.closed && s.opts.Lent(unsafe.String(unsafe.SliceData(*l.text), len(*l.text))) {
+			*l.text = append([]byte(nil), *l.text...)
+		}
+		s.lent[i] = lentText{}
+	}
+	s.lent = s.lent[:0]
 }
 
 // closeOpen closes every open message and tool call.

@@ -27,7 +27,10 @@ var Agent = parsers.Agent{
 // result too: its init has neither tools nor a version field, its
 // assistant lines carry timestamp_ms / model_call_id and its result a
 // request_id. Gemini's result has stats. Those lines are never Decisive
-// here, and the Cursor-only ones score No.
+// here, and the Cursor-only ones score No. Claude's own frames are
+// decisive when they carry what only Claude writes (parent_tool_use_id,
+// num_turns, total_cost_usd): most lines of a long stream then skip the
+// other detectors.
 func detect(l *parsers.Line) parsers.Confidence {
 	switch l.Str("type") {
 	case "system":
@@ -47,10 +50,19 @@ func detect(l *parsers.Line) parsers.Confidence {
 		if l.Has("timestamp_ms") || l.Has("model_call_id") || !l.Has("message") {
 			return parsers.No
 		}
+		// parent_tool_use_id is Claude Code's (and Amp's and Qwen's, which
+		// this parser reads); Cursor's frames of the same shape lack it.
+		if l.Has("parent_tool_use_id") {
+			return parsers.Decisive
+		}
 		return parsers.Maybe
 	case "result":
 		if l.Has("stats") || (l.Has("request_id") && !l.Has("num_turns") && !l.Has("uuid")) {
 			return parsers.No
+		}
+		// Cursor's result has neither; Gemini's (stats) is ruled out above.
+		if l.Has("num_turns") || l.Has("total_cost_usd") {
+			return parsers.Decisive
 		}
 		return parsers.Maybe
 	case "control_request", "control_response", "tool_progress", "conversation_reset", "command_lifecycle":

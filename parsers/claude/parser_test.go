@@ -53,7 +53,12 @@ func TestDetect(t *testing.T) {
 		{`{"type":"system","subtype":"compact_boundary","session_id":"s"}`, parsers.Maybe},
 		{`{"type":"assistant","message":{"content":[]},"session_id":"s"}`, parsers.Maybe},
 		{`{"type":"user","message":{"content":"hi"},"session_id":"s"}`, parsers.Maybe},
-		{`{"type":"result","subtype":"success","is_error":false,"num_turns":1}`, parsers.Maybe},
+		{`{"type":"result","subtype":"success","is_error":false}`, parsers.Maybe},
+		// What only Claude writes makes its frames decisive.
+		{`{"type":"result","subtype":"success","is_error":false,"num_turns":1}`, parsers.Decisive},
+		{`{"type":"result","subtype":"success","total_cost_usd":0.1}`, parsers.Decisive},
+		{`{"type":"assistant","message":{"content":[]},"parent_tool_use_id":null,"session_id":"s"}`, parsers.Decisive},
+		{`{"type":"user","message":{"content":"hi"},"parent_tool_use_id":"toolu_1","session_id":"s"}`, parsers.Decisive},
 		// Cursor-only lines.
 		{`{"type":"assistant","message":{"content":[]},"session_id":"s","model_call_id":"m","timestamp_ms":1}`, parsers.No},
 		{`{"type":"assistant","message":{"content":[]},"session_id":"s","timestamp_ms":1}`, parsers.No},
