@@ -238,7 +238,9 @@ func (p *pipeline) readFile(name string) error {
 		if err := p.dec.Decode(l); err != nil {
 			return err
 		}
-		if r.Buffered() == 0 && feed.idle() {
+		// (idle first: it is cheap, and a file or a fast stream is never
+		// idle, while Buffered looks for a line end in what is read.)
+		if feed.idle() && r.Buffered() == 0 {
 			if f, ok := p.rend.(render.Flusher); ok {
 				if err := f.Flush(); err != nil {
 					return err

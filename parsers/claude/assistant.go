@@ -18,7 +18,8 @@ const redactedThinking = "‹redacted thinking›"
 // same block, which drops what was already shown.
 func (p *parser) assistant(l *parsers.Line) error {
 	parent := str(l.Get("parent_tool_use_id"))
-	// One pass over the message for its id and content.
+	// One pass over the message for its id and content, up to the later
+	// of them (usage and the rest are not read).
 	var idRaw, contentRaw string
 	for f := l.FieldsOf(l.Get("message").Raw); f.Next(); {
 		switch {
@@ -26,6 +27,11 @@ func (p *parser) assistant(l *parsers.Line) error {
 			idRaw = f.Raw
 		case f.Key == "content" && contentRaw == "":
 			contentRaw = f.Raw
+		default:
+			continue
+		}
+		if idRaw != "" && contentRaw != "" {
+			break
 		}
 	}
 	wire := str(parsers.Value(idRaw))

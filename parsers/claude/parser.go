@@ -285,7 +285,7 @@ func (p *parser) startTool(wire, name, input, parent string) error {
 	}
 	t.parent = strings.Clone(parent)
 	p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
-		Input: input, Title: toolTitle(input), Parent: parent}
+		Input: input, Title: toolTitle(p.line, input), Parent: parent}
 	return p.send(&p.ev)
 }
 
@@ -306,15 +306,21 @@ func (p *parser) endTool(wire string, status streaming.ToolStatus, output, paren
 
 // toolTitle is the human description Claude gives some calls (Bash,
 // Task/Agent: input.description).
-func toolTitle(input string) string {
+// input is valid JSON (a part of l, or the parser's own text): its
+// fields are read in one pass, as gjson.Get(input, "description") would.
+func toolTitle(l *parsers.Line, input string) string {
 	if input == "" || input[0] != '{' {
 		return ""
 	}
-	d := gjson.Get(input, "description")
-	if d.Type != gjson.String {
-		return ""
+	for f := fieldsLine(l).FieldsOf(input); f.Next(); {
+		if f.Key == "description" {
+			if f.Raw[0] != '"' {
+				return ""
+			}
+			return oneLine(textOf(l, f.Raw))
+		}
 	}
-	return oneLine(d.Str)
+	return ""
 }
 
 // str returns a string value ("" for anything else).
@@ -325,12 +331,78 @@ func str(v gjson.Result) string {
 	return ""
 }
 
-// usageOf reads Anthropic-style usage fields.
-func usageOf(v gjson.Result) streaming.Usage {
-	return streaming.Usage{
-		InputTokens:      v.Get("input_tokens").Int(),
-		OutputTokens:     v.Get("output_tokens").Int(),
-		CacheReadTokens:  v.Get("cache_read_input_tokens").Int(),
-		CacheWriteTokens: v.Get("cache_creation_input_tokens").Int(),
+// usageOf reads Anthropic-style usage fields from obj, the JSON text of
+// a usage object (a part of l), in one pass: the first of each name, as
+// gjson's Get finds it, read as gjson's Int reads it. Anything but an
+// object has none.
+func usageOf(l *parsers.Line, obj string) streaming.Usage {
+	var u streaming.Usage
+	var seen uint8
+	for f := fieldsLine(l).FieldsOf(obj); f.Next(); {
+		var dst *int64
+		var bit uint8
+		switch f.Key {
+		case "input_tokens":
+			dst, bit = &u.InputTokens, 1
+		case "output_tokens":
+			dst, bit = &u.OutputTokens, 2
+		case "cache_read_input_tokens":
+			dst, bit = &u.CacheReadTokens, 4
+		case "cache_creation_input_tokens":
+			dst, bit = &u.CacheWriteTokens, 8
+		default:
+			continue
+		}
+		if seen&bit == 0 {
+			seen |= bit
+			*dst = intOf(f.Raw)
+			if seen == 15 {
+				break // all four (they come first): the rest is not read
+			}
+		}
 	}
+	return u
+}
+
+// intOf is the JSON value raw as gjson's Int reads it
+// (parsers.Value(raw).Int()), without parsing a float for a plain
+// integer (which gjson's Int gives exactly).
+func intOf(raw string) int64 {
+	if n, ok := plainInt(raw); ok {
+		return n
+	}
+	return parsers.Value(raw).Int()
+}
+
+// plainInt reads an integer of at most 18 digits (so that it fits an
+// int64), with an optional minus sign; false for anything else.
+func plainInt(raw string) (int64, bool) {
+	i, neg := 0, false
+	if raw != "" && raw[0] == '-' {
+		i, neg = 1, true
+	}
+	if i == len(raw) || len(raw)-i > 18 {
+		return 0, false
+	}
+	var n int64
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// textOf is the JSON value raw (a part of l, which may be nil) as gjson's
+// String gives it: a string without escapes is a part of raw, a long one
+// with escapes may be decoded into the line's scratch space (see
+// parsers.Line.Text). Either is only valid while the line is parsed, and
+// the parser copies what it keeps.
+func textOf(l *parsers.Line, raw string) string {
+	return fieldsLine(l).Text(raw)
 }

@@ -95,7 +95,7 @@ func outcome(l *parsers.Line) (bool, string) {
 func resultUsage(l *parsers.Line) (streaming.Usage, bool) {
 	u := l.Get("usage")
 	cost := l.Get("total_cost_usd")
-	usage := usageOf(u)
+	usage := usageOf(l, u.Raw)
 	if cost.Type == gjson.Number {
 		usage.CostUSD, usage.HasCost = cost.Float(), true
 	}
@@ -104,25 +104,29 @@ func resultUsage(l *parsers.Line) (streaming.Usage, bool) {
 
 // denials shows the tools refused in the run (permission_denials).
 func (p *parser) denials(l *parsers.Line) error {
-	d := l.Get("permission_denials").Array()
-	if len(d) == 0 {
-		return nil
-	}
+	// What gjson's Array gives, walked once (most runs have "[]").
 	var names []string
-	seen := map[string]bool{}
-	for _, x := range d {
-		n := parsers.CleanToolName(x.Get("tool_name").String())
-		if n != "" && !seen[n] {
-			seen[n] = true
-			names = append(names, n)
+	var seen map[string]bool
+	n := 0
+	for e := elements(l, l.Get("permission_denials")); e.Next(); n++ {
+		name := parsers.CleanToolName(fieldsLine(l).Field(e.Raw, "tool_name").String())
+		if name != "" && !seen[name] {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[name] = true
+			names = append(names, name)
 		}
+	}
+	if n == 0 {
+		return nil
 	}
 	text := "permission denied"
 	if len(names) > 0 {
 		text += ": " + strings.Join(names, ", ")
 	}
-	if len(d) > 1 {
-		text += " (" + strconv.Itoa(len(d)) + " calls)"
+	if n > 1 {
+		text += " (" + strconv.Itoa(n) + " calls)"
 	}
 	return p.status(streaming.LevelWarning, text)
 }

@@ -15,26 +15,52 @@ import (
 func (p *parser) streamEvent(l *parsers.Line) error {
 	ev := l.Get("event")
 	parent := str(l.Get("parent_tool_use_id"))
-	// One pass over the event for its type, and for a delta (most lines)
-	// its index and delta.
-	var typRaw, indexRaw, deltaRaw string
+	// One pass over the event for the fields its types read (the first of
+	// each name, as gjson's Get finds it).
+	var typRaw, indexRaw, deltaRaw, blockRaw, msgRaw, usageRaw string
+	msgs := 0
 	for f := l.FieldsOf(ev.Raw); f.Next(); {
-		switch {
-		case f.Key == "type" && typRaw == "":
-			typRaw = f.Raw
-		case f.Key == "index" && indexRaw == "":
-			indexRaw = f.Raw
-		case f.Key == "delta" && deltaRaw == "":
-			deltaRaw = f.Raw
+		switch f.Key {
+		case "type":
+			if typRaw == "" {
+				typRaw = f.Raw
+			}
+		case "index":
+			if indexRaw == "" {
+				indexRaw = f.Raw
+			}
+		case "delta":
+			if deltaRaw == "" {
+				deltaRaw = f.Raw
+			}
+		case "content_block":
+			if blockRaw == "" {
+				blockRaw = f.Raw
+			}
+		case "message":
+			if msgRaw == "" {
+				msgRaw = f.Raw
+			}
+			msgs++
+		case "usage":
+			if usageRaw == "" {
+				usageRaw = f.Raw
+			}
 		}
 	}
-	typ := parsers.Value(typRaw).String()
+	typ := textOf(l, typRaw)
 	if typ == "content_block_delta" {
-		return p.blockDelta(int(parsers.Value(indexRaw).Int()), deltaRaw, parent)
+		return p.blockDelta(int(intOf(indexRaw)), deltaRaw, parent)
 	}
 	switch typ {
 	case "message_start":
-		wire := str(ev.Get("message.id"))
+		var wire string
+		if msgs > 1 {
+			// The path goes on to a later "message" when the first has no id.
+			wire = str(ev.Get("message.id"))
+		} else {
+			wire = str(l.Field(msgRaw, "id"))
+		}
 		if m := p.current(parent); m != nil {
 			if m.streamed && m.wire == wire && wire != "" {
 				return nil // repeated
@@ -50,23 +76,22 @@ func (p *parser) streamEvent(l *parsers.Line) error {
 		m.blocks = map[int]*sblock{}
 		return nil
 	case "content_block_start":
-		return p.blockStart(ev, parent)
+		return p.blockStart(int(intOf(indexRaw)), blockRaw, parent)
 	case "content_block_stop":
 		m := p.current(parent)
 		if m == nil || m.blocks == nil {
 			return nil
 		}
-		b := m.blocks[int(ev.Get("index").Int())]
+		b := m.blocks[int(intOf(indexRaw))]
 		if b == nil || b.tool == "" {
 			return nil
 		}
 		return p.startStreamedTool(b, parent)
 	case "message_delta":
-		u := ev.Get("usage")
-		if !u.Exists() {
+		if usageRaw == "" {
 			return nil
 		}
-		usage := usageOf(u)
+		usage := usageOf(l, usageRaw)
 		p.ev = streaming.Event{Kind: streaming.KindUsage, Usage: &usage, Parent: parent}
 		if m := p.current(parent); m != nil {
 			p.ev.Message = m.id
@@ -106,14 +131,15 @@ func (p *parser) streamMessage(parent string) (*message, error) {
 	return m, nil
 }
 
-func (p *parser) blockStart(ev gjson.Result, parent string) error {
+// blockStart handles a content_block_start: the block's index and the
+// content block's JSON text (a part of the line).
+func (p *parser) blockStart(idx int, cbRaw, parent string) error {
 	m, err := p.streamMessage(parent)
 	if err != nil {
 		return err
 	}
-	idx := int(ev.Get("index").Int())
-	cb := ev.Get("content_block")
-	typ := cb.Get("type").String()
+	cb := readBlock(p.line, cbRaw)
+	typ := cb.str(cb.typ)
 	b := &sblock{kind: strings.Clone(typ)}
 	if old := m.blocks[idx]; old != nil && old.kind == typ {
 		b = old // repeated start
@@ -122,17 +148,20 @@ func (p *parser) blockStart(ev gjson.Result, parent string) error {
 	m.cur = idx
 	switch typ {
 	case "text":
-		return p.streamText(streaming.KindTextDelta, m, b, idx, cb.Get("text").String())
+		return p.streamText(streaming.KindTextDelta, m, b, idx, cb.str(cb.text))
 	case "thinking":
-		return p.streamText(streaming.KindThinkingDelta, m, b, idx, cb.Get("thinking").String())
+		return p.streamText(streaming.KindThinkingDelta, m, b, idx, cb.str(cb.thinking))
 	case "redacted_thinking":
 		b.got = true
 		return p.sendText(streaming.KindThinkingDelta, m, idx, redactedThinking, streaming.Final)
 	case "tool_use", "server_tool_use":
-		b.tool = strings.Clone(cb.Get("id").String())
-		b.name = strings.Clone(cb.Get("name").String())
-		if in := cb.Get("input"); in.IsObject() && len(in.Map()) > 0 {
-			b.input = strings.Clone(in.Raw)
+		b.tool = strings.Clone(cb.str(cb.id))
+		b.name = strings.Clone(cb.str(cb.name))
+		if in := cb.input; in != "" && in[0] == '{' {
+			// A non-empty object (gjson's Map has a key).
+			if f := p.line.FieldsOf(in); f.Next() {
+				b.input = strings.Clone(in)
+			}
 		}
 		if b.tool == "" {
 			b.tool = p.gen("tool")
@@ -144,8 +173,8 @@ func (p *parser) blockStart(ev gjson.Result, parent string) error {
 		return nil
 	}
 	if len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result" {
-		status, out := serverToolResult(p.line, cb.Get("content"))
-		return p.endTool(cb.Get("tool_use_id").String(), status, out, parent)
+		status, out := serverToolResult(p.line, parsers.Value(cb.content))
+		return p.endTool(cb.str(cb.toolUseID), status, out, parent)
 	}
 	return nil
 }
@@ -170,7 +199,7 @@ func (p *parser) blockDelta(idx int, delta, parent string) error {
 			pjRaw = f.Raw
 		}
 	}
-	dtyp := parsers.Value(typRaw).String()
+	dtyp := textOf(p.line, typRaw)
 	b := m.blocks[idx]
 	if b == nil {
 		// A delta without its content_block_start (stream joined mid-way).
@@ -182,10 +211,11 @@ func (p *parser) blockDelta(idx int, delta, parent string) error {
 	}
 	switch dtyp {
 	case "text_delta":
-		return p.streamText(streaming.KindTextDelta, m, b, idx, parsers.Value(textRaw).String())
+		return p.streamText(streaming.KindTextDelta, m, b, idx, textOf(p.line, textRaw))
 	case "thinking_delta":
-		return p.streamText(streaming.KindThinkingDelta, m, b, idx, parsers.Value(thinkingRaw).String())
+		return p.streamText(streaming.KindThinkingDelta, m, b, idx, textOf(p.line, thinkingRaw))
 	case "input_json_delta":
+		// Copied below and by the decoder (not lent): decoded once, here.
 		pj := parsers.Value(pjRaw).String()
 		if b.tool == "" {
 			b.tool = p.gen("tool")

@@ -93,7 +93,7 @@ func (p *parser) system(l *parsers.Line) error {
 		return p.status("", text)
 	case "commands_changed":
 		// Can be 15 KB of command descriptions: never shown.
-		return p.status("", fmt.Sprintf("commands changed (%d commands)", l.Get("commands").Get("#").Int()))
+		return p.status("", fmt.Sprintf("commands changed (%d commands)", countOf(l, l.Get("commands"))))
 	}
 	// Any other subtype: one line naming it, with its most telling field.
 	text := "system " + firstOf(sub, "event")
@@ -123,11 +123,14 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 		p.agent = ""
 	}
 	names := p.names[:0]
-	for e := elements(l, l.Get("tools")); e.Next(); {
-		t := e.Value()
-		name := t.String()
-		if t.IsObject() {
-			name = l.Field(t.Raw, "name").String()
+	tv := l.Get("tools")
+	names, plain := appendPlainStrings(names, tv)
+	for e := elements(l, tv); !plain && e.Next(); {
+		var name string
+		if e.Raw[0] == '{' {
+			name = l.Field(e.Raw, "name").String()
+		} else {
+			name = textOf(l, e.Raw)
 		}
 		if name != "" {
 			names = append(names, name)
@@ -331,6 +334,54 @@ func (p *parser) conversationReset(l *parsers.Line) error {
 
 func (p *parser) commandLifecycle(l *parsers.Line) error {
 	return p.status("", "command "+firstOf(l.Str("state"), "update"))
+}
+
+// appendPlainStrings appends the non-empty strings of v, an array of
+// strings without escapes (Claude's tools), as the loop over its
+// elements would; false, with dst as it was (and nothing of v left in
+// its spare capacity), for anything else.
+func appendPlainStrings(dst []string, v gjson.Result) ([]string, bool) {
+	if !v.IsArray() {
+		return dst, false
+	}
+	n, s := len(dst), v.Raw
+	for i := 1; i < len(s); {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', ',':
+			i++
+		case ']':
+			return dst, true
+		case '"':
+			k := strings.IndexByte(s[i+1:], '"')
+			str := s[i+1 : i+1+max(k, 0)]
+			if k < 0 || strings.IndexByte(str, '\\') >= 0 {
+				clear(dst[n:])
+				return dst[:n], false
+			}
+			if str != "" {
+				dst = append(dst, str)
+			}
+			i += k + 2
+		default:
+			clear(dst[n:])
+			return dst[:n], false
+		}
+	}
+	clear(dst[n:])
+	return dst[:n], false
+}
+
+// countOf is v.Get("#").Int(): the number of elements of an array (a
+// part of l), counted without decoding them.
+func countOf(l *parsers.Line, v gjson.Result) int64 {
+	if !v.IsArray() {
+		return v.Get("#").Int()
+	}
+	var n int64
+	for e := l.ElementsOf(v.Raw); e.Next(); {
+		n++
+	}
+	return n
 }
 
 // oneLine clips a text to one short line.

@@ -21,10 +21,17 @@ func (p *parser) user(l *parsers.Line) error {
 			return err
 		}
 	}
-	content := l.Field(l.Get("message").Raw, "content")
-	if content.Type == gjson.String {
-		return p.userText(parent, []string{content.Str})
+	var contentRaw string
+	for f := l.FieldsOf(l.Get("message").Raw); f.Next(); {
+		if f.Key == "content" {
+			contentRaw = f.Raw
+			break
+		}
 	}
+	if contentRaw != "" && contentRaw[0] == '"' {
+		return p.userText(parent, []string{textOf(l, contentRaw)})
+	}
+	content := parsers.Value(contentRaw)
 	var texts []string
 	for e := elements(l, content); e.Next(); {
 		b := readBlock(l, e.Raw)
@@ -62,6 +69,8 @@ func elements(l *parsers.Line, v gjson.Result) parsers.Elements {
 // text; they are decoded when used.
 type block struct {
 	typ, text, thinking, id, name, input, content, toolUseID, isError, status string
+
+	l *parsers.Line // the line they are in (nil: none)
 }
 
 // noLine stands for the line when there is none: its iterators read the
@@ -79,7 +88,7 @@ func fieldsLine(l *parsers.Line) *parsers.Line {
 // readBlock finds the fields of a content block's JSON text (a part of
 // l, which may be nil).
 func readBlock(l *parsers.Line, raw string) block {
-	var b block
+	b := block{l: l}
 	for f := fieldsLine(l).FieldsOf(raw); f.Next(); {
 		var dst *string
 		switch f.Key {
@@ -113,15 +122,9 @@ func readBlock(l *parsers.Line, raw string) block {
 	return b
 }
 
-// str is a field's value as gjson's String gives it.
+// str is a field's value as gjson's String gives it (see textOf).
 func (b *block) str(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	if raw[0] == '"' && strings.IndexByte(raw, '\\') < 0 {
-		return raw[1 : len(raw)-1]
-	}
-	return parsers.Value(raw).String()
+	return textOf(b.l, raw)
 }
 
 // userText shows texts as a user message.
@@ -157,7 +160,12 @@ func (p *parser) userText(parent string, texts []string) error {
 // toolResult ends a tool call from its tool_result block.
 func (p *parser) toolResult(b *block, parent string) error {
 	id := b.str(b.toolUseID)
-	out := resultText(p.line, parsers.Value(b.content))
+	var out string
+	if c := b.content; c != "" && c[0] == '"' {
+		out = b.str(c) // the common case, without a gjson result
+	} else {
+		out = resultText(p.line, parsers.Value(c))
+	}
 	status := streaming.ToolOK
 	if parsers.Value(b.isError).Bool() {
 		status = streaming.ToolError
