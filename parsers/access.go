@@ -1,6 +1,8 @@
 package parsers
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -226,8 +228,41 @@ func Value(raw string) gjson.Result {
 		return gjson.Result{Type: gjson.False, Raw: raw}
 	case 'n':
 		return gjson.Result{Type: gjson.Null, Raw: raw}
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return gjson.Result{Type: gjson.Number, Raw: raw, Num: number(raw)}
 	}
 	return gjson.Parse(raw)
+}
+
+// number is the value of a valid JSON number as gjson reads it
+// (strconv.ParseFloat), without the float parser for an integer of up to
+// 15 digits, which a float64 holds exactly.
+func number(raw string) float64 {
+	i, neg := 0, raw[0] == '-'
+	if neg {
+		i = 1
+	}
+	if len(raw)-i <= 15 {
+		var n int64
+		for ; i < len(raw); i++ {
+			c := raw[i]
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if i == len(raw) {
+			if neg {
+				if n == 0 {
+					return math.Copysign(0, -1) // "-0", as ParseFloat reads it
+				}
+				return float64(-n)
+			}
+			return float64(n)
+		}
+	}
+	f, _ := strconv.ParseFloat(raw, 64)
+	return f
 }
 
 func skipSpace(s string, i int) int {
