@@ -1,7 +1,7 @@
 package render
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -36,7 +36,11 @@ func KeyArg(ev *streaming.Event) string {
 // keyArgObject is KeyArg for an object input, read in one pass
 // (a Get per candidate field would scan the input sixteen times).
 func keyArgObject(ev *streaming.Event, v gjson.Result) string {
-	var found [len(keyArgFields)]gjson.Result // the first of each name, as Get finds
+	// The most telling field whose first value (as Get finds) is a
+	// non-empty string or array.
+	var seen uint32 // the fields met
+	best := len(keyArgFields)
+	var bestVal gjson.Result
 	var first string
 	v.ForEach(func(k, val gjson.Result) bool {
 		if first == "" && val.Type == gjson.String && val.Str != "" {
@@ -44,27 +48,27 @@ func keyArgObject(ev *streaming.Event, v gjson.Result) string {
 		}
 		for i, name := range keyArgFields {
 			if k.Str == name {
-				if !found[i].Exists() {
-					found[i] = val
+				if seen&(1<<i) == 0 {
+					seen |= 1 << i
+					if i < best && (val.Type == gjson.String && val.Str != "" || nonEmptyArray(val)) {
+						best, bestVal = i, val
+					}
 				}
 				break
 			}
 		}
-		return true
+		return best > 0 // nothing can be more telling than the first field
 	})
-	for _, f := range found {
-		switch {
-		case f.Type == gjson.String && f.Str != "":
-			return oneLine(f.Str)
-		case f.IsArray():
-			var parts []string
-			for _, p := range f.Array() {
-				parts = append(parts, p.String())
-			}
-			if len(parts) > 0 {
-				return oneLine(strings.Join(parts, " "))
-			}
+	switch {
+	case best == len(keyArgFields):
+	case bestVal.Type == gjson.String:
+		return oneLine(bestVal.Str)
+	default:
+		var parts []string
+		for _, p := range bestVal.Array() {
+			parts = append(parts, p.String())
 		}
+		return oneLine(strings.Join(parts, " "))
 	}
 	if ev.Title != "" {
 		return oneLine(ev.Title)
@@ -73,6 +77,11 @@ func keyArgObject(ev *streaming.Event, v gjson.Result) string {
 		return oneLine(first)
 	}
 	return oneLine(v.Raw)
+}
+
+// nonEmptyArray reports whether v is an array with an element.
+func nonEmptyArray(v gjson.Result) bool {
+	return v.IsArray() && len(v.Array()) > 0
 }
 
 // oneLine folds a text onto one line.
@@ -112,48 +121,63 @@ func Preview(lines []string, n int) (head []string, omitted int, tail []string) 
 // found (from each end) and cleaned. clean must turn a CR before a LF into
 // nothing and keep every LF (as the sanitiser does).
 func PreviewText(out string, n int, clean func(string) string) (head []string, omitted int, tail []string) {
+	lines, h, omitted := previewText(nil, out, n, clean)
+	if omitted == 0 {
+		return lines, 0, nil
+	}
+	return lines[:h:h], omitted, lines[h:]
+}
+
+// previewText is PreviewText with the head and tail lines one after the
+// other in lines, the first h of them the head, in buf's storage (a
+// buffer to reuse).
+func previewText(buf []string, out string, n int, clean func(string) string) (lines []string, h, omitted int) {
 	// Lines drops one trailing newline; the sanitiser drops the CR of a
 	// CRLF.
 	if strings.HasSuffix(out, "\n") {
 		out = strings.TrimSuffix(out[:len(out)-1], "\r")
 		if out == "" {
-			return nil, 0, nil
+			return nil, 0, 0
 		}
 	}
 	if out == "" {
-		return nil, 0, nil
+		return nil, 0, 0
 	}
+	lines = buf[:0]
 	total := strings.Count(out, "\n") + 1
 	if n <= 0 || total <= n {
-		return cleanLines(strings.Split(out, "\n"), clean), 0, nil
+		for {
+			i := strings.IndexByte(out, '\n')
+			if i < 0 {
+				break
+			}
+			lines = append(lines, out[:i])
+			out = out[i+1:]
+		}
+		lines = append(lines, out)
+		return cleanLines(lines, clean), len(lines), 0
 	}
-	h := (n + 1) / 2
-	t := n - h
-	head = make([]string, 0, h)
-	rest := out
+	h = (n + 1) / 2
 	for range h {
-		i := strings.IndexByte(rest, '\n')
-		head = append(head, rest[:i])
-		rest = rest[i+1:]
+		i := strings.IndexByte(out, '\n')
+		lines = append(lines, out[:i])
+		out = out[i+1:]
 	}
-	tail = make([]string, t)
-	for k := t - 1; k >= 0; k-- {
-		i := strings.LastIndexByte(rest, '\n')
-		tail[k] = rest[i+1:]
-		rest = rest[:i]
+	lines = append(lines, make([]string, n-h)...)
+	for k := n - 1; k >= h; k-- {
+		i := strings.LastIndexByte(out, '\n')
+		lines[k] = out[i+1:]
+		out = out[:i]
 	}
 	// Every head line ends before a LF; so does every tail line but the
 	// last (whose LF, if any, was trimmed above).
-	for i := range head {
-		head[i] = clean(strings.TrimSuffix(head[i], "\r"))
-	}
-	for i := range tail {
-		if i < len(tail)-1 {
-			tail[i] = strings.TrimSuffix(tail[i], "\r")
+	for i := range lines {
+		if i < h || i < n-1 {
+			lines[i] = strings.TrimSuffix(lines[i], "\r")
 		}
-		tail[i] = clean(tail[i])
+		lines[i] = clean(lines[i])
 	}
-	return head, total - n, tail
+	return lines, h, total - n
 }
 
 // cleanLines cleans lines split at LF, each of which but the last ended
@@ -169,63 +193,93 @@ func cleanLines(lines []string, clean func(string) string) []string {
 }
 
 // Duration formats milliseconds as 850ms, 1.2s, 2m03s, 1h02m.
-func Duration(ms int64) string {
+func Duration(ms int64) string { return string(appendDuration(nil, ms)) }
+
+func appendDuration(b []byte, ms int64) []byte {
 	switch {
 	case ms < 1000:
-		return fmt.Sprintf("%dms", ms)
+		return append(strconv.AppendInt(b, ms, 10), "ms"...)
 	case ms < 60_000:
-		return fmt.Sprintf("%.1fs", float64(ms)/1000)
+		return append(strconv.AppendFloat(b, float64(ms)/1000, 'f', 1, 64), 's')
 	case ms < 3_600_000:
-		return fmt.Sprintf("%dm%02ds", ms/60_000, ms/1000%60)
+		return append(append2Digits(append(strconv.AppendInt(b, ms/60_000, 10), 'm'), ms/1000%60), 's')
 	}
-	return fmt.Sprintf("%dh%02dm", ms/3_600_000, ms/60_000%60)
+	return append(append2Digits(append(strconv.AppendInt(b, ms/3_600_000, 10), 'h'), ms/60_000%60), 'm')
+}
+
+// append2Digits appends n (0 to 99) as two digits.
+func append2Digits(b []byte, n int64) []byte {
+	return append(b, byte('0'+n/10), byte('0'+n%10))
 }
 
 // Tokens formats a token count: 950, 12.3k, 1.2M.
-func Tokens(n int64) string {
+func Tokens(n int64) string { return string(appendTokens(nil, n)) }
+
+func appendTokens(b []byte, n int64) []byte {
 	switch {
 	case n < 1000:
-		return fmt.Sprintf("%d", n)
+		return strconv.AppendInt(b, n, 10)
 	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
+		return append(strconv.AppendFloat(b, float64(n)/1000, 'f', 1, 64), 'k')
 	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	return append(strconv.AppendFloat(b, float64(n)/1e6, 'f', 1, 64), 'M')
 }
 
 // Cost formats dollars: $0.0123, $1.23.
-func Cost(usd float64) string {
+func Cost(usd float64) string { return string(appendCost(nil, usd)) }
+
+func appendCost(b []byte, usd float64) []byte {
 	if usd < 1 {
-		return fmt.Sprintf("$%.4f", usd)
+		return strconv.AppendFloat(append(b, '$'), usd, 'f', 4, 64)
 	}
-	return fmt.Sprintf("$%.2f", usd)
+	return strconv.AppendFloat(append(b, '$'), usd, 'f', 2, 64)
 }
+
+// factSep separates the facts of a line.
+const factSep = " · "
 
 // ResultFacts is the summary of a run: duration, turns, tokens, cost.
 func ResultFacts(res *streaming.Event, fallback *streaming.Usage) []string {
-	var facts []string
-	if res != nil && res.DurationMS > 0 {
-		facts = append(facts, Duration(res.DurationMS))
+	var b []byte
+	if res != nil {
+		u := fallback
+		if res.Usage != nil {
+			u = res.Usage
+		}
+		b = appendResultFacts(nil, res.DurationMS, res.Turns, u)
+	} else {
+		b = appendResultFacts(nil, 0, 0, fallback)
 	}
-	if res != nil && res.Turns > 0 {
-		facts = append(facts, fmt.Sprintf("%d turn%s", res.Turns, plural(res.Turns)))
+	if len(b) == 0 {
+		return nil
 	}
-	u := fallback
-	if res != nil && res.Usage != nil {
-		u = res.Usage
+	// No fact holds the separator.
+	return strings.Split(string(b[len(factSep):]), factSep)
+}
+
+// appendResultFacts appends the facts ResultFacts gives, each after
+// factSep: the duration and turns (when positive) and usage u (if any).
+func appendResultFacts(b []byte, durationMS int64, turns int, u *streaming.Usage) []byte {
+	if durationMS > 0 {
+		b = appendDuration(append(b, factSep...), durationMS)
+	}
+	if turns > 0 {
+		b = strconv.AppendInt(append(b, factSep...), int64(turns), 10)
+		b = append(append(b, " turn"...), plural(turns)...)
 	}
 	if u != nil {
-		if t := u.Total(); t > 0 {
-			in := Tokens(u.InputTokens)
+		if u.Total() > 0 {
+			b = appendTokens(append(b, factSep...), u.InputTokens)
 			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
-				in += " + " + Tokens(c) + " cached"
+				b = append(appendTokens(append(b, " + "...), c), " cached"...)
 			}
-			facts = append(facts, fmt.Sprintf("%s in, %s out", in, Tokens(u.OutputTokens)))
+			b = append(appendTokens(append(b, " in, "...), u.OutputTokens), " out"...)
 		}
 		if u.HasCost {
-			facts = append(facts, Cost(u.CostUSD))
+			b = appendCost(append(b, factSep...), u.CostUSD)
 		}
 	}
-	return facts
+	return b
 }
 
 func plural(n int) string {

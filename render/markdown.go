@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -157,18 +158,19 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.ensureHeading(nil)
 		m.begin(elemLine)
 		m.w.WriteString("*Revised:*\n")
-		m.cur = blockID{msg: ev.Message, kind: streaming.KindTextDelta, index: ev.Block}
-		m.inBlock, m.role, m.parent, m.lineNo, m.blanks = true, ev.Role, ev.Parent, 0, 0
+		m.cur = blockID{msg: strings.Clone(ev.Message), kind: streaming.KindTextDelta, index: ev.Block}
+		m.inBlock, m.role, m.parent, m.lineNo, m.blanks = true, strings.Clone(ev.Role), strings.Clone(ev.Parent), 0, 0
 		if ev.Kind == streaming.KindThinkingRevision {
 			m.cur.kind = streaming.KindThinkingDelta
 		}
 		m.addText(ev.Text)
 		m.endBlock()
 	case streaming.KindToolStart:
-		if _, ok := m.open[ev.ID]; !ok {
-			m.openOrd = append(m.openOrd, ev.ID)
+		t := keptTool(ev)
+		if _, ok := m.open[t.ID]; !ok {
+			m.openOrd = append(m.openOrd, t.ID)
 		}
-		m.open[ev.ID] = *ev
+		m.open[t.ID] = t
 	case streaming.KindToolEnd:
 		m.closeTool(ev.ID)
 		m.ensureHeading(nil)
@@ -271,6 +273,19 @@ func (m *Markdown) quoteText(lead, text string) {
 	m.last = elemLine // a following quote starts a new one
 }
 
+// keptTool is what tool needs of a tool call's start event (Finish sets
+// the status), copied: it is kept past Handle, for Finish to show the call
+// if it never ends.
+func keptTool(ev *streaming.Event) streaming.Event {
+	t := streaming.Event{Kind: ev.Kind, ID: strings.Clone(ev.ID), Parent: strings.Clone(ev.Parent),
+		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title),
+		Output: strings.Clone(ev.Output), DurationMS: ev.DurationMS}
+	if ev.ExitCode != nil {
+		t.ExitCode = streaming.IntPtr(*ev.ExitCode)
+	}
+	return t
+}
+
 func (m *Markdown) closeTool(id string) {
 	if _, ok := m.open[id]; !ok {
 		return
@@ -362,7 +377,8 @@ func (m *Markdown) text(ev *streaming.Event) {
 		m.endBlock()
 		m.inBlock = true
 		m.cur = id
-		m.role, m.parent = ev.Role, ev.Parent
+		m.cur.msg = strings.Clone(ev.Message) // kept past Handle
+		m.role, m.parent = strings.Clone(ev.Role), strings.Clone(ev.Parent)
 		m.lineNo, m.blanks = 0, 0
 		m.fence = ""
 		m.think = thinkingSummary{}
@@ -659,24 +675,44 @@ func isWordByte(c byte) bool {
 // RunFacts collects what a summary of the last run says: agent, model,
 // outcome, duration, turns, tokens, cost and tool calls. It is a
 // streaming.Handler; the markdown renderer and the job summary use it.
+// What it keeps of events is copied (events are valid only during Handle).
 type RunFacts struct {
 	Runs      int
 	Agent     string
 	Model     string
 	SessionID string
-	Result    *streaming.Event // the run's result, if one came
-	Usage     *streaming.Usage // the last usage reported
-	Tools     map[string]int   // calls by tool name
+	Result    RunResult       // the run's result, if one came
+	Usage     streaming.Usage // the last usage reported, if HasUsage
+	HasUsage  bool
 	ToolCalls int
 	Failed    int // tool calls that failed or were declined
 	First     time.Time
 	Last      time.Time
+
+	tools []toolCount // calls by tool name, in the order of first calls
+}
+
+// RunResult is what RunFacts keeps of a run's result event.
+type RunResult struct {
+	Came       bool // a result came
+	DurationMS int64
+	Turns      int
+	Usage      streaming.Usage // if HasUsage
+	HasUsage   bool
+}
+
+// toolCount is the number of calls of one tool. (A count in a map by name
+// could not be updated without storing the event's name as the key.)
+type toolCount struct {
+	name  string
+	calls int
 }
 
 // Handle notes one event.
 func (f *RunFacts) Handle(ev *streaming.Event) error {
 	if ev.Kind == streaming.KindSessionStart {
-		*f = RunFacts{Runs: f.Runs + 1, Agent: ev.Agent, Model: ev.Model, SessionID: ev.SessionID}
+		*f = RunFacts{Runs: f.Runs + 1, Agent: kept(f.Agent, ev.Agent), Model: kept(f.Model, ev.Model),
+			SessionID: kept(f.SessionID, ev.SessionID), tools: f.tools[:0]}
 	}
 	if !ev.Time.IsZero() {
 		if f.First.IsZero() {
@@ -685,30 +721,55 @@ func (f *RunFacts) Handle(ev *streaming.Event) error {
 		f.Last = ev.Time
 	}
 	if f.Agent == "" && ev.Agent != "" {
-		f.Agent = ev.Agent
+		f.Agent = strings.Clone(ev.Agent)
 	}
 	switch ev.Kind {
 	case streaming.KindUsage:
 		if ev.Usage != nil {
-			u := *ev.Usage
-			f.Usage = &u
+			f.Usage, f.HasUsage = *ev.Usage, true
 		}
 	case streaming.KindToolEnd:
-		if f.Tools == nil {
-			f.Tools = map[string]int{}
-		}
-		f.Tools[ev.Name]++
+		f.countTool(ev.Name)
 		f.ToolCalls++
 		if ev.Status == streaming.ToolError || ev.Status == streaming.ToolDeclined {
 			f.Failed++
 		}
 	case streaming.KindResult:
-		r := *ev
+		f.Result = RunResult{Came: true, DurationMS: ev.DurationMS, Turns: ev.Turns}
 		if ev.Usage != nil {
-			u := *ev.Usage
-			r.Usage = &u
+			f.Result.Usage, f.Result.HasUsage = *ev.Usage, true
 		}
-		f.Result = &r
+	}
+	return nil
+}
+
+// kept is s, copied unless it is old.
+func kept(old, s string) string {
+	if s == old {
+		return old
+	}
+	return strings.Clone(s)
+}
+
+// countTool counts a call of the tool name. Runs call few tools: they
+// are looked for in order.
+func (f *RunFacts) countTool(name string) {
+	for i := range f.tools {
+		if f.tools[i].name == name {
+			f.tools[i].calls++
+			return
+		}
+	}
+	f.tools = append(f.tools, toolCount{strings.Clone(name), 1})
+}
+
+// usage is the usage the result gives, or else the last one reported.
+func (f *RunFacts) usage() *streaming.Usage {
+	switch {
+	case f.Result.HasUsage:
+		return &f.Result.Usage
+	case f.HasUsage:
+		return &f.Usage
 	}
 	return nil
 }
@@ -717,11 +778,16 @@ func (f *RunFacts) Handle(ev *streaming.Event) error {
 // renderer's result line shows them. Without a result, the duration is
 // the span of the event times when the agent gives them.
 func (f *RunFacts) Facts() []string {
-	res := f.Result
-	if res == nil && !f.First.IsZero() && f.Last.After(f.First) {
-		res = &streaming.Event{DurationMS: f.Last.Sub(f.First).Milliseconds()}
+	dur := f.Result.DurationMS
+	if !f.Result.Came && !f.First.IsZero() && f.Last.After(f.First) {
+		dur = f.Last.Sub(f.First).Milliseconds()
 	}
-	return ResultFacts(res, f.Usage)
+	b := appendResultFacts(nil, dur, f.Result.Turns, f.usage())
+	if len(b) == 0 {
+		return nil
+	}
+	// No fact holds the separator.
+	return strings.Split(string(b[len(factSep):]), factSep)
 }
 
 // ToolList is "7 (1 failed): Bash ×4, Read ×2, Edit".
@@ -729,21 +795,18 @@ func (f *RunFacts) ToolList() string {
 	if f.ToolCalls == 0 {
 		return "none"
 	}
-	names := make([]string, 0, len(f.Tools))
-	for n := range f.Tools {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if f.Tools[names[i]] != f.Tools[names[j]] {
-			return f.Tools[names[i]] > f.Tools[names[j]]
+	tools := slices.Clone(f.tools)
+	sort.Slice(tools, func(i, j int) bool {
+		if tools[i].calls != tools[j].calls {
+			return tools[i].calls > tools[j].calls
 		}
-		return names[i] < names[j]
+		return tools[i].name < tools[j].name
 	})
 	var parts []string
-	for _, n := range names {
-		p := inline(n)
-		if c := f.Tools[n]; c > 1 {
-			p += fmt.Sprintf(" ×%d", c)
+	for _, t := range tools {
+		p := inline(t.name)
+		if t.calls > 1 {
+			p += fmt.Sprintf(" ×%d", t.calls)
 		}
 		parts = append(parts, p)
 	}
@@ -788,20 +851,15 @@ func StepSummary(f *RunFacts, s Summary, answer, until string) string {
 		fmt.Fprintf(&b, "\n**The final answer lacks the completion marker** %s\n", codeSpan(until))
 	}
 	dur, turns, tokens, cost := "–", "–", "–", "–"
-	res := f.Result
-	if res != nil && res.DurationMS > 0 {
-		dur = Duration(res.DurationMS)
+	if f.Result.DurationMS > 0 {
+		dur = Duration(f.Result.DurationMS)
 	} else if !f.First.IsZero() && f.Last.After(f.First) {
 		dur = Duration(f.Last.Sub(f.First).Milliseconds())
 	}
-	if res != nil && res.Turns > 0 {
-		turns = fmt.Sprintf("%d", res.Turns)
+	if f.Result.Turns > 0 {
+		turns = fmt.Sprintf("%d", f.Result.Turns)
 	}
-	u := f.Usage
-	if res != nil && res.Usage != nil {
-		u = res.Usage
-	}
-	if u != nil {
+	if u := f.usage(); u != nil {
 		if u.Total() > 0 {
 			in := Tokens(u.InputTokens)
 			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {

@@ -15,6 +15,10 @@ type Palette struct {
 	Blue    func(string) string
 	Magenta func(string) string
 	Cyan    func(string) string
+
+	// off is set when every field is the identity (NewPalette(false)):
+	// then a renderer may write the pieces of a styled text one by one.
+	off bool
 }
 
 func identity(s string) string { return s }
@@ -23,7 +27,7 @@ func identity(s string) string { return s }
 func NewPalette(enabled bool) Palette {
 	if !enabled {
 		return Palette{Dim: identity, Bold: identity, Red: identity, Green: identity,
-			Yellow: identity, Blue: identity, Magenta: identity, Cyan: identity}
+			Yellow: identity, Blue: identity, Magenta: identity, Cyan: identity, off: true}
 	}
 	mk := func(attrs ...color.Attribute) func(string) string {
 		c := color.New(attrs...)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -30,23 +31,30 @@ type Plain struct {
 	cfg Config
 	p   Palette
 
-	cur      blockID
+	// The current text block: its message id (copied: events are valid
+	// only during Handle), kind and index.
+	curMsg   []byte
+	curKind  streaming.Kind
+	curIndex int
 	inBlock  bool
 	curDepth int
-	curRole  string
+	curUser  bool   // a user message
 	partial  []byte // the unfinished last line of the current block
 	shown    int    // how much of partial Flush has already written
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
 
-	depth   map[string]int       // tool id → nesting depth of its subagent work
-	labels  map[string]toolLabel // tool id → the label its start line showed
-	result  *streaming.Event
-	usage   *streaming.Usage
-	printed bool // anything printed yet
-	runs    int
-	buf     []byte
-	ci      ciMarkers
+	// Map keys are copies (events are valid only during Handle): the id in
+	// the toolLabel.
+	depth    map[string]int       // tool id → nesting depth of its subagent work
+	labels   map[string]toolLabel // tool id → the label its start line showed
+	usage    streaming.Usage      // the last usage reported, if hasUsage
+	hasUsage bool
+	printed  bool // anything printed yet
+	runs     int
+	buf      []byte   // scratch for a line being made
+	lines    []string // scratch for tool output lines
+	ci       ciMarkers
 }
 
 // NewPlain returns a plain renderer writing to w.
@@ -72,7 +80,7 @@ func (p *Plain) Flush() error {
 // showPartial writes what is new of the partial last line of the text block.
 func (p *Plain) showPartial() {
 	if !p.inBlock || len(p.partial) <= p.shown ||
-		(p.cur.kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) {
+		(p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) {
 		return
 	}
 	cut := len(p.partial)
@@ -110,7 +118,7 @@ func lastRuneStart(b []byte) int {
 // fragment is how a piece of a line already started is shown.
 func (p *Plain) fragment(s string) string {
 	s = p.clean(s)
-	if p.cur.kind == streaming.KindThinkingDelta {
+	if p.curKind == streaming.KindThinkingDelta {
 		return p.p.Dim(s)
 	}
 	return s
@@ -157,6 +165,32 @@ func (p *Plain) emitPrefixed(ev *streaming.Event, depth int, prefix, s string) {
 	p.w.WriteByte('\n')
 }
 
+// styledLine is emitLine(ev, depth, style(prefix+s)).
+func (p *Plain) styledLine(ev *streaming.Event, depth int, style func(string) string, prefix, s string) {
+	p.emitStart(ev, depth, "")
+	p.styled(style, prefix, s)
+	p.w.WriteByte('\n')
+}
+
+// styled writes style(prefix+s), without joining them when colour is off.
+func (p *Plain) styled(style func(string) string, prefix, s string) {
+	if p.p.off {
+		p.w.WriteString(prefix)
+		p.w.WriteString(s)
+		return
+	}
+	p.w.WriteString(style(prefix + s))
+}
+
+// styledBytes writes style(string(b)), b itself when colour is off.
+func (p *Plain) styledBytes(style func(string) string, b []byte) {
+	if p.p.off {
+		p.w.Write(b)
+		return
+	}
+	p.w.WriteString(style(string(b)))
+}
+
 // emitStart writes the start of a line: timestamp, indent, prefix.
 func (p *Plain) emitStart(ev *streaming.Event, depth int, prefix string) {
 	if p.cfg.Timestamps && ev != nil && !ev.Time.IsZero() {
@@ -189,7 +223,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart:
 		return nil
 	case streaming.KindMessageStop:
-		if p.inBlock && p.cur.msg == ev.Message {
+		if p.inBlock && string(p.curMsg) == ev.Message {
 			p.endBlock()
 		}
 		return p.err()
@@ -202,19 +236,27 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		if p.printed {
 			p.emitLine(ev, 0, "")
 		}
-		var parts []string
+		// "● session ID · agent · model · cwd", the parts there are.
+		b := append(p.buf[:0], "● "...)
+		sep := ""
 		if ev.SessionID != "" {
-			parts = append(parts, "session "+p.clean(ev.SessionID))
+			b = append(append(b, "session "...), p.clean(ev.SessionID)...)
+			sep = factSep
 		}
-		for _, s := range []string{ev.Agent, ev.Model, ev.CWD} {
+		for _, s := range [...]string{ev.Agent, ev.Model, ev.CWD} {
 			if s != "" {
-				parts = append(parts, p.clean(s))
+				b = append(append(b, sep...), p.clean(s)...)
+				sep = factSep
 			}
 		}
-		p.emitLine(ev, 0, p.p.Dim("● "+strings.Join(parts, " · ")))
+		p.buf = b
+		p.emitStart(ev, 0, "")
+		p.styledBytes(p.p.Dim, b)
+		p.w.WriteByte('\n')
 	case streaming.KindToolStart:
-		p.depth[ev.ID] = d + 1
-		p.emitLine(ev, d, p.p.Cyan("▸ ")+p.toolLabel(ev))
+		c := p.startLabel(ev)
+		p.depth[c.id()] = d + 1
+		p.emitPrefixed(ev, d, p.p.Cyan("▸ "), c.label())
 	case streaming.KindToolEnd:
 		p.toolEnd(ev, d)
 	case streaming.KindPlan:
@@ -236,32 +278,30 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		}
 		p.emitLine(ev, d, line)
 	case streaming.KindPermissionResponse:
-		p.emitLine(ev, d, p.p.Dim("  → "+p.clean(ev.Choice)))
+		p.styledLine(ev, d, p.p.Dim, "  → ", p.clean(ev.Choice))
 	case streaming.KindModeChange:
 		p.emitLine(ev, d, p.p.Dim("· mode "+p.clean(ev.From)+" → "+p.clean(ev.To)))
 	case streaming.KindStatus:
+		msg := p.clean(oneLine(ev.Text))
 		if ev.Level == streaming.LevelWarning {
-			p.ci.warning(p.clean(oneLine(ev.Text)))
-			p.emitLine(ev, d, p.p.Yellow("⚠ "+p.clean(oneLine(ev.Text))))
+			p.ci.warning(msg)
+			p.styledLine(ev, d, p.p.Yellow, "⚠ ", msg)
 		} else {
-			p.emitLine(ev, d, p.p.Dim("· "+p.clean(oneLine(ev.Text))))
+			p.styledLine(ev, d, p.p.Dim, "· ", msg)
 		}
 	case streaming.KindUsage:
 		if ev.Usage != nil {
-			u := *ev.Usage
-			p.usage = &u
+			p.usage, p.hasUsage = *ev.Usage, true
 		}
 	case streaming.KindError:
 		msg := p.clean(ev.Text)
 		if ev.Fatal || ev.Level != streaming.LevelWarning {
-			p.emitLine(ev, d, p.p.Red("✗ error: ")+p.ci.content(msg))
+			p.emitPrefixed(ev, d, p.p.Red("✗ error: "), p.ci.content(msg))
 		} else {
 			p.ci.warning(oneLine(msg))
-			p.emitLine(ev, d, p.p.Yellow("⚠ ")+p.ci.content(msg))
+			p.emitPrefixed(ev, d, p.p.Yellow("⚠ "), p.ci.content(msg))
 		}
 	case streaming.KindResult:
-		r := *ev
-		p.result = &r
 		p.resultLine(ev)
 	case streaming.KindRaw:
 		p.emitLine(ev, 0, p.ci.content(p.clean(ev.Text)))
@@ -270,9 +310,9 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		if t == "" {
 			t = "?"
 		}
-		p.emitLine(ev, d, p.p.Dim("· unknown event "+p.clean(t)))
+		p.styledLine(ev, d, p.p.Dim, "· unknown event ", p.clean(t))
 	case streaming.KindNotice:
-		p.emitLine(ev, 0, p.p.Yellow("agentfmt: "+p.clean(ev.Text)))
+		p.styledLine(ev, 0, p.p.Yellow, "agentfmt: ", p.clean(ev.Text))
 	}
 	return p.err()
 }
@@ -285,127 +325,190 @@ func (p *Plain) err() error {
 	return nil
 }
 
-// toolLabel is a tool call's name and key argument; the end line of a call
-// reuses its start line's (reading the input again costs as much as the
-// rest of the line).
-type toolLabel struct{ name, input, title, label string }
+// toolLabel is the label of a tool call's start line, with what it was
+// made from: the end line of the call reuses it (reading the input again
+// costs as much as the rest of the line). All is copied (events are valid
+// only during Handle) into one string: id, name, input, title, label.
+type toolLabel struct {
+	s                     string
+	idEnd, nameEnd, inEnd int // where the id, name and input end in s
+	titleEnd              int
+	inputKept             bool // a large input is not kept (nor the label reused)
+}
 
+// maxKeptInput is the largest tool input kept to reuse the label.
+const maxKeptInput = 4 << 10
+
+func (c *toolLabel) id() string    { return c.s[:c.idEnd] }
+func (c *toolLabel) label() string { return c.s[c.titleEnd:] }
+
+// madeFrom reports whether the label was made from the end event's name,
+// input and title.
+func (c *toolLabel) madeFrom(ev *streaming.Event) bool {
+	return c.inputKept && c.s[c.idEnd:c.nameEnd] == ev.Name &&
+		c.s[c.nameEnd:c.inEnd] == ev.Input && c.s[c.inEnd:c.titleEnd] == ev.Title
+}
+
+// startLabel makes the label of a tool call's start line and keeps it for
+// the end line.
+func (p *Plain) startLabel(ev *streaming.Event) toolLabel {
+	var c toolLabel
+	b := append(p.buf[:0], ev.ID...)
+	c.idEnd = len(b)
+	b = append(b, ev.Name...)
+	c.nameEnd = len(b)
+	if c.inputKept = len(ev.Input) <= maxKeptInput; c.inputKept {
+		b = append(b, ev.Input...)
+	}
+	c.inEnd = len(b)
+	b = append(b, ev.Title...)
+	c.titleEnd = len(b)
+	b = p.appendLabel(b, ev)
+	p.buf = b
+	c.s = string(b)
+	if p.labels == nil {
+		p.labels = map[string]toolLabel{}
+	}
+	p.labels[c.id()] = c
+	return c
+}
+
+// toolLabel is the label of a tool call's end line: its start line's when
+// made from the same name, input and title.
 func (p *Plain) toolLabel(ev *streaming.Event) string {
-	if c, ok := p.labels[ev.ID]; ok && ev.Kind == streaming.KindToolEnd {
+	if c, ok := p.labels[ev.ID]; ok {
 		delete(p.labels, ev.ID)
-		if c.name == ev.Name && c.input == ev.Input && c.title == ev.Title {
-			return c.label
+		if c.madeFrom(ev) {
+			return c.label()
 		}
 	}
-	label := p.p.Bold(p.clean(ev.Name))
+	p.buf = p.appendLabel(p.buf[:0], ev)
+	return string(p.buf)
+}
+
+// appendLabel appends a tool call's name and key argument.
+func (p *Plain) appendLabel(b []byte, ev *streaming.Event) []byte {
+	b = append(b, p.p.Bold(p.clean(ev.Name))...)
 	if arg := KeyArg(ev); arg != "" {
-		label += " " + p.clean(TruncateRunes(arg, max(20, p.cfg.Width-len(ev.Name)-4)))
+		b = append(append(b, ' '), p.clean(TruncateRunes(arg, max(20, p.cfg.Width-len(ev.Name)-4)))...)
 	}
-	if ev.Kind == streaming.KindToolStart {
-		if p.labels == nil {
-			p.labels = map[string]toolLabel{}
-		}
-		p.labels[ev.ID] = toolLabel{ev.Name, ev.Input, ev.Title, label}
-	}
-	return label
+	return b
 }
 
 func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	delete(p.depth, ev.ID)
-	mark := StatusMark(ev.Status)
-	switch ev.Status {
-	case streaming.ToolOK:
-		mark = p.p.Green(mark)
-	case streaming.ToolError:
-		mark = p.p.Red(mark)
-	default:
-		mark = p.p.Yellow(mark)
-	}
-	var facts []string
+	label := p.toolLabel(ev)
+	// The facts, each after factSep.
+	facts := p.buf[:0]
 	if ev.ExitCode != nil {
-		facts = append(facts, fmt.Sprintf("exit %d", *ev.ExitCode))
+		facts = strconv.AppendInt(append(facts, factSep+"exit "...), int64(*ev.ExitCode), 10)
 	}
 	if ev.DurationMS > 0 {
-		facts = append(facts, Duration(ev.DurationMS))
+		facts = appendDuration(append(facts, factSep...), ev.DurationMS)
 	}
 	if ev.Status != streaming.ToolOK && ev.Status != streaming.ToolError {
-		facts = append(facts, string(ev.Status))
+		facts = append(append(facts, factSep...), ev.Status...)
 	}
-	line := mark + " " + p.toolLabel(ev)
-	if len(facts) > 0 {
-		line += p.p.Dim(" · " + strings.Join(facts, " · "))
-	}
+	p.buf = facts
 	n := p.cfg.ToolLines
 	if p.cfg.Tools == ToolsFull || p.ci.folds() {
 		n = 0
 	}
-	var head, tail []string
-	var omitted int
+	var lines []string
+	var h, omitted int
 	if p.cfg.Tools != ToolsNone {
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
-		head, omitted, tail = PreviewText(ev.Output, n, p.cleanOutput)
+		lines, h, omitted = previewText(p.lines, ev.Output, n, p.cleanOutput)
 	}
-	if len(head) > 0 && p.ci.folds() {
+	if len(lines) > 0 && p.ci.folds() {
 		// In a CI log the end line is the header of the folded output.
 		title := StatusMark(ev.Status) + " " + ev.Name
 		if arg := KeyArg(ev); arg != "" {
 			title += " " + arg
 		}
-		if len(facts) > 0 {
-			title += " · " + strings.Join(facts, " · ")
-		}
-		p.ci.groupStart(title)
+		p.ci.groupStart(title + string(facts))
 	} else {
-		p.emitLine(ev, d, line)
+		p.emitStart(ev, d, "")
+		mark := StatusMark(ev.Status)
+		switch ev.Status {
+		case streaming.ToolOK:
+			mark = p.p.Green(mark)
+		case streaming.ToolError:
+			mark = p.p.Red(mark)
+		default:
+			mark = p.p.Yellow(mark)
+		}
+		p.w.WriteString(mark)
+		p.w.WriteByte(' ')
+		p.w.WriteString(label)
+		if len(facts) > 0 {
+			p.styledBytes(p.p.Dim, facts)
+		}
+		p.w.WriteByte('\n')
 	}
-	if len(head) == 0 {
+	if len(lines) == 0 {
 		return
 	}
 	bar := p.p.Dim("│ ")
-	for _, l := range head {
-		p.emitLine(ev, d+1, bar+p.ci.content(l))
+	for _, l := range lines[:h] {
+		p.emitPrefixed(ev, d+1, bar, p.ci.content(l))
 	}
 	if omitted > 0 {
-		p.emitLine(ev, d+1, p.p.Dim(fmt.Sprintf("│ … %d more line%s", omitted, plural(omitted))))
+		b := strconv.AppendInt(append(p.buf[:0], "│ … "...), int64(omitted), 10)
+		p.buf = append(append(b, " more line"...), plural(omitted)...)
+		p.emitStart(ev, d+1, "")
+		p.styledBytes(p.p.Dim, p.buf)
+		p.w.WriteByte('\n')
 	}
-	for _, l := range tail {
-		p.emitLine(ev, d+1, bar+p.ci.content(l))
+	for _, l := range lines[h:] {
+		p.emitPrefixed(ev, d+1, bar, p.ci.content(l))
 	}
 	p.ci.groupEnd()
+	// The lines may be the event's: keep none.
+	clear(lines)
+	if cap(lines) <= 1024 {
+		p.lines = lines[:0]
+	}
 }
 
+// resultLine is "── ✓ done · facts" or "── ✗ failed: reason · facts".
 func (p *Plain) resultLine(ev *streaming.Event) {
-	facts := ResultFacts(ev, p.usage)
-	var head string
-	if ev.OK {
-		head = p.p.Green("✓ done")
-	} else {
-		head = p.p.Red("✗ failed")
-		if ev.Reason != "" {
-			head += p.p.Red(": " + p.clean(oneLine(ev.Reason)))
-		}
+	if !ev.OK {
 		p.ci.errorAnnotation("agent run failed: " + oneLine(ev.Reason))
 	}
-	line := "── " + head
-	if len(facts) > 0 {
-		line += p.p.Dim(" · " + strings.Join(facts, " · "))
+	p.emitStart(ev, 0, "── ")
+	if ev.OK {
+		p.w.WriteString(p.p.Green("✓ done"))
+	} else {
+		p.w.WriteString(p.p.Red("✗ failed"))
+		if ev.Reason != "" {
+			p.styled(p.p.Red, ": ", p.clean(oneLine(ev.Reason)))
+		}
 	}
-	p.emitLine(ev, 0, line)
-	p.usage = nil
+	u := ev.Usage
+	if u == nil && p.hasUsage {
+		u = &p.usage
+	}
+	if facts := appendResultFacts(p.buf[:0], ev.DurationMS, ev.Turns, u); len(facts) > 0 {
+		p.buf = facts
+		p.styledBytes(p.p.Dim, facts)
+	}
+	p.w.WriteByte('\n')
+	p.hasUsage = false
 }
 
 // text prints assistant text and thinking as complete lines.
 func (p *Plain) text(ev *streaming.Event) {
-	id := blockID{msg: ev.Message, kind: ev.Kind, index: ev.Block}
-	if !p.inBlock || id != p.cur {
+	if !p.inBlock || ev.Kind != p.curKind || ev.Block != p.curIndex || ev.Message != string(p.curMsg) {
 		p.endBlock()
 		p.inBlock = true
-		p.cur = id
+		p.curMsg = append(p.curMsg[:0], ev.Message...)
+		p.curKind, p.curIndex = ev.Kind, ev.Block
 		p.curDepth = p.depthOf(ev.Parent)
-		p.curRole = ev.Role
+		p.curUser = ev.Role == streaming.RoleUser
 		p.lineNo = 0
-		p.thinking = thinkingSummary{}
+		p.thinking.reset()
 	}
 	if ev.Kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull {
 		if p.cfg.Thinking == ThinkingSummary {
@@ -449,7 +552,7 @@ const spaces = "                                "
 // as textLine gives them. It returns how much of text it printed.
 func (p *Plain) textLines(text string) int {
 	if len(p.partial) > 0 || p.cfg.Timestamps || p.cfg.CI != CINone ||
-		p.cur.kind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
+		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
 		return 0
 	}
 	end := strings.LastIndexByte(text, '\n')
@@ -460,7 +563,7 @@ func (p *Plain) textLines(text string) int {
 	if !sanitize.Clean(body) {
 		return 0
 	}
-	if p.curRole != streaming.RoleUser && p.curDepth == 0 {
+	if !p.curUser && p.curDepth == 0 {
 		p.w.WriteString(body)
 		p.lineNo += strings.Count(body, "\n")
 	} else {
@@ -468,7 +571,7 @@ func (p *Plain) textLines(text string) int {
 		for len(body) > 0 {
 			i := strings.IndexByte(body, '\n')
 			p.w.WriteString(indent)
-			if p.curRole == streaming.RoleUser {
+			if p.curUser {
 				if p.lineNo == 0 {
 					p.w.WriteString(p.p.Blue("› "))
 				} else if i > 0 {
@@ -495,9 +598,9 @@ func (p *Plain) textLine(ev *streaming.Event, s string) {
 func (p *Plain) lineParts(s string) (prefix, shown string) {
 	s = p.clean(s)
 	switch {
-	case p.cur.kind == streaming.KindThinkingDelta:
+	case p.curKind == streaming.KindThinkingDelta:
 		s = p.p.Dim("┆ " + s)
-	case p.curRole == streaming.RoleUser:
+	case p.curUser:
 		if p.lineNo == 0 {
 			prefix = p.p.Blue("› ")
 		} else if s != "" {
@@ -523,7 +626,7 @@ func (p *Plain) endBlock() {
 		p.textLine(nil, string(p.partial))
 		p.partial = p.partial[:0]
 	}
-	if p.cur.kind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {
+	if p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {
 		p.emitLine(nil, p.curDepth, p.p.Dim("✻ "+p.thinking.line(p.cfg.Width-2-2*p.curDepth)))
 	}
 }
@@ -537,8 +640,12 @@ func (p *Plain) Finish(s Summary) error {
 	case s.Outcome == streaming.Incomplete:
 		p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
 		line := "── " + p.p.Yellow("… incomplete: "+p.clean(s.Reason))
-		if facts := ResultFacts(nil, p.usage); len(facts) > 0 {
-			line += p.p.Dim(" · " + strings.Join(facts, " · "))
+		var u *streaming.Usage
+		if p.hasUsage {
+			u = &p.usage
+		}
+		if facts := appendResultFacts(nil, 0, 0, u); len(facts) > 0 {
+			line += p.p.Dim(string(facts))
 		}
 		p.emitLine(nil, 0, line)
 	}
@@ -554,6 +661,10 @@ func (p *Plain) Finish(s Summary) error {
 type thinkingSummary struct {
 	head []byte
 	n    int // bytes of thinking seen
+}
+
+func (t *thinkingSummary) reset() {
+	t.head, t.n = t.head[:0], 0
 }
 
 func (t *thinkingSummary) add(s string) {
