@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"strings"
@@ -14,7 +13,7 @@ import (
 // pass, with the same grammar as gjson.ValidBytes, and notes on the way
 // where the top-level fields of an object are, so the line is indexed
 // without being parsed a second time. Strings, most of an agent's bytes,
-// are skipped eight bytes at a time. Nesting is kept on a stack of its
+// are skipped sixteen bytes at a time (see indexSpecial). Nesting is kept on a stack of its
 // own, so a line of a million '[' is rejected or accepted without deep
 // recursion.
 
@@ -58,29 +57,24 @@ func special(x uint64) uint64 {
 }
 
 // scanString skips a JSON string whose opening quote is at i-1 and returns
-// the index after its closing quote. Short strings (keys, ids) are read
-// eight bytes at a time; in a long one, quotes and backslashes are found
-// with IndexByte (vectorised) and the text between is checked for control
-// characters eight bytes at a time.
+// the index after its closing quote. stringRun (sixteen bytes at a time on
+// amd64) skips the text and its two-byte escapes up to the closing quote,
+// a \u escape or an error, so a string is read once whatever its length.
 func scanString(data []byte, i int) (int, bool) {
-	for n := 0; ; n++ {
-		if n == 4 && i+8 <= len(data) {
-			return scanLongString(data, i)
+	// Most strings are keys and short values: the first words often hold
+	// the closing quote.
+	for j := i; j+8 <= len(data) && j < i+32; j += 8 {
+		if m := special(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+			if k := j + bits.TrailingZeros64(m)>>3; data[k] == '"' {
+				return k + 1, true
+			}
+			break
 		}
-		if i+8 <= len(data) {
-			m := special(binary.LittleEndian.Uint64(data[i:]))
-			if m == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(m) >> 3
-		} else {
-			for i < len(data) && data[i] != '"' && data[i] != '\\' && data[i] >= 0x20 {
-				i++
-			}
-			if i >= len(data) {
-				return i, false
-			}
+	}
+	for {
+		i += stringRun(data[i:])
+		if i >= len(data) {
+			return i, false
 		}
 		switch c := data[i]; {
 		case c == '"':
@@ -88,99 +82,47 @@ func scanString(data []byte, i int) (int, bool) {
 		case c < 0x20:
 			return i, false
 		}
-		// A backslash.
+		// A backslash, not of a two-byte escape: \uXXXX or an error.
 		i++
-		if i == len(data) {
+		if i == len(data) || data[i] != 'u' {
 			return i, false
 		}
-		switch data[i] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		for range 4 {
 			i++
-		case 'u':
-			for range 4 {
-				i++
-				if i >= len(data) || !ishex(data[i]) {
-					return i, false
-				}
+			if i >= len(data) || !ishex(data[i]) {
+				return i, false
 			}
-			i++
-		default:
-			return i, false
 		}
+		i++
 	}
 }
 
-// scanLongString is scanString from i, inside a string with no escape
-// pending.
-func scanLongString(data []byte, i int) (int, bool) {
-	pos := i // escapes are checked up to here
+// stringRunGo is stringRun in Go, eight bytes at a time (where there is
+// no assembly version).
+func stringRunGo(b []byte) int {
+	i := 0
 	for {
-		q := bytes.IndexByte(data[pos:], '"')
-		if q < 0 {
-			return len(data), false
-		}
-		q += pos
-		// The escapes before the quote: one may escape it.
-		for {
-			k := bytes.IndexByte(data[pos:q], '\\')
-			if k < 0 {
+		for i+8 <= len(b) {
+			m := special(binary.LittleEndian.Uint64(b[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
-			k += pos
-			if k+1 >= len(data) {
-				return k + 1, false
-			}
-			switch data[k+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				pos = k + 2
-			case 'u':
-				for j := k + 2; j < k+6; j++ {
-					if j >= len(data) || !ishex(data[j]) {
-						return j, false
-					}
-				}
-				pos = k + 6
-			default:
-				return k + 1, false
-			}
-			if pos > q {
-				break // the quote was escaped
-			}
+			i += 8
 		}
-		if pos > q {
-			continue
+		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+			i++
 		}
-		if c := firstControl(data[i:q]); c >= 0 {
-			return i + c, false
+		if i+1 >= len(b) || b[i] != '\\' {
+			return min(i, len(b))
 		}
-		return q + 1, true
-	}
-}
-
-// firstControl returns the index of the first byte below 0x20 in b, or -1.
-func firstControl(b []byte) int {
-	i := 0
-	for ; i+32 <= len(b); i += 32 {
-		x0 := binary.LittleEndian.Uint64(b[i:])
-		x1 := binary.LittleEndian.Uint64(b[i+8:])
-		x2 := binary.LittleEndian.Uint64(b[i+16:])
-		x3 := binary.LittleEndian.Uint64(b[i+24:])
-		if ((x0-ones*0x20)&^x0|(x1-ones*0x20)&^x1|(x2-ones*0x20)&^x2|(x3-ones*0x20)&^x3)&highs != 0 {
-			break
-		}
-	}
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		if m := (x - ones*0x20) &^ x & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		default:
 			return i
 		}
 	}
-	return -1
 }
 
 func ishex(c byte) bool {

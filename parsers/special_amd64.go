@@ -1,0 +1,8 @@
+package parsers
+
+// stringRun is the length of the run of JSON string text at the start of
+// b: the index of the first '"', control character or backslash that
+// does not start a two-byte escape, or len(b). (special_amd64.s)
+//
+//go:noescape
+func stringRun(b []byte) int
