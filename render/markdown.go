@@ -83,7 +83,7 @@ func NewMarkdown(w io.Writer, cfg Config) *Markdown {
 	if cfg.Tools == "" {
 		cfg.Tools = ToolsPreview
 	}
-	return &Markdown{w: bufio.NewWriterSize(w, 32<<10), cfg: cfg, open: map[string]streaming.Event{}}
+	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg, open: map[string]streaming.Event{}}
 }
 
 // Flush writes what is buffered.
