@@ -149,6 +149,7 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		return ExitUsage, usagef("%v", err)
 	}
 	defer tuneGC()()
+	growPipe(env.Stdout)
 	stderr := &lockedWriter{w: env.Stderr}
 	p := &pipeline{env: env, o: o, rend: rend, stop: make(chan struct{})}
 	defer close(p.stop)
