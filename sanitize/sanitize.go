@@ -48,30 +48,20 @@ const (
 
 // safePrefix returns the length of the longest start of s that Append
 // copies unchanged: printable ASCII, tab, newline, and valid UTF-8 other
-// than C1 controls and bidi overrides. Plain ASCII is checked eight bytes
-// at a time.
+// than C1 controls and bidi overrides. Runs of plain ASCII are checked by
+// asciiRun (sixteen bytes at a time on amd64), other characters one by
+// one.
 func safePrefix(s string) int {
 	i := 0
 	for i < len(s) {
-		if i+8 <= len(s) {
-			w := s[i : i+8]
-			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-			d := x ^ (ones * 0x7f)
-			if (x|(x-ones*0x20)|(d-ones)&^d)&highs == 0 {
-				// Eight bytes of printable ASCII (no byte is >= 0x80, < 0x20
-				// or 0x7f).
-				i += 8
-				continue
-			}
-		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f) {
-				i++
-				continue
+			n := asciiRun(s[i:])
+			if n == 0 {
+				return i // a control character
 			}
-			return i
+			i += n
+			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
@@ -82,6 +72,27 @@ func safePrefix(s string) int {
 			return i
 		}
 		i += n
+	}
+	return i
+}
+
+// asciiRunGo is asciiRun in Go, eight bytes at a time (where there is no
+// assembly version).
+func asciiRunGo(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		d := x ^ (ones * 0x7f)
+		if (x|(x-ones*0x20)|(d-ones)&^d)&highs != 0 {
+			break // not eight bytes of printable ASCII
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n') {
+			return i
+		}
 	}
 	return i
 }

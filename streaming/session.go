@@ -238,7 +238,7 @@ func (s *Session) sessionStart(ev *Event) error {
 	if err := s.endRun(ev.Line, "a new run began before this one finished"); err != nil {
 		return err
 	}
-	s.run = run{}
+	s.run = run{answer: s.run.answer[:0]} // (the answer's buffer is reused)
 	s.stats.Runs++
 	return s.emit(ev)
 }
