@@ -273,30 +273,31 @@ func skipSpace(s string, i int) int {
 }
 
 // skipString returns the index after the closing quote of the string
-// whose opening quote is at i-1 (len(s)+1 when it is not closed). It
-// looks for quotes with IndexByte (vectorised) and counts the
-// backslashes before each: an odd number escapes it.
+// whose opening quote is at i-1 (len(s)+1 when it is not closed), with
+// stringRun, which skips two-byte escapes: a quote it stops at closes the
+// string.
 func skipString(s string, i int, t *lineTab) int {
 	if t != nil {
 		if e := t.end(i); e >= 0 {
 			return e
 		}
 	}
-	for {
-		k := strings.IndexByte(s[i:], '"')
-		if k < 0 {
-			return len(s) + 1
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	for i < len(s) {
+		i += stringRun(b[i:])
+		if i >= len(s) {
+			break
 		}
-		i += k
-		j := i - 1
-		for j >= 0 && s[j] == '\\' {
-			j--
-		}
-		if (i-1-j)%2 == 0 {
+		switch s[i] {
+		case '"':
 			return i + 1
+		case '\\':
+			i += 2 // \u: its digits are text
+		default:
+			i++ // a control character (not in valid JSON)
 		}
-		i++
 	}
+	return len(s) + 1
 }
 
 // skipValue returns the index after the valid JSON value that starts at i.

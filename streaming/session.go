@@ -2,7 +2,7 @@ package streaming
 
 import (
 	"fmt"
-	"strings"
+	"hash/maphash"
 	"unsafe"
 )
 
@@ -669,37 +669,39 @@ func plural(n int) string {
 	return "s"
 }
 
-// ring remembers the last n ids added.
+// ring remembers the last n ids added, by a 64-bit hash of each (no copy
+// of the id is kept; two ids of one stream sharing a hash is a chance of
+// one in 2^64 per pair).
 type ring struct {
-	ids  []string
-	set  map[string]int
+	ids  []uint64
+	set  map[uint64]int32
 	next int
+	seed maphash.Seed
 }
 
 func newRing(n int) ring {
-	return ring{ids: make([]string, 0, n), set: make(map[string]int, n)}
+	return ring{ids: make([]uint64, 0, n), set: make(map[uint64]int32, n), seed: maphash.MakeSeed()}
 }
 
 func (r *ring) add(id string) {
-	if _, ok := r.set[id]; ok {
+	h := maphash.String(r.seed, id)
+	if _, ok := r.set[h]; ok {
 		return
 	}
-	// A copy: an id from a line keeps the whole line in memory.
-	id = strings.Clone(id)
 	if len(r.ids) < cap(r.ids) {
-		r.ids = append(r.ids, id)
+		r.ids = append(r.ids, h)
 	} else {
 		old := r.ids[r.next]
 		if r.set[old]--; r.set[old] <= 0 {
 			delete(r.set, old)
 		}
-		r.ids[r.next] = id
+		r.ids[r.next] = h
 		r.next = (r.next + 1) % len(r.ids)
 	}
-	r.set[id]++
+	r.set[h]++
 }
 
 func (r *ring) has(id string) bool {
-	_, ok := r.set[id]
+	_, ok := r.set[maphash.String(r.seed, id)]
 	return ok
 }
