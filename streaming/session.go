@@ -16,7 +16,10 @@ const SnapshotMinBytes = 32
 const finishedMemory = 512
 
 // Handler receives the session's output. The event is valid only during
-// the call; a handler that keeps it must copy it.
+// the call; a handler that keeps it must copy it. That includes its
+// strings: the text of deltas and the output of tool calls can be lent
+// from the decoder's line buffers (see Options.Lent), which the next
+// input line overwrites.
 type Handler interface {
 	Handle(ev *Event) error
 }
