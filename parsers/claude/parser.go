@@ -284,8 +284,9 @@ func (p *parser) startTool(wire, name, input, parent string) error {
 		t.name = strings.Clone(parsers.CleanToolName(name))
 	}
 	t.parent = strings.Clone(parent)
+	// t.parent is parent, owned: the decoder need not copy it.
 	p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
-		Input: input, Title: toolTitle(p.line, input), Parent: parent}
+		Input: input, Title: toolTitle(p.line, input), Parent: t.parent}
 	return p.send(&p.ev)
 }
 

@@ -139,6 +139,9 @@ func (p *parser) userText(parent string, texts []string) error {
 		return nil
 	}
 	id := p.gen("user")
+	// One copy of a subagent's parent for the message's events (the
+	// decoder would copy it into each).
+	parent = strings.Clone(parent)
 	p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: id, Role: streaming.RoleUser, Parent: parent}
 	if err := p.send(&p.ev); err != nil {
 		return err
