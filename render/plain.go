@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentfmt/agentfmt/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -44,11 +45,13 @@ type Plain struct {
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
 
-	// Map keys are copies (events are valid only during Handle): the id in
-	// the toolLabel.
-	depth    map[string]int       // tool id → nesting depth of its subagent work
-	labels   map[string]toolLabel // tool id → the label its start line showed
-	usage    streaming.Usage      // the last usage reported, if hasUsage
+	// tool id → the call begun: its depth and start label. Each key is a
+	// view of its entry's buffer (events are valid only during Handle),
+	// which goes to free for reuse once the entry is deleted.
+	tools    map[string]toolCall
+	free     [][]byte
+	lbuf     []byte          // scratch for an end line's own label
+	usage    streaming.Usage // the last usage reported, if hasUsage
 	hasUsage bool
 	printed  bool // anything printed yet
 	runs     int
@@ -59,7 +62,7 @@ type Plain struct {
 
 // NewPlain returns a plain renderer writing to w.
 func NewPlain(w io.Writer, cfg Config) *Plain {
-	p := &Plain{cfg: cfg, p: cfg.Palette, depth: map[string]int{}}
+	p := &Plain{cfg: cfg, p: cfg.Palette, tools: map[string]toolCall{}}
 	if p.p.Dim == nil {
 		p.p = NewPalette(false)
 	}
@@ -105,6 +108,10 @@ func (p *Plain) showPartial() {
 	p.shown = cut
 }
 
+// view is b as a string, without a copy, for a line made in b and
+// written out (nothing keeps it) before b is written again.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
 // lastRuneStart is the index of the start of the last rune of b.
 func lastRuneStart(b []byte) int {
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
@@ -127,7 +134,11 @@ func (p *Plain) fragment(s string) string {
 // finishShown ends a line whose start showPartial wrote: the rest of the
 // partial line, then rest, then the newline.
 func (p *Plain) finishShown(rest string) {
-	p.w.WriteString(p.fragment(strings.TrimSuffix(string(p.partial[p.shown:])+rest, "\r")))
+	s := view(p.partial[p.shown:])
+	if rest != "" {
+		s += rest
+	}
+	p.w.WriteString(p.fragment(strings.TrimSuffix(s, "\r")))
 	p.w.WriteByte('\n')
 	p.partial = p.partial[:0]
 	p.shown = 0
@@ -147,8 +158,8 @@ func (p *Plain) depthOf(parent string) int {
 	if parent == "" {
 		return 0
 	}
-	if d, ok := p.depth[parent]; ok {
-		return d
+	if c, ok := p.tools[parent]; ok {
+		return c.depth
 	}
 	return 1
 }
@@ -254,9 +265,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		p.styledBytes(p.p.Dim, b)
 		p.w.WriteByte('\n')
 	case streaming.KindToolStart:
-		c := p.startLabel(ev)
-		p.depth[c.id()] = d + 1
-		p.emitPrefixed(ev, d, p.p.Cyan("▸ "), c.label())
+		p.emitPrefixed(ev, d, p.p.Cyan("▸ "), p.startTool(ev, d))
 	case streaming.KindToolEnd:
 		p.toolEnd(ev, d)
 	case streaming.KindPlan:
@@ -325,13 +334,15 @@ func (p *Plain) err() error {
 	return nil
 }
 
-// toolLabel is the label of a tool call's start line, with what it was
-// made from: the end line of the call reuses it (reading the input again
-// costs as much as the rest of the line). All is copied (events are valid
-// only during Handle) into one string: id, name, input, title, label.
-type toolLabel struct {
-	s                     string
-	idEnd, nameEnd, inEnd int // where the id, name and input end in s
+// toolCall is a tool call begun: the nesting depth of its subagent work
+// and the label of its start line, with what it was made from: the end
+// line of the call reuses it (reading the input again costs as much as
+// the rest of the line). All is copied (events are valid only during
+// Handle) into buf: id, name, input, title, label.
+type toolCall struct {
+	depth                 int
+	buf                   []byte
+	idEnd, nameEnd, inEnd int // where the id, name and input end in buf
 	titleEnd              int
 	inputKept             bool // a large input is not kept (nor the label reused)
 }
@@ -339,21 +350,38 @@ type toolLabel struct {
 // maxKeptInput is the largest tool input kept to reuse the label.
 const maxKeptInput = 4 << 10
 
-func (c *toolLabel) id() string    { return c.s[:c.idEnd] }
-func (c *toolLabel) label() string { return c.s[c.titleEnd:] }
+// Buffers of ended calls kept for reuse: how many, and how large.
+const (
+	maxFree    = 256
+	maxFreeCap = 16 << 10
+)
+
+func (c *toolCall) id() string    { return view(c.buf[:c.idEnd]) }
+func (c *toolCall) label() string { return view(c.buf[c.titleEnd:]) }
 
 // madeFrom reports whether the label was made from the end event's name,
 // input and title.
-func (c *toolLabel) madeFrom(ev *streaming.Event) bool {
-	return c.inputKept && c.s[c.idEnd:c.nameEnd] == ev.Name &&
-		c.s[c.nameEnd:c.inEnd] == ev.Input && c.s[c.inEnd:c.titleEnd] == ev.Title
+func (c *toolCall) madeFrom(ev *streaming.Event) bool {
+	return c.inputKept && view(c.buf[c.idEnd:c.nameEnd]) == ev.Name &&
+		view(c.buf[c.nameEnd:c.inEnd]) == ev.Input && view(c.buf[c.inEnd:c.titleEnd]) == ev.Title
 }
 
-// startLabel makes the label of a tool call's start line and keeps it for
-// the end line.
-func (p *Plain) startLabel(ev *streaming.Event) toolLabel {
-	var c toolLabel
-	b := append(p.buf[:0], ev.ID...)
+// startTool keeps a tool call begun at depth d and returns the label of
+// its start line (valid until the call's entry is deleted).
+func (p *Plain) startTool(ev *streaming.Event, d int) string {
+	if old, ok := p.tools[ev.ID]; ok {
+		// The id again: the entry goes (and with it the key, a view of
+		// its buffer) before its buffer is reused.
+		delete(p.tools, ev.ID)
+		p.release(old.buf)
+	}
+	var b []byte
+	if n := len(p.free); n > 0 {
+		b, p.free[n-1] = p.free[n-1], nil
+		p.free = p.free[:n-1]
+	}
+	c := toolCall{depth: d + 1}
+	b = append(b, ev.ID...)
 	c.idEnd = len(b)
 	b = append(b, ev.Name...)
 	c.nameEnd = len(b)
@@ -363,27 +391,16 @@ func (p *Plain) startLabel(ev *streaming.Event) toolLabel {
 	c.inEnd = len(b)
 	b = append(b, ev.Title...)
 	c.titleEnd = len(b)
-	b = p.appendLabel(b, ev)
-	p.buf = b
-	c.s = string(b)
-	if p.labels == nil {
-		p.labels = map[string]toolLabel{}
-	}
-	p.labels[c.id()] = c
-	return c
+	c.buf = p.appendLabel(b, ev)
+	p.tools[c.id()] = c
+	return c.label()
 }
 
-// toolLabel is the label of a tool call's end line: its start line's when
-// made from the same name, input and title.
-func (p *Plain) toolLabel(ev *streaming.Event) string {
-	if c, ok := p.labels[ev.ID]; ok {
-		delete(p.labels, ev.ID)
-		if c.madeFrom(ev) {
-			return c.label()
-		}
+// release keeps the buffer of a deleted call's entry for reuse.
+func (p *Plain) release(b []byte) {
+	if len(p.free) < maxFree && cap(b) <= maxFreeCap {
+		p.free = append(p.free, b[:0])
 	}
-	p.buf = p.appendLabel(p.buf[:0], ev)
-	return string(p.buf)
 }
 
 // appendLabel appends a tool call's name and key argument.
@@ -396,8 +413,21 @@ func (p *Plain) appendLabel(b []byte, ev *streaming.Event) []byte {
 }
 
 func (p *Plain) toolEnd(ev *streaming.Event, d int) {
-	delete(p.depth, ev.ID)
-	label := p.toolLabel(ev)
+	// The end line's label is its start line's when made from the same
+	// name, input and title.
+	c, started := p.tools[ev.ID]
+	var label string
+	if started {
+		delete(p.tools, ev.ID)
+		// The label is written before the buffer is reused.
+		defer p.release(c.buf)
+	}
+	if started && c.madeFrom(ev) {
+		label = c.label()
+	} else {
+		p.lbuf = p.appendLabel(p.lbuf[:0], ev)
+		label = view(p.lbuf)
+	}
 	// The facts, each after factSep.
 	facts := p.buf[:0]
 	if ev.ExitCode != nil {
@@ -533,7 +563,7 @@ func (p *Plain) text(ev *streaming.Event) {
 			p.textLine(ev, text[:i])
 		} else {
 			p.partial = append(p.partial, text[:i]...)
-			p.textLine(ev, string(p.partial))
+			p.textLine(ev, view(p.partial))
 			p.partial = p.partial[:0]
 		}
 		text = text[i+1:]
@@ -567,24 +597,43 @@ func (p *Plain) textLines(text string) int {
 		p.w.WriteString(body)
 		p.lineNo += strings.Count(body, "\n")
 	} else {
-		indent := spaces[:2*p.curDepth]
-		for len(body) > 0 {
-			i := strings.IndexByte(body, '\n')
-			p.w.WriteString(indent)
-			if p.curUser {
-				if p.lineNo == 0 {
-					p.w.WriteString(p.p.Blue("› "))
-				} else if i > 0 {
-					p.w.WriteString("  ")
-				}
-			}
-			p.w.WriteString(body[:i+1])
-			body = body[i+1:]
-			p.lineNo++
-		}
+		p.prefixedLines(body)
 	}
 	p.printed = true
 	return end + 1
+}
+
+// prefixedLines writes body, complete lines of the current block, each
+// with its indent and (in a user message) prefix as textLine gives them.
+// The lines are put together in the writer's free buffer and handed over
+// in one Write; a line that does not fit goes in pieces, which fill the
+// buffer and flush it, as writing every line in pieces would.
+func (p *Plain) prefixedLines(body string) {
+	indent := spaces[:2*p.curDepth]
+	b := p.w.AvailableBuffer()
+	for len(body) > 0 {
+		i := strings.IndexByte(body, '\n')
+		prefix := ""
+		if p.curUser {
+			if p.lineNo == 0 {
+				prefix = p.p.Blue("› ")
+			} else if i > 0 {
+				prefix = "  "
+			}
+		}
+		if len(indent)+len(prefix)+i+1 <= cap(b)-len(b) {
+			b = append(append(append(b, indent...), prefix...), body[:i+1]...)
+		} else {
+			p.w.Write(b)
+			p.w.WriteString(indent)
+			p.w.WriteString(prefix)
+			p.w.WriteString(body[:i+1])
+			b = p.w.AvailableBuffer()
+		}
+		body = body[i+1:]
+		p.lineNo++
+	}
+	p.w.Write(b)
 }
 
 func (p *Plain) textLine(ev *streaming.Event, s string) {
@@ -623,7 +672,7 @@ func (p *Plain) endBlock() {
 	if p.shown > 0 {
 		p.finishShown("")
 	} else if len(p.partial) > 0 {
-		p.textLine(nil, string(p.partial))
+		p.textLine(nil, view(p.partial))
 		p.partial = p.partial[:0]
 	}
 	if p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {

@@ -1,0 +1,81 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// Tool calls begun and ended in any order, ids used again, ends without
+// starts, starts without ends, inputs changed at the end and inputs too
+// large to keep: each start and end line has the depth and label a
+// simple model gives, though the renderer reuses the buffers of ended
+// calls and the events' text is scribbled over after each Handle.
+func TestPlainToolCallsReuseBuffers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var out bytes.Buffer
+	p := NewPlain(&out, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+		Thinking: ThinkingSummary, Tools: ToolsNone, CI: CINone})
+	depth := map[string]int{}
+	depthOf := func(parent string) int {
+		if parent == "" {
+			return 0
+		}
+		if d, ok := depth[parent]; ok {
+			return d
+		}
+		return 1
+	}
+	var scratch []byte
+	for step := range 20000 {
+		id := fmt.Sprintf("toolu_%d", rng.IntN(40))
+		parent := ""
+		if rng.IntN(3) > 0 {
+			parent = fmt.Sprintf("toolu_%d", rng.IntN(40))
+		}
+		name := []string{"Bash", "Read", "Task", "Grep"}[rng.IntN(4)]
+		cmd := fmt.Sprintf("cmd %d of step %d", rng.IntN(5), step)
+		if rng.IntN(50) == 0 {
+			cmd += strings.Repeat(" long", 1000) // past maxKeptInput
+		}
+		input := `{"command":"` + cmd + `"}`
+		kind := streaming.KindToolStart
+		if rng.IntN(2) == 0 {
+			kind = streaming.KindToolEnd
+		}
+		// The event's text lives in scratch, scribbled over afterwards.
+		scratch = append(scratch[:0], id+parent+name+input...)
+		s := view(scratch)
+		ev := streaming.Event{Kind: kind, ID: s[:len(id)], Parent: s[len(id) : len(id)+len(parent)],
+			Name: s[len(id)+len(parent) : len(id)+len(parent)+len(name)], Input: s[len(id)+len(parent)+len(name):],
+			Status: streaming.ToolOK}
+		d := depthOf(parent)
+		want := strings.Repeat("  ", d) + "▸ " + name + " " + TruncateRunes(cmd, 100-len(name)-4) + "\n"
+		if kind == streaming.KindToolStart {
+			depth[id] = d + 1
+		} else {
+			want = strings.Repeat("  ", d) + "✓ " + name + " " + TruncateRunes(cmd, 100-len(name)-4) + "\n"
+			delete(depth, id)
+		}
+		out.Reset()
+		if err := p.Handle(&ev); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		for i := range scratch {
+			scratch[i] = 'X'
+		}
+		if got := out.String(); got != want {
+			t.Fatalf("step %d, %v %s (parent %q):\n got %q\nwant %q", step, kind, id, parent, got, want)
+		}
+	}
+	if len(p.free) > maxFree {
+		t.Fatalf("%d buffers kept", len(p.free))
+	}
+}
