@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -346,53 +347,69 @@ func unescapeJSON(s string) string {
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
 
-// appendUnescaped appends the decoded body of a valid JSON string to dst:
-// the text between escapes is copied in runs (found with IndexByte, which
-// is vectorised).
+// appendUnescaped appends the decoded body of a valid JSON string to dst.
+// unescapeRun copies the text and its two-byte escapes (sixteen bytes at
+// a time on amd64); \u escapes are decoded here. The decoded text is
+// never longer than s: dst grows once.
 func appendUnescaped(b []byte, s string) []byte {
+	w := len(b)
+	b = slices.Grow(b, len(s)+16)
+	b = b[:w+len(s)+16] // (unescapeRun may write 16 bytes ahead)
 	for {
-		k := strings.IndexByte(s, '\\')
+		n, m := unescapeRun(b[w:], s)
+		w += n
+		s = s[m:]
+		// At the end, or at a backslash that is not a two-byte escape.
+		// (gjson stops at a control character or a bad escape; valid
+		// JSON has neither, and only validated text is read here.)
+		if len(s) < 6 || s[1] != 'u' {
+			return b[:w]
+		}
+		r := hexRune(s[2:6])
+		s = s[6:]
+		if r >= 0xD800 && r < 0xDC00 && len(s) >= 6 && s[0] == '\\' && s[1] == 'u' {
+			if r2 := hexRune(s[2:6]); r2 >= 0xDC00 && r2 < 0xE000 {
+				r = utf16.DecodeRune(r, r2)
+				s = s[6:]
+			}
+		}
+		w += utf8.EncodeRune(b[w:], r)
+	}
+}
+
+// unescapeRunGo is unescapeRun in Go (where there is no assembly
+// version): dst needs room for len(src) bytes.
+func unescapeRunGo(dst []byte, src string) (n, m int) {
+	for {
+		k := strings.IndexByte(src[m:], '\\')
 		if k < 0 {
-			k = len(s)
+			k = len(src) - m
 		}
-		// (gjson stops at a control character; valid JSON has none, and
-		// only validated text is read here.)
-		b = append(b, s[:k]...)
-		s = s[k:]
-		if len(s) < 2 {
-			return b
+		n += copy(dst[n:], src[m:m+k])
+		m += k
+		if m+1 >= len(src) {
+			return n, m
 		}
-		switch c := s[1]; c {
+		var c byte
+		switch src[m+1] {
 		case '\\', '/', '"':
-			b = append(b, c)
+			c = src[m+1]
 		case 'b':
-			b = append(b, '\b')
+			c = '\b'
 		case 'f':
-			b = append(b, '\f')
+			c = '\f'
 		case 'n':
-			b = append(b, '\n')
+			c = '\n'
 		case 'r':
-			b = append(b, '\r')
+			c = '\r'
 		case 't':
-			b = append(b, '\t')
-		case 'u':
-			if len(s) < 6 {
-				return b
-			}
-			r := hexRune(s[2:6])
-			s = s[6:]
-			if r >= 0xD800 && r < 0xDC00 && len(s) >= 6 && s[0] == '\\' && s[1] == 'u' {
-				if r2 := hexRune(s[2:6]); r2 >= 0xDC00 && r2 < 0xE000 {
-					r = utf16.DecodeRune(r, r2)
-					s = s[6:]
-				}
-			}
-			b = utf8.AppendRune(b, r)
-			continue
+			c = '\t'
 		default:
-			return b
+			return n, m
 		}
-		s = s[2:]
+		dst[n] = c
+		n++
+		m += 2
 	}
 }
 

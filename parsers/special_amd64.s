@@ -103,6 +103,110 @@ ret:
 	MOVQ SI, ret+24(FP)
 	RET
 
+// func unescapeRun(dst []byte, src string) (n, m int)
+//
+// Copies src to dst, decoding two-byte escapes (\" \\ \/ \b \f \n \r \t),
+// up to the end of src or a backslash that starts anything else (\u, or
+// an error): n bytes written, m read. Sixteen bytes at a time with SSE2,
+// which may write up to 16 bytes past n: dst must have room for
+// len(src)+16 bytes.
+TEXT ·unescapeRun(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), BX
+	MOVQ DI, DX
+	MOVQ SI, R9
+	LEAQ (SI)(BX*1), R8 // the end of src
+	MOVOU backslashes<>(SB), X1
+	LEAQ unescapes<>(SB), R10
+
+uloop:
+	MOVQ R8, BX
+	SUBQ SI, BX
+	CMPQ BX, $16
+	JB   utail
+	MOVOU    (SI), X0
+	MOVOU    X0, (DI)
+	MOVOU    X0, X2
+	PCMPEQB  X1, X2
+	PMOVMSKB X2, AX
+	TESTL    AX, AX
+	JNZ      uesc16
+	ADDQ     $16, SI
+	ADDQ     $16, DI
+	JMP      uloop
+
+uesc16:
+	BSFL AX, CX
+	ADDQ CX, SI
+	ADDQ CX, DI
+
+uescape:
+	// A backslash at SI: a two-byte escape is decoded.
+	LEAQ    1(SI), BX
+	CMPQ    BX, R8
+	JAE     udone
+	MOVBLZX (BX), AX
+	MOVBLZX (R10)(AX*1), AX
+	TESTB   AL, AL
+	JZ      udone
+	MOVB    AL, (DI)
+	ADDQ    $2, SI
+	INCQ    DI
+	JMP     uloop
+
+utail:
+	CMPQ    SI, R8
+	JAE     udone
+	MOVBLZX (SI), AX
+	CMPB    AL, $0x5c
+	JEQ     uescape
+	MOVB    AL, (DI)
+	INCQ    SI
+	INCQ    DI
+	JMP     utail
+
+udone:
+	SUBQ DX, DI
+	MOVQ DI, n+40(FP)
+	SUBQ R9, SI
+	MOVQ SI, m+48(FP)
+	RET
+
+DATA unescapes<>+0(SB)/8, $0x0000000000000000
+DATA unescapes<>+8(SB)/8, $0x0000000000000000
+DATA unescapes<>+16(SB)/8, $0x0000000000000000
+DATA unescapes<>+24(SB)/8, $0x0000000000000000
+DATA unescapes<>+32(SB)/8, $0x0000000000220000
+DATA unescapes<>+40(SB)/8, $0x2f00000000000000
+DATA unescapes<>+48(SB)/8, $0x0000000000000000
+DATA unescapes<>+56(SB)/8, $0x0000000000000000
+DATA unescapes<>+64(SB)/8, $0x0000000000000000
+DATA unescapes<>+72(SB)/8, $0x0000000000000000
+DATA unescapes<>+80(SB)/8, $0x0000000000000000
+DATA unescapes<>+88(SB)/8, $0x0000005c00000000
+DATA unescapes<>+96(SB)/8, $0x000c000000080000
+DATA unescapes<>+104(SB)/8, $0x000a000000000000
+DATA unescapes<>+112(SB)/8, $0x00000009000d0000
+DATA unescapes<>+120(SB)/8, $0x0000000000000000
+DATA unescapes<>+128(SB)/8, $0x0000000000000000
+DATA unescapes<>+136(SB)/8, $0x0000000000000000
+DATA unescapes<>+144(SB)/8, $0x0000000000000000
+DATA unescapes<>+152(SB)/8, $0x0000000000000000
+DATA unescapes<>+160(SB)/8, $0x0000000000000000
+DATA unescapes<>+168(SB)/8, $0x0000000000000000
+DATA unescapes<>+176(SB)/8, $0x0000000000000000
+DATA unescapes<>+184(SB)/8, $0x0000000000000000
+DATA unescapes<>+192(SB)/8, $0x0000000000000000
+DATA unescapes<>+200(SB)/8, $0x0000000000000000
+DATA unescapes<>+208(SB)/8, $0x0000000000000000
+DATA unescapes<>+216(SB)/8, $0x0000000000000000
+DATA unescapes<>+224(SB)/8, $0x0000000000000000
+DATA unescapes<>+232(SB)/8, $0x0000000000000000
+DATA unescapes<>+240(SB)/8, $0x0000000000000000
+DATA unescapes<>+248(SB)/8, $0x0000000000000000
+GLOBL unescapes<>(SB), RODATA|NOPTR, $256
+
 DATA quotes<>+0(SB)/8, $0x2222222222222222
 DATA quotes<>+8(SB)/8, $0x2222222222222222
 GLOBL quotes<>(SB), RODATA|NOPTR, $16
