@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -395,7 +396,9 @@ func (m *Markdown) text(ev *streaming.Event) {
 func (m *Markdown) addText(s string) {
 	m.partial = append(m.partial, s...)
 	for {
-		i := strings.IndexByte(string(m.partial), '\n')
+		// (Not strings.IndexByte(string(m.partial)), which copies all
+		// that is left for each line.)
+		i := bytes.IndexByte(m.partial, '\n')
 		if i < 0 {
 			break
 		}
