@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/agentfmt/agentfmt/internal/simd"
 	"github.com/tidwall/gjson"
 )
 
@@ -275,7 +276,7 @@ func skipSpace(s string, i int) int {
 
 // skipString returns the index after the closing quote of the string
 // whose opening quote is at i-1 (len(s)+1 when it is not closed), with
-// stringRun, which skips two-byte escapes: a quote it stops at closes the
+// simd.StringRun, which skips two-byte escapes: a quote it stops at closes the
 // string.
 func skipString(s string, i int, t *lineTab) int {
 	if t != nil {
@@ -285,7 +286,7 @@ func skipString(s string, i int, t *lineTab) int {
 	}
 	b := unsafe.Slice(unsafe.StringData(s), len(s))
 	for i < len(s) {
-		i += stringRun(b[i:])
+		i += simd.StringRun(b[i:])
 		if i >= len(s) {
 			break
 		}
@@ -348,15 +349,15 @@ func unescapeJSON(s string) string {
 }
 
 // appendUnescaped appends the decoded body of a valid JSON string to dst.
-// unescapeRun copies the text and its two-byte escapes (sixteen bytes at
+// simd.UnescapeRun copies the text and its two-byte escapes (sixteen bytes at
 // a time on amd64); \u escapes are decoded here. The decoded text is
 // never longer than s: dst grows once.
 func appendUnescaped(b []byte, s string) []byte {
 	w := len(b)
 	b = slices.Grow(b, len(s)+16)
-	b = b[:w+len(s)+16] // (unescapeRun may write 16 bytes ahead)
+	b = b[:w+len(s)+16] // (UnescapeRun may write 16 bytes ahead)
 	for {
-		n, m := unescapeRun(b[w:], s)
+		n, m := simd.UnescapeRun(b[w:], s)
 		w += n
 		s = s[m:]
 		// At the end, or at a backslash that is not a two-byte escape.
@@ -374,42 +375,6 @@ func appendUnescaped(b []byte, s string) []byte {
 			}
 		}
 		w += utf8.EncodeRune(b[w:], r)
-	}
-}
-
-// unescapeRunGo is unescapeRun in Go (where there is no assembly
-// version): dst needs room for len(src) bytes.
-func unescapeRunGo(dst []byte, src string) (n, m int) {
-	for {
-		k := strings.IndexByte(src[m:], '\\')
-		if k < 0 {
-			k = len(src) - m
-		}
-		n += copy(dst[n:], src[m:m+k])
-		m += k
-		if m+1 >= len(src) {
-			return n, m
-		}
-		var c byte
-		switch src[m+1] {
-		case '\\', '/', '"':
-			c = src[m+1]
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		default:
-			return n, m
-		}
-		dst[n] = c
-		n++
-		m += 2
 	}
 }
 

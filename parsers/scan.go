@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/simd"
 	"github.com/tidwall/gjson"
 )
 
@@ -13,7 +14,7 @@ import (
 // pass, with the same grammar as gjson.ValidBytes, and notes on the way
 // where the top-level fields of an object are, so the line is indexed
 // without being parsed a second time. Strings, most of an agent's bytes,
-// are skipped sixteen bytes at a time (see indexSpecial). Nesting is kept on a stack of its
+// are skipped sixteen bytes at a time (see internal/simd). Nesting is kept on a stack of its
 // own, so a line of a million '[' is rejected or accepted without deep
 // recursion.
 
@@ -42,29 +43,15 @@ const longString = 64
 // its closing quote.
 type longSpan struct{ start, end int }
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// special returns a mask whose lowest set bit is in the first byte of x
-// (little-endian) that is a '"', a '\\' or a control character (< 0x20),
-// or 0 when there is none. Bits above the first hit may be wrong.
-func special(x uint64) uint64 {
-	q := x ^ (ones * '"')
-	b := x ^ (ones * '\\')
-	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & highs
-}
-
 // scanString skips a JSON string whose opening quote is at i-1 and returns
-// the index after its closing quote. stringRun (sixteen bytes at a time on
-// amd64) skips the text and its two-byte escapes up to the closing quote,
+// the index after its closing quote. simd.StringRun (sixteen bytes at a time
+// on amd64) skips the text and its two-byte escapes up to the closing quote,
 // a \u escape or an error, so a string is read once whatever its length.
 func scanString(data []byte, i int) (int, bool) {
 	// Most strings are keys and short values: the first words often hold
 	// the closing quote.
 	for j := i; j+8 <= len(data) && j < i+32; j += 8 {
-		if m := special(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+		if m := simd.Special(binary.LittleEndian.Uint64(data[j:])); m != 0 {
 			if k := j + bits.TrailingZeros64(m)>>3; data[k] == '"' {
 				return k + 1, true
 			}
@@ -72,7 +59,7 @@ func scanString(data []byte, i int) (int, bool) {
 		}
 	}
 	for {
-		i += stringRun(data[i:])
+		i += simd.StringRun(data[i:])
 		if i >= len(data) {
 			return i, false
 		}
@@ -94,34 +81,6 @@ func scanString(data []byte, i int) (int, bool) {
 			}
 		}
 		i++
-	}
-}
-
-// stringRunGo is stringRun in Go, eight bytes at a time (where there is
-// no assembly version).
-func stringRunGo(b []byte) int {
-	i := 0
-	for {
-		for i+8 <= len(b) {
-			m := special(binary.LittleEndian.Uint64(b[i:]))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
-			i++
-		}
-		if i+1 >= len(b) || b[i] != '\\' {
-			return min(i, len(b))
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		default:
-			return i
-		}
 	}
 }
 

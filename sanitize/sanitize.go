@@ -8,6 +8,8 @@ package sanitize
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/internal/simd"
 )
 
 // Options choose what may pass.
@@ -41,22 +43,17 @@ func clean(s string) bool { return safePrefix(s) == len(s) }
 // control, no bidi override, valid UTF-8).
 func Clean(s string) bool { return safePrefix(s) == len(s) }
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
 // safePrefix returns the length of the longest start of s that Append
 // copies unchanged: printable ASCII, tab, newline, and valid UTF-8 other
 // than C1 controls and bidi overrides. Runs of plain ASCII are checked by
-// asciiRun (sixteen bytes at a time on amd64), other characters one by
+// simd.ASCIIRun (sixteen bytes at a time on amd64), other characters one by
 // one.
 func safePrefix(s string) int {
 	i := 0
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			n := asciiRun(s[i:])
+			n := simd.ASCIIRun(s[i:])
 			if n == 0 {
 				return i // a control character
 			}
@@ -72,27 +69,6 @@ func safePrefix(s string) int {
 			return i
 		}
 		i += n
-	}
-	return i
-}
-
-// asciiRunGo is asciiRun in Go, eight bytes at a time (where there is no
-// assembly version).
-func asciiRunGo(s string) int {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := s[i : i+8]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		d := x ^ (ones * 0x7f)
-		if (x|(x-ones*0x20)|(d-ones)&^d)&highs != 0 {
-			break // not eight bytes of printable ASCII
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n') {
-			return i
-		}
 	}
 	return i
 }

@@ -1,13 +1,13 @@
 #include "textflag.h"
 
-// func stringRun(b []byte) int
+// func StringRun(b []byte) int
 //
 // The length of the run of JSON string text at the start of b: the index
 // of the first '"', control character (< 0x20) or backslash that does not
 // start a two-byte escape (\" \\ \/ \b \f \n \r \t), or len(b). Two-byte
 // escapes are part of the run. Sixteen bytes at a time with SSE2 (every
 // amd64 processor has it), the last few one by one.
-TEXT ·stringRun(SB), NOSPLIT, $0-32
+TEXT ·StringRun(SB), NOSPLIT, $0-32
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	MOVQ SI, DI
@@ -103,14 +103,14 @@ ret:
 	MOVQ SI, ret+24(FP)
 	RET
 
-// func unescapeRun(dst []byte, src string) (n, m int)
+// func UnescapeRun(dst []byte, src string) (n, m int)
 //
 // Copies src to dst, decoding two-byte escapes (\" \\ \/ \b \f \n \r \t),
 // up to the end of src or a backslash that starts anything else (\u, or
 // an error): n bytes written, m read. Sixteen bytes at a time with SSE2,
 // which may write up to 16 bytes past n: dst must have room for
 // len(src)+16 bytes.
-TEXT ·unescapeRun(SB), NOSPLIT, $0-56
+TEXT ·UnescapeRun(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), BX
@@ -173,6 +173,78 @@ udone:
 	MOVQ SI, m+48(FP)
 	RET
 
+// func ASCIIRun(s string) int
+//
+// The length of the run of printable ASCII, tabs and newlines at the
+// start of s: sixteen bytes at a time with SSE2, the last few one by one.
+TEXT ·ASCIIRun(SB), NOSPLIT, $0-24
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), BX
+	MOVQ SI, DI
+	LEAQ (SI)(BX*1), R8 // the end of s
+	MOVOU controls<>(SB), X8
+	MOVOU dels<>(SB), X9
+	MOVOU tabs<>(SB), X10
+	MOVOU newlines<>(SB), X11
+	CMPQ BX, $16
+	JB   atail
+
+aloop:
+	MOVOU    (SI), X0
+	PMOVMSKB X0, AX // bytes >= 0x80
+	MOVOU    X0, X1
+	PCMPEQB  X9, X1 // X1 = b == 0x7f
+	MOVOU    X0, X2
+	PMINUB   X8, X2
+	PCMPEQB  X0, X2 // X2 = b <= 0x1f
+	MOVOU    X0, X3
+	PCMPEQB  X10, X3
+	MOVOU    X0, X4
+	PCMPEQB  X11, X4
+	POR      X4, X3 // X3 = b is a tab or a newline
+	PANDN    X2, X3 // X3 = a control other than those
+	POR      X1, X3
+	PMOVMSKB X3, CX
+	ORL      CX, AX
+	TESTL    AX, AX
+	JNZ      afound
+	ADDQ     $16, SI
+	SUBQ     $16, BX
+	CMPQ     BX, $16
+	JAE      aloop
+
+atail:
+	CMPQ SI, R8
+	JAE  adone
+
+atailloop:
+	MOVBLZX (SI), AX
+	CMPB    AL, $0x7f
+	JAE     adone
+	CMPB    AL, $0x20
+	JAE     anext
+	CMPB    AL, $0x09
+	JEQ     anext
+	CMPB    AL, $0x0a
+	JNE     adone
+
+anext:
+	INCQ SI
+	CMPQ SI, R8
+	JB   atailloop
+
+adone:
+	SUBQ DI, SI
+	MOVQ SI, ret+16(FP)
+	RET
+
+afound:
+	BSFL AX, AX
+	SUBQ DI, SI
+	ADDQ AX, SI
+	MOVQ SI, ret+16(FP)
+	RET
+
 DATA unescapes<>+0(SB)/8, $0x0000000000000000
 DATA unescapes<>+8(SB)/8, $0x0000000000000000
 DATA unescapes<>+16(SB)/8, $0x0000000000000000
@@ -218,3 +290,15 @@ GLOBL backslashes<>(SB), RODATA|NOPTR, $16
 DATA controls<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA controls<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
 GLOBL controls<>(SB), RODATA|NOPTR, $16
+
+DATA dels<>+0(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA dels<>+8(SB)/8, $0x7f7f7f7f7f7f7f7f
+GLOBL dels<>(SB), RODATA|NOPTR, $16
+
+DATA tabs<>+0(SB)/8, $0x0909090909090909
+DATA tabs<>+8(SB)/8, $0x0909090909090909
+GLOBL tabs<>(SB), RODATA|NOPTR, $16
+
+DATA newlines<>+0(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA newlines<>+8(SB)/8, $0x0a0a0a0a0a0a0a0a
+GLOBL newlines<>(SB), RODATA|NOPTR, $16

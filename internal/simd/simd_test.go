@@ -1,11 +1,9 @@
-package parsers
+package simd
 
 import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/tidwall/gjson"
 )
 
 // stringRunRef is stringRun one byte at a time.
@@ -31,11 +29,11 @@ func stringRunRef(b []byte) int {
 func checkRun(t *testing.T, b []byte) {
 	t.Helper()
 	want := stringRunRef(b)
-	if got := stringRun(b); got != want {
-		t.Fatalf("stringRun(%q) = %d, want %d", b, got, want)
+	if got := StringRun(b); got != want {
+		t.Fatalf("StringRun(%q) = %d, want %d", b, got, want)
 	}
-	if got := stringRunGo(b); got != want {
-		t.Fatalf("stringRunGo(%q) = %d, want %d", b, got, want)
+	if got := StringRunGo(b); got != want {
+		t.Fatalf("StringRunGo(%q) = %d, want %d", b, got, want)
 	}
 }
 
@@ -88,20 +86,14 @@ func checkUnescapeRun(t *testing.T, src string) {
 	t.Helper()
 	a := make([]byte, len(src)+16)
 	g := make([]byte, len(src))
-	n, m := unescapeRun(a, src)
-	gn, gm := unescapeRunGo(g, src)
+	n, m := UnescapeRun(a, src)
+	gn, gm := UnescapeRunGo(g, src)
 	if n != gn || m != gm || string(a[:n]) != string(g[:gn]) {
-		t.Fatalf("unescapeRun(%q) = %q, %d; Go: %q, %d", src, a[:n], m, g[:gn], gm)
+		t.Fatalf("UnescapeRun(%q) = %q, %d; Go: %q, %d", src, a[:n], m, g[:gn], gm)
 	}
 	// It stops at the end or at a backslash that is not a two-byte escape.
 	if m < len(src) && (src[m] != '\\' || (m+1 < len(src) && strings.IndexByte(`"\/bfnrt`, src[m+1]) >= 0)) {
-		t.Fatalf("unescapeRun(%q) stopped at %d", src, m)
-	}
-	// Whatever it stops at, appendUnescaped decodes as gjson does.
-	if q := `"` + src + `"`; gjson.Valid(q) {
-		if got, want := string(appendUnescaped([]byte("x"), src)), "x"+gjson.Parse(q).Str; got != want {
-			t.Fatalf("appendUnescaped(%q) = %q, want %q", src, got, want)
-		}
+		t.Fatalf("UnescapeRun(%q) stopped at %d", src, m)
 	}
 }
 
@@ -142,4 +134,62 @@ func FuzzUnescapeRun(f *testing.F) {
 	f.Add(`line\n\"q\"\\ \/ \b\f\r\t \u00e9 \ud83c\udf89`)
 	f.Add(`0123456789abcdef\n0123456789abcdef\x`)
 	f.Fuzz(func(t *testing.T, s string) { checkUnescapeRun(t, s) })
+}
+
+func asciiRunRef(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n') {
+			return i
+		}
+	}
+	return len(s)
+}
+
+func checkASCIIRun(t *testing.T, s string) {
+	t.Helper()
+	want := asciiRunRef(s)
+	if got := ASCIIRun(s); got != want {
+		t.Fatalf("ASCIIRun(%q) = %d, want %d", s, got, want)
+	}
+	if got := ASCIIRunGo(s); got != want {
+		t.Fatalf("ASCIIRunGo(%q) = %d, want %d", s, got, want)
+	}
+}
+
+// TestASCIIRun puts every byte value at every position of strings of
+// every length up to 40, and random mixes, through the assembly and the
+// Go versions.
+func TestASCIIRun(t *testing.T) {
+	buf := make([]byte, 48)
+	for c := 0; c < 256; c++ {
+		for n := 0; n <= 40; n++ {
+			for at := -1; at < n; at++ {
+				b := buf[:n]
+				for i := range b {
+					b[i] = 'a' + byte(i%26)
+				}
+				if at >= 0 {
+					b[at] = byte(c)
+				}
+				checkASCIIRun(t, string(b))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		b := make([]byte, r.IntN(100))
+		for i := range b {
+			b[i] = byte(0x20 + r.IntN(0x5f))
+			if r.IntN(30) == 0 {
+				b[i] = byte(r.IntN(256))
+			}
+		}
+		checkASCIIRun(t, string(b))
+	}
+}
+
+func FuzzASCIIRun(f *testing.F) {
+	f.Add("hello\tworld\n\x7f")
+	f.Add("0123456789abcdef0123456789abcdef\x1b[31m")
+	f.Fuzz(func(t *testing.T, s string) { checkASCIIRun(t, s) })
 }
