@@ -41,8 +41,6 @@ type Env struct {
 func OSEnv() *Env {
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
 	return &Env{
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
@@ -51,7 +49,7 @@ func OSEnv() *Env {
 		IsTerminal: fileIsTerminal,
 		TermSize:   fileTermSize,
 		Signals:    sig,
-		Resize:     winch,
+		Resize:     resizeSignals(),
 	}
 }
 
