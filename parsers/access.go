@@ -345,7 +345,7 @@ func skipValue(s string, i int, t *lineTab) int {
 // quotes) as gjson does, in one allocation.
 func unescapeJSON(s string) string {
 	b := appendUnescaped(make([]byte, 0, len(s)+16), s) // (+16: see appendUnescaped)
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	return unsafe.String(unsafe.SliceData(b), len(b))   // b is not written again
 }
 
 // appendUnescaped appends the decoded body of a valid JSON string to dst.
