@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/simd/simdtest"
 )
 
 // stringRunRef is stringRun one byte at a time.
@@ -101,33 +103,7 @@ func checkUnescapeRun(t *testing.T, src string) {
 // length up to 60, and random mixes, through the assembly and the Go
 // versions.
 func TestUnescapeRun(t *testing.T) {
-	pieces := []string{`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00e9`, `\ud83c\udf89`, `\ud800`, `\x`, `\`, `é`, "\x7f"}
-	for _, p := range pieces {
-		for n := 0; n <= 60; n++ {
-			for at := -1; at < n; at++ {
-				b := make([]byte, 0, n+len(p))
-				for i := 0; i < n; i++ {
-					if i == at {
-						b = append(b, p...)
-					}
-					b = append(b, 'a'+byte(i%26))
-				}
-				checkUnescapeRun(t, string(b))
-			}
-		}
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	for range 20000 {
-		var b strings.Builder
-		for range r.IntN(40) {
-			if r.IntN(3) == 0 {
-				b.WriteString(pieces[r.IntN(len(pieces))])
-			} else {
-				b.WriteString("abcdefghijklmnopq"[:1+r.IntN(16)])
-			}
-		}
-		checkUnescapeRun(t, b.String())
-	}
+	simdtest.Escaped(func(s string) { checkUnescapeRun(t, s) })
 }
 
 func FuzzUnescapeRun(f *testing.F) {
