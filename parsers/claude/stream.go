@@ -20,32 +20,26 @@ func (p *parser) streamEvent(l *parsers.Line) error {
 	var typRaw, indexRaw, deltaRaw, blockRaw, msgRaw, usageRaw string
 	msgs := 0
 	for f := l.FieldsOf(ev.Raw); f.Next(); {
+		var dst *string
 		switch f.Key {
 		case "type":
-			if typRaw == "" {
-				typRaw = f.Raw
-			}
+			dst = &typRaw
 		case "index":
-			if indexRaw == "" {
-				indexRaw = f.Raw
-			}
+			dst = &indexRaw
 		case "delta":
-			if deltaRaw == "" {
-				deltaRaw = f.Raw
-			}
+			dst = &deltaRaw
 		case "content_block":
-			if blockRaw == "" {
-				blockRaw = f.Raw
-			}
+			dst = &blockRaw
 		case "message":
-			if msgRaw == "" {
-				msgRaw = f.Raw
-			}
+			dst = &msgRaw
 			msgs++
 		case "usage":
-			if usageRaw == "" {
-				usageRaw = f.Raw
-			}
+			dst = &usageRaw
+		default:
+			continue
+		}
+		if *dst == "" {
+			*dst = f.Raw
 		}
 	}
 	typ := textOf(l, typRaw)
