@@ -16,7 +16,7 @@ import (
 // benchDecode runs the lines of data through the decoder (every agent's
 // detector, the Claude parser) and, with session set, the session, into a
 // handler that drops the events. The line buffer is reused as the reader
-// reuses it.
+// reuses it, and the decoder lends line text as the command's does.
 func benchDecode(b *testing.B, data []byte, session bool) {
 	lines := bytes.Split(data, []byte("\n"))
 	b.SetBytes(int64(len(data)))
@@ -28,11 +28,13 @@ func benchDecode(b *testing.B, data []byte, session bool) {
 		events = 0
 		out := parsers.Emit(count)
 		var sess *streaming.Session
+		var dec *parsers.Decoder
+		settle := func() {}
 		if session {
-			sess = streaming.NewSession(count, streaming.Options{})
-			out = sess.Push
+			sess = streaming.NewSession(count, streaming.Options{Lent: func(s string) bool { return dec.Lent(s) }})
+			out, settle = sess.Push, sess.Settle
 		}
-		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, out)
+		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Settle: settle}, out)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,4 +81,22 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 	}
 	b.Run("parser", func(b *testing.B) { benchDecode(b, buf.Bytes(), false) })
 	b.Run("session", func(b *testing.B) { benchDecode(b, buf.Bytes(), true) })
+}
+
+// BenchmarkDecodeFile: the first 24 MB of the Claude stream in
+// $AGENTFMT_BENCH_INPUT (say, what bench/gen makes), when it is set.
+func BenchmarkDecodeFile(b *testing.B) {
+	path := os.Getenv("AGENTFMT_BENCH_INPUT")
+	if path == "" {
+		b.Skip("AGENTFMT_BENCH_INPUT not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(data) > 24<<20 {
+		data = data[:bytes.LastIndexByte(data[:24<<20], '\n')+1]
+	}
+	b.Run("parser", func(b *testing.B) { benchDecode(b, data, false) })
+	b.Run("session", func(b *testing.B) { benchDecode(b, data, true) })
 }
