@@ -209,3 +209,13 @@ func FuzzLineIterators(f *testing.F) {
 		checkLineIterators(t, s)
 	})
 }
+
+// Value's numbers give gjson's Int, also past 2^53 and past int64.
+func TestValueInt(t *testing.T) {
+	for _, v := range []string{"0", "-0", "7", "-7", "123456789012345", "123456789012345678", "-123456789012345678",
+		"1234567890123456789", "99999999999999999999", "1.5", "-2.5e3", "1e3", `"12"`, `"x"`, "true", "false", "null", `{}`, ""} {
+		if got, want := Value(v).Int(), gjson.Parse(v).Int(); got != want {
+			t.Errorf("Value(%s).Int() = %d, want %d", v, got, want)
+		}
+	}
+}

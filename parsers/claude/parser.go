@@ -356,47 +356,13 @@ func usageOf(l *parsers.Line, obj string) streaming.Usage {
 		}
 		if seen&bit == 0 {
 			seen |= bit
-			*dst = intOf(f.Raw)
+			*dst = parsers.Value(f.Raw).Int()
 			if seen == 15 {
 				break // all four (they come first): the rest is not read
 			}
 		}
 	}
 	return u
-}
-
-// intOf is the JSON value raw as gjson's Int reads it
-// (parsers.Value(raw).Int()), without parsing a float for a plain
-// integer (which gjson's Int gives exactly).
-func intOf(raw string) int64 {
-	if n, ok := plainInt(raw); ok {
-		return n
-	}
-	return parsers.Value(raw).Int()
-}
-
-// plainInt reads an integer of at most 18 digits (so that it fits an
-// int64), with an optional minus sign; false for anything else.
-func plainInt(raw string) (int64, bool) {
-	i, neg := 0, false
-	if raw != "" && raw[0] == '-' {
-		i, neg = 1, true
-	}
-	if i == len(raw) || len(raw)-i > 18 {
-		return 0, false
-	}
-	var n int64
-	for ; i < len(raw); i++ {
-		c := raw[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
 }
 
 // textOf is the JSON value raw (a part of l, which may be nil) as gjson's

@@ -42,15 +42,6 @@ func TestUsageOf(t *testing.T) {
 	}
 }
 
-func TestIntOf(t *testing.T) {
-	for _, v := range []string{"0", "-0", "7", "-7", "123456789012345678", "-123456789012345678",
-		"1234567890123456789", "99999999999999999999", "1.5", "-2.5e3", "1e3", `"12"`, `"x"`, "true", "false", "null", `{}`, ""} {
-		if got, want := intOf(v), gjson.Parse(v).Int(); got != want {
-			t.Errorf("intOf(%s) = %d, want %d", v, got, want)
-		}
-	}
-}
-
 func TestToolTitle(t *testing.T) {
 	for _, v := range readValues {
 		want := ""

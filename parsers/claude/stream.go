@@ -44,7 +44,7 @@ func (p *parser) streamEvent(l *parsers.Line) error {
 	}
 	typ := textOf(l, typRaw)
 	if typ == "content_block_delta" {
-		return p.blockDelta(int(intOf(indexRaw)), deltaRaw, parent)
+		return p.blockDelta(int(parsers.Value(indexRaw).Int()), deltaRaw, parent)
 	}
 	switch typ {
 	case "message_start":
@@ -70,13 +70,13 @@ func (p *parser) streamEvent(l *parsers.Line) error {
 		m.blocks = map[int]*sblock{}
 		return nil
 	case "content_block_start":
-		return p.blockStart(int(intOf(indexRaw)), blockRaw, parent)
+		return p.blockStart(int(parsers.Value(indexRaw).Int()), blockRaw, parent)
 	case "content_block_stop":
 		m := p.current(parent)
 		if m == nil || m.blocks == nil {
 			return nil
 		}
-		b := m.blocks[int(intOf(indexRaw))]
+		b := m.blocks[int(parsers.Value(indexRaw).Int())]
 		if b == nil || b.tool == "" {
 			return nil
 		}
