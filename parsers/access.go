@@ -98,13 +98,18 @@ func (l *Line) ElementsOf(arr string) Elements {
 }
 
 // Field is parsers.Field for obj, a part of the line's text.
-func (l *Line) Field(obj, key string) gjson.Result {
+func (l *Line) Field(obj, key string) gjson.Result { return Value(l.FieldRaw(obj, key)) }
+
+// FieldRaw is the JSON text of the first field key of obj, a part of the
+// line's text ("" when there is none): read with Text, a string is not
+// copied.
+func (l *Line) FieldRaw(obj, key string) string {
 	for f := l.FieldsOf(obj); f.Next(); {
 		if f.Key == key {
-			return Value(f.Raw)
+			return f.Raw
 		}
 	}
-	return gjson.Result{}
+	return ""
 }
 
 // FieldsOf returns an iterator over the fields of obj, the text of a valid

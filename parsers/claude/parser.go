@@ -313,13 +313,8 @@ func toolTitle(l *parsers.Line, input string) string {
 	if input == "" || input[0] != '{' {
 		return ""
 	}
-	for f := fieldsLine(l).FieldsOf(input); f.Next(); {
-		if f.Key == "description" {
-			if f.Raw[0] != '"' {
-				return ""
-			}
-			return oneLine(textOf(l, f.Raw))
-		}
+	if d := fieldsLine(l).FieldRaw(input, "description"); d != "" && d[0] == '"' {
+		return oneLine(textOf(l, d))
 	}
 	return ""
 }

@@ -21,13 +21,7 @@ func (p *parser) user(l *parsers.Line) error {
 			return err
 		}
 	}
-	var contentRaw string
-	for f := l.FieldsOf(l.Get("message").Raw); f.Next(); {
-		if f.Key == "content" {
-			contentRaw = f.Raw
-			break
-		}
-	}
+	contentRaw := l.FieldRaw(l.Get("message").Raw, "content")
 	if contentRaw != "" && contentRaw[0] == '"' {
 		return p.userText(parent, []string{textOf(l, contentRaw)})
 	}
