@@ -157,12 +157,7 @@ func (p *parser) userText(parent string, texts []string) error {
 // toolResult ends a tool call from its tool_result block.
 func (p *parser) toolResult(b *block, parent string) error {
 	id := b.str(b.toolUseID)
-	var out string
-	if c := b.content; c != "" && c[0] == '"' {
-		out = b.str(c) // the common case, without a gjson result
-	} else {
-		out = resultText(p.line, parsers.Value(c))
-	}
+	out := resultText(p.line, b.content)
 	status := streaming.ToolOK
 	if parsers.Value(b.isError).Bool() {
 		status = streaming.ToolError
@@ -188,15 +183,18 @@ func declined(out string) bool {
 		(strings.Contains(o, "permission") && (strings.Contains(o, "denied") || strings.Contains(o, "haven't granted")))
 }
 
-// resultText is a tool result's content as text: a string, or an array
-// of text blocks and images (summarised, never their base64).
-func resultText(l *parsers.Line, c gjson.Result) string {
+// resultText is a tool result's content (its JSON text, a part of l) as
+// text: a string, or an array of text blocks and images (summarised,
+// never their base64).
+func resultText(l *parsers.Line, raw string) string {
 	switch {
-	case c.Type == gjson.String:
-		return c.Str
-	case c.IsArray():
+	case raw == "" || raw == "null":
+		return ""
+	case raw[0] == '"':
+		return textOf(l, raw) // the common case
+	case raw[0] == '[':
 		var parts []string
-		for e := fieldsLine(l).ElementsOf(c.Raw); e.Next(); {
+		for e := fieldsLine(l).ElementsOf(raw); e.Next(); {
 			if b := readBlock(l, e.Raw); b.str(b.typ) == "text" {
 				parts = append(parts, b.str(b.text)) // the common case, in one pass
 				continue
@@ -207,10 +205,8 @@ func resultText(l *parsers.Line, c gjson.Result) string {
 			return parts[0]
 		}
 		return strings.Join(parts, "\n")
-	case !c.Exists() || c.Type == gjson.Null:
-		return ""
 	}
-	return summary(c)
+	return summary(parsers.Value(raw))
 }
 
 // itemText is one item of an array content as text.
@@ -260,7 +256,7 @@ func serverToolResult(l *parsers.Line, c gjson.Result) (streaming.ToolStatus, st
 		}
 	}
 	if !c.IsArray() {
-		return streaming.ToolOK, resultText(l, c)
+		return streaming.ToolOK, resultText(l, c.Raw)
 	}
 	var lines []string
 	for _, item := range c.Array() {
