@@ -250,10 +250,15 @@ func ResultFacts(res *streaming.Event, fallback *streaming.Usage) []string {
 	} else {
 		b = appendResultFacts(nil, 0, 0, fallback)
 	}
+	return splitFacts(b)
+}
+
+// splitFacts is the facts appendResultFacts wrote in b, one string each.
+// (No fact holds the separator.)
+func splitFacts(b []byte) []string {
 	if len(b) == 0 {
 		return nil
 	}
-	// No fact holds the separator.
 	return strings.Split(string(b[len(factSep):]), factSep)
 }
 

@@ -785,12 +785,7 @@ func (f *RunFacts) Facts() []string {
 	if !f.Result.Came && !f.First.IsZero() && f.Last.After(f.First) {
 		dur = f.Last.Sub(f.First).Milliseconds()
 	}
-	b := appendResultFacts(nil, dur, f.Result.Turns, f.usage())
-	if len(b) == 0 {
-		return nil
-	}
-	// No fact holds the separator.
-	return strings.Split(string(b[len(factSep):]), factSep)
+	return splitFacts(appendResultFacts(nil, dur, f.Result.Turns, f.usage()))
 }
 
 // ToolList is "7 (1 failed): Bash ×4, Read ×2, Edit".
