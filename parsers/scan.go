@@ -14,9 +14,9 @@ import (
 // pass, with the same grammar as gjson.ValidBytes, and notes on the way
 // where the top-level fields of an object are, so the line is indexed
 // without being parsed a second time. Strings, most of an agent's bytes,
-// are skipped sixteen bytes at a time (see internal/simd). Nesting is kept on a stack of its
-// own, so a line of a million '[' is rejected or accepted without deep
-// recursion.
+// are skipped sixteen bytes at a time (see internal/simd). Nesting is
+// kept on a stack of its own, so a line of a million '[' is rejected or
+// accepted without deep recursion.
 
 // topSpan is where one top-level field of an object line is: its key
 // (quotes included) and its value.

@@ -8,7 +8,7 @@ import (
 	"github.com/agentfmt/agentfmt/internal/simd/simdtest"
 )
 
-// stringRunRef is stringRun one byte at a time.
+// stringRunRef is StringRun one byte at a time.
 func stringRunRef(b []byte) int {
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
