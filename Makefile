@@ -2,6 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 PKGS := ./...
+STATICCHECK ?= v0.8.2
 
 .PHONY: build test lint bench fuzz conformance demo clean
 
@@ -14,6 +15,7 @@ test:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) $(PKGS)
 
 # Benchmarks: Go benchmarks of every package, then the jq comparison script.
 bench:

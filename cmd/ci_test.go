@@ -85,16 +85,6 @@ func (s *cs) event(ev map[string]any) *cs {
 	return s.line(map[string]any{"type": "stream_event", "parent_tool_use_id": nil, "event": ev})
 }
 
-// streamed writes a text block with --include-partial-messages: the
-// message start, the block's deltas, the assistant frame, the stops.
-func (s *cs) streamed(msgID string, parts ...string) *cs {
-	s.event(map[string]any{"type": "message_start", "message": map[string]any{"id": msgID, "type": "message", "role": "assistant",
-		"model": "claude-sonnet-4-5", "content": []any{}, "usage": map[string]any{"input_tokens": 3, "output_tokens": 1}}})
-	s.deltas(parts...)
-	s.text(msgID, strings.Join(parts, ""))
-	return s.stops()
-}
-
 func (s *cs) deltas(parts ...string) *cs {
 	s.event(map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
 	for _, p := range parts {

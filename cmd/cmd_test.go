@@ -47,15 +47,6 @@ func (c cli) run(t testing.TB) cliResult {
 	return cliResult{out.String(), errb.String(), code}
 }
 
-func fixture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "cli", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func TestVersionAndHelp(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"--help"}, {"-h"}, {"demo", "--help"}} {
 		r := cli{args: args}.run(t)

@@ -25,10 +25,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/parsers/parsertest"
 	"github.com/agentfmt/agentfmt/render"
-	"github.com/agentfmt/agentfmt/sanitize"
 )
 
 func hostileFixture(t testing.TB, name string) string {

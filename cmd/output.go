@@ -3,7 +3,7 @@ package cmd
 import (
 	"sync/atomic"
 
-	"github.com/agentfmt/agentfmt/filter"
+	"github.com/agentfmt/agentfmt/internal/filter"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )

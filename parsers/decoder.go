@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/agentfmt/agentfmt/input"
+	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -126,6 +126,7 @@ func (d *Decoder) emit(ev *streaming.Event) error {
 	if ev.Line == 0 {
 		ev.Line = d.line.N
 	}
+	normalise(ev)
 	return d.out(ev)
 }
 

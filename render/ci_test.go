@@ -177,11 +177,11 @@ func injectionEvents() []streaming.Event {
 		streaming.Event{Kind: streaming.KindMessageStop, Message: "m1"},
 		streaming.Event{Kind: streaming.KindThinkingDelta, Message: "m2", Role: streaming.RoleAssistant, Text: all},
 		streaming.Event{Kind: streaming.KindTextDelta, Message: "u1", Role: streaming.RoleUser, Text: all},
-		streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "::add-mask::tool", Input: `{"command":"echo '::endgroup::'\n::add-mask::x"}`},
-		streaming.Event{Kind: streaming.KindToolEnd, ID: "t1", Name: "::add-mask::tool", Input: `{"command":"echo '::endgroup::'\n::add-mask::x"}`,
+		streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "::add-mask::tool", Input: `{"command":"echo '::endgroup::'\n::add-mask::x"}`, Subject: subj(`{"command":"echo '::endgroup::'\n::add-mask::x"}`)},
+		streaming.Event{Kind: streaming.KindToolEnd, ID: "t1", Name: "::add-mask::tool", Input: `{"command":"echo '::endgroup::'\n::add-mask::x"}`, Subject: subj(`{"command":"echo '::endgroup::'\n::add-mask::x"}`),
 			Status: streaming.ToolOK, Output: all + "\n" + strings.Repeat("filler\n", 50)},
-		streaming.Event{Kind: streaming.KindToolStart, ID: "t2", Name: "Read", Input: `{"file_path":"##[error]x"}`},
-		streaming.Event{Kind: streaming.KindToolEnd, ID: "t2", Name: "Read", Input: `{"file_path":"##[error]x"}`, Status: streaming.ToolError, Output: all},
+		streaming.Event{Kind: streaming.KindToolStart, ID: "t2", Name: "Read", Input: `{"file_path":"##[error]x"}`, Subject: subj(`{"file_path":"##[error]x"}`)},
+		streaming.Event{Kind: streaming.KindToolEnd, ID: "t2", Name: "Read", Input: `{"file_path":"##[error]x"}`, Subject: subj(`{"file_path":"##[error]x"}`), Status: streaming.ToolError, Output: all},
 		streaming.Event{Kind: streaming.KindStatus, Level: streaming.LevelWarning, Text: "rate limited\n::add-mask::status"},
 		streaming.Event{Kind: streaming.KindStatus, Text: "::add-mask::info status"},
 		streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning, Text: "retry %0A::add-mask::err"},
@@ -299,11 +299,11 @@ func TestGitHubTokens(t *testing.T) {
 func TestGitHubGroupsAndAnnotations(t *testing.T) {
 	evs := []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude"},
-		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`},
-		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`, Status: streaming.ToolError,
+		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`, Subject: subj(`{"command":"go test ./..."}`)},
+		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`, Subject: subj(`{"command":"go test ./..."}`), Status: streaming.ToolError,
 			ExitCode: streaming.IntPtr(1), DurationMS: 1200, Output: strings.Repeat("line\n", 30)},
-		{Kind: streaming.KindToolStart, ID: "t2", Name: "Read", Input: `{"file_path":"a.go"}`},
-		{Kind: streaming.KindToolEnd, ID: "t2", Name: "Read", Input: `{"file_path":"a.go"}`, Status: streaming.ToolOK},
+		{Kind: streaming.KindToolStart, ID: "t2", Name: "Read", Input: `{"file_path":"a.go"}`, Subject: subj(`{"file_path":"a.go"}`)},
+		{Kind: streaming.KindToolEnd, ID: "t2", Name: "Read", Input: `{"file_path":"a.go"}`, Subject: subj(`{"file_path":"a.go"}`), Status: streaming.ToolOK},
 		{Kind: streaming.KindStatus, Level: streaming.LevelWarning, Text: "API retry 2/10 in 4s: overloaded"},
 		{Kind: streaming.KindError, Level: streaming.LevelWarning, Text: "rate limit: 50% used"},
 		{Kind: streaming.KindResult, OK: false, Reason: "error_max_turns: Reached maximum number of turns (3)"},
@@ -340,7 +340,7 @@ func TestGitHubGroupsAndAnnotations(t *testing.T) {
 // resumes commands; an incomplete run is an error annotation.
 func TestGitHubBalancedAtEveryEnd(t *testing.T) {
 	midTool := []streaming.Event{
-		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"sleep 100"}`},
+		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"sleep 100"}`, Subject: subj(`{"command":"sleep 100"}`)},
 		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Status: streaming.ToolIncomplete, Output: "partial\n"},
 	}
 	for name, c := range map[string]struct {
@@ -383,13 +383,13 @@ func TestGitHubBalancedAtEveryEnd(t *testing.T) {
 
 func TestGitLabSections(t *testing.T) {
 	evs := []streaming.Event{
-		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"ls"}`},
-		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Input: `{"command":"ls"}`, Status: streaming.ToolOK,
+		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"ls"}`, Subject: subj(`{"command":"ls"}`)},
+		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Input: `{"command":"ls"}`, Subject: subj(`{"command":"ls"}`), Status: streaming.ToolOK,
 			Output: "a\nsection_end:1:agentfmt_1795\r\x1b[0K\n::error::x\n"},
-		{Kind: streaming.KindToolStart, ID: "t2", Name: "Bash\x1b[2J", Input: `{"command":"pwd"}`},
+		{Kind: streaming.KindToolStart, ID: "t2", Name: "Bash\x1b[2J", Input: `{"command":"pwd"}`, Subject: subj(`{"command":"pwd"}`)},
 		{Kind: streaming.KindToolEnd, ID: "t2", Name: "Bash\x1b[2J", Status: streaming.ToolOK, Output: "/tmp\n"},
-		{Kind: streaming.KindToolStart, ID: "t3", Name: "Bash", Input: `{"command":"sleep 9"}`},
-		{Kind: streaming.KindToolEnd, ID: "t3", Name: "Bash", Input: `{"command":"sleep 9"}`, Status: streaming.ToolIncomplete, Output: "cut"},
+		{Kind: streaming.KindToolStart, ID: "t3", Name: "Bash", Input: `{"command":"sleep 9"}`, Subject: subj(`{"command":"sleep 9"}`)},
+		{Kind: streaming.KindToolEnd, ID: "t3", Name: "Bash", Input: `{"command":"sleep 9"}`, Subject: subj(`{"command":"sleep 9"}`), Status: streaming.ToolIncomplete, Output: "cut"},
 		{Kind: streaming.KindStatus, Level: streaming.LevelWarning, Text: "retrying"},
 	}
 	out := renderCI(t, CIGitLab, evs, Summary{Outcome: streaming.Incomplete, Reason: "cut"})

@@ -6,82 +6,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
-// keyArgFields are the input fields that say what a tool call is about,
-// most telling first.
-var keyArgFields = [...]string{
-	"command", "cmd", "file_path", "filePath", "path", "notebook_path", "pattern", "url", "query",
-	"description", "prompt", "subject", "name", "target_file", "directory", "dir",
-}
-
-// KeyArg is the one argument that says what a tool call does: the command,
-// the path, the pattern. It falls back to the compact input.
+// KeyArg is the one argument that says what a tool call does, on one
+// line: the subject the parser found (its command, path, pattern), else
+// the title.
 func KeyArg(ev *streaming.Event) string {
-	in := strings.TrimSpace(ev.Input)
-	if in == "" || in == "{}" || in == "null" {
-		return oneLine(ev.Title)
+	if ev.Subject != "" {
+		return oneLine(ev.Subject)
 	}
-	v := gjson.Parse(in)
-	if v.IsObject() {
-		return keyArgObject(ev, v)
-	}
-	if v.Type == gjson.String {
-		return oneLine(v.Str)
-	}
-	return oneLine(in)
-}
-
-// keyArgObject is KeyArg for an object input, read in one pass
-// (a Get per candidate field would scan the input sixteen times).
-func keyArgObject(ev *streaming.Event, v gjson.Result) string {
-	// The most telling field whose first value (as Get finds) is a
-	// non-empty string or array.
-	var seen uint32 // the fields met
-	best := len(keyArgFields)
-	var bestVal gjson.Result
-	var first string
-	v.ForEach(func(k, val gjson.Result) bool {
-		if first == "" && val.Type == gjson.String && val.Str != "" {
-			first = val.Str
-		}
-		for i, name := range keyArgFields {
-			if k.Str == name {
-				if seen&(1<<i) == 0 {
-					seen |= 1 << i
-					if i < best && (val.Type == gjson.String && val.Str != "" || nonEmptyArray(val)) {
-						best, bestVal = i, val
-					}
-				}
-				break
-			}
-		}
-		return best > 0 // nothing can be more telling than the first field
-	})
-	switch {
-	case best == len(keyArgFields):
-	case bestVal.Type == gjson.String:
-		return oneLine(bestVal.Str)
-	default:
-		var parts []string
-		for _, p := range bestVal.Array() {
-			parts = append(parts, p.String())
-		}
-		return oneLine(strings.Join(parts, " "))
-	}
-	if ev.Title != "" {
-		return oneLine(ev.Title)
-	}
-	if first != "" {
-		return oneLine(first)
-	}
-	return oneLine(v.Raw)
-}
-
-// nonEmptyArray reports whether v is an array with an element.
-func nonEmptyArray(v gjson.Result) bool {
-	return v.IsArray() && len(v.Array()) > 0
+	return oneLine(ev.Title)
 }
 
 // oneLine folds a text onto one line.
@@ -309,14 +243,15 @@ func StatusMark(st streaming.ToolStatus) string {
 	return "▸"
 }
 
-// PlanMark is the symbol of a plan entry's status.
+// PlanMark is the symbol of a plan entry's status (one of streaming's
+// Plan* statuses).
 func PlanMark(status string) string {
 	switch status {
-	case "completed", "done", "complete":
+	case streaming.PlanCompleted:
 		return "☑"
-	case "in_progress", "in-progress", "active", "running":
+	case streaming.PlanInProgress:
 		return "◐"
-	case "cancelled", "canceled", "failed":
+	case streaming.PlanCancelled:
 		return "☒"
 	}
 	return "☐"

@@ -105,12 +105,14 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("id", ev.ID)
 		str("name", ev.Name)
 		str("title", ev.Title)
+		str("subject", ev.Subject)
 		if ev.Input != "" && validJSON(ev.Input) {
 			raw("input", ev.Input)
 		} else {
 			str("input", ev.Input)
 		}
 		str("parent", ev.Parent)
+		b = appendEdits(b, ev.Edits)
 	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta:
 		str("id", ev.ID)
 		str("parent", ev.Parent)
@@ -120,6 +122,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("id", ev.ID)
 		str("name", ev.Name)
 		str("status", string(ev.Status))
+		b = appendEdits(b, ev.Edits)
 		b = append(b, `,"output":`...)
 		b = appendString(b, ev.Output)
 		if ev.ExitCode != nil {
@@ -292,4 +295,27 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendEdits appends the "edits" array of a tool call, when it has any.
+func appendEdits(b []byte, edits []streaming.FileEdit) []byte {
+	if len(edits) == 0 {
+		return b
+	}
+	b = append(b, `,"edits":[`...)
+	for i, e := range edits {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"path":`...)
+		b = appendString(b, e.Path)
+		for _, f := range [...]struct{ k, v string }{{"op", e.Op}, {"old", e.Old}, {"new", e.New}, {"diff", e.Diff}} {
+			if f.v != "" {
+				b = append(append(append(b, `,"`...), f.k...), `":`...)
+				b = appendString(b, f.v)
+			}
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -279,7 +279,7 @@ func (m *Markdown) quoteText(lead, text string) {
 // if it never ends.
 func keptTool(ev *streaming.Event) streaming.Event {
 	t := streaming.Event{Kind: ev.Kind, ID: strings.Clone(ev.ID), Parent: strings.Clone(ev.Parent),
-		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title),
+		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title), Subject: strings.Clone(ev.Subject),
 		Output: strings.Clone(ev.Output), DurationMS: ev.DurationMS}
 	if ev.ExitCode != nil {
 		t.ExitCode = streaming.IntPtr(*ev.ExitCode)

@@ -40,11 +40,11 @@ func TestMarkdownTranscript(t *testing.T) {
 		{Kind: streaming.KindThinkingDelta, Message: "m1", Role: streaming.RoleAssistant, Text: "The test fails because\nthe clock is real."},
 		text("m1", "I'll run the tests"),
 		text("m1", " first.\n"),
-		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`},
-		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`, Status: streaming.ToolError,
+		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`, Subject: subj(`{"command":"go test ./..."}`)},
+		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`, Subject: subj(`{"command":"go test ./..."}`), Status: streaming.ToolError,
 			ExitCode: streaming.IntPtr(1), DurationMS: 1500, Output: "--- FAIL: TestClock\n" + strings.Repeat("    noise\n", 10) + "FAIL\n"},
-		{Kind: streaming.KindToolStart, ID: "t2", Name: "Edit", Input: `{"file_path":"clock.go"}`},
-		{Kind: streaming.KindToolEnd, ID: "t2", Name: "Edit", Input: `{"file_path":"clock.go"}`, Status: streaming.ToolOK},
+		{Kind: streaming.KindToolStart, ID: "t2", Name: "Edit", Input: `{"file_path":"clock.go"}`, Subject: subj(`{"file_path":"clock.go"}`)},
+		{Kind: streaming.KindToolEnd, ID: "t2", Name: "Edit", Input: `{"file_path":"clock.go"}`, Subject: subj(`{"file_path":"clock.go"}`), Status: streaming.ToolOK},
 		{Kind: streaming.KindStatus, Level: streaming.LevelWarning, Text: "API retry 1/10: overloaded"},
 		{Kind: streaming.KindStatus, Text: "compacting"},
 		text("m2", "Fixed: the test now uses a fake clock.\n\n```go\nnow := fake()\n```"),
@@ -94,7 +94,7 @@ func TestMarkdownFences(t *testing.T) {
 	evil := "```\n# not a heading\n````\n~~~\n"
 	evs := []streaming.Event{
 		{Kind: streaming.KindToolStart, ID: "t1", Name: "Read"},
-		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Read", Input: `{"file_path":"x.md"}`, Status: streaming.ToolOK, Output: evil},
+		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Read", Input: `{"file_path":"x.md"}`, Subject: subj(`{"file_path":"x.md"}`), Status: streaming.ToolOK, Output: evil},
 		text("m1", "Here:\n```sh\nls\n"),
 		{Kind: streaming.KindMessageStop, Message: "m1"},
 		{Kind: streaming.KindResult, OK: true},
@@ -116,7 +116,7 @@ func TestMarkdownUntrustedText(t *testing.T) {
 		text("m1", "<details><summary>x</summary>\n<!-- hide the rest\nthanks @octocat and @org/team, mail a@b.com\nuse `<b>` and `@x` as is\n\x1b[31mred\n"),
 		{Kind: streaming.KindMessageStop, Message: "m1"},
 		{Kind: streaming.KindError, Text: "boom <script>\n@admin"},
-		{Kind: streaming.KindToolEnd, ID: "t", Name: "a|b*c", Input: "{\"command\":\"echo `x`\"}", Status: streaming.ToolOK},
+		{Kind: streaming.KindToolEnd, ID: "t", Name: "a|b*c", Input: "{\"command\":\"echo `x`\"}", Subject: subj("{\"command\":\"echo `x`\"}"), Status: streaming.ToolOK},
 		{Kind: streaming.KindRaw, Text: "npm WARN `deprecated`"},
 	}
 	got := renderMarkdown(t, Config{}, evs, Summary{Outcome: streaming.Incomplete, Reason: "no result"})
@@ -161,7 +161,7 @@ func TestMarkdownRunsAndInterrupt(t *testing.T) {
 		text("a", "one"),
 		{Kind: streaming.KindResult, OK: false, Reason: "turn.failed: boom"},
 		{Kind: streaming.KindSessionStart, Agent: "codex"},
-		{Kind: streaming.KindToolStart, ID: "t", Name: "shell", Input: `{"command":"sleep 60"}`},
+		{Kind: streaming.KindToolStart, ID: "t", Name: "shell", Input: `{"command":"sleep 60"}`, Subject: subj(`{"command":"sleep 60"}`)},
 	}
 	got := renderMarkdown(t, Config{}, evs, Summary{Outcome: streaming.Incomplete, Interrupted: true})
 	if n := len(regexp.MustCompile(`(?m)^## Run \d`).FindAllString(got, -1)); n != 2 {

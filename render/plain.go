@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -338,16 +338,16 @@ func (p *Plain) err() error {
 // and the label of its start line, with what it was made from: the end
 // line of the call reuses it (reading the input again costs as much as
 // the rest of the line). All is copied (events are valid only during
-// Handle) into buf: id, name, input, title, label.
+// Handle) into buf: id, name, subject, title, label.
 type toolCall struct {
 	depth                 int
 	buf                   []byte
-	idEnd, nameEnd, inEnd int // where the id, name and input end in buf
+	idEnd, nameEnd, inEnd int // where the id, name and subject end in buf
 	titleEnd              int
-	inputKept             bool // a large input is not kept (nor the label reused)
+	inputKept             bool // a large subject is not kept (nor the label reused)
 }
 
-// maxKeptInput is the largest tool input kept to reuse the label.
+// maxKeptInput is the largest tool subject kept to reuse the label.
 const maxKeptInput = 4 << 10
 
 // Buffers of ended calls kept for reuse: how many, and how large.
@@ -360,10 +360,10 @@ func (c *toolCall) id() string    { return view(c.buf[:c.idEnd]) }
 func (c *toolCall) label() string { return view(c.buf[c.titleEnd:]) }
 
 // madeFrom reports whether the label was made from the end event's name,
-// input and title.
+// subject and title.
 func (c *toolCall) madeFrom(ev *streaming.Event) bool {
 	return c.inputKept && view(c.buf[c.idEnd:c.nameEnd]) == ev.Name &&
-		view(c.buf[c.nameEnd:c.inEnd]) == ev.Input && view(c.buf[c.inEnd:c.titleEnd]) == ev.Title
+		view(c.buf[c.nameEnd:c.inEnd]) == ev.Subject && view(c.buf[c.inEnd:c.titleEnd]) == ev.Title
 }
 
 // startTool keeps a tool call begun at depth d and returns the label of
@@ -385,8 +385,8 @@ func (p *Plain) startTool(ev *streaming.Event, d int) string {
 	c.idEnd = len(b)
 	b = append(b, ev.Name...)
 	c.nameEnd = len(b)
-	if c.inputKept = len(ev.Input) <= maxKeptInput; c.inputKept {
-		b = append(b, ev.Input...)
+	if c.inputKept = len(ev.Subject) <= maxKeptInput; c.inputKept {
+		b = append(b, ev.Subject...)
 	}
 	c.inEnd = len(b)
 	b = append(b, ev.Title...)

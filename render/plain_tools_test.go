@@ -51,7 +51,7 @@ func TestPlainToolCallsReuseBuffers(t *testing.T) {
 		scratch = append(scratch[:0], id+parent+name+input...)
 		s := view(scratch)
 		ev := streaming.Event{Kind: kind, ID: s[:len(id)], Parent: s[len(id) : len(id)+len(parent)],
-			Name: s[len(id)+len(parent) : len(id)+len(parent)+len(name)], Input: s[len(id)+len(parent)+len(name):],
+			Name: s[len(id)+len(parent) : len(id)+len(parent)+len(name)], Input: s[len(id)+len(parent)+len(name):], Subject: subj(s[len(id)+len(parent)+len(name):]),
 			Status: streaming.ToolOK}
 		d := depthOf(parent)
 		want := strings.Repeat("  ", d) + "▸ " + name + " " + TruncateRunes(cmd, 100-len(name)-4) + "\n"

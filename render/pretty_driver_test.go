@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -128,7 +128,7 @@ func (d *driver) streamChunks(kind streaming.Kind, msg, parent, text string, n i
 func (d *driver) text(msg, text string) { d.stream(streaming.KindTextDelta, msg, text) }
 
 func (d *driver) toolStart(id, name, input string) {
-	d.push(streaming.Event{Kind: streaming.KindToolStart, ID: id, Name: name, Input: input})
+	d.push(streaming.Event{Kind: streaming.KindToolStart, ID: id, Name: name, Input: input, Subject: subj(input)})
 }
 
 func (d *driver) toolEnd(id string, status streaming.ToolStatus, output string, exit *int) {

@@ -3,7 +3,7 @@ package render
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -174,7 +174,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.run.status = ""
 		r.child(ev.Parent)
 		r.depth[ev.ID] = d + 1
-		t := &toolItem{id: ev.ID, name: ev.Name, title: ev.Title, input: ev.Input, depth: d, start: r.cfg.Now()}
+		t := &toolItem{id: ev.ID, name: ev.Name, title: ev.Title, subject: ev.Subject, input: ev.Input, depth: d, start: r.cfg.Now()}
 		if old := r.tools[ev.ID]; old != nil {
 			r.endTool(old, &streaming.Event{Status: streaming.ToolIncomplete})
 		}
@@ -277,6 +277,9 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	}
 	if ev.Title != "" {
 		t.title = ev.Title
+	}
+	if ev.Subject != "" {
+		t.subject = ev.Subject
 	}
 	if ev.Name != "" {
 		t.name = ev.Name

@@ -58,7 +58,7 @@ func FuzzPretty(f *testing.F) {
 			case 0, 9:
 				ev = streaming.Event{Kind: streaming.KindTextDelta, Message: "m" + id, Text: text}
 			case 1:
-				ev = streaming.Event{Kind: streaming.KindToolStart, ID: id, Name: text, Input: `{"command":"` + fmt.Sprintf("%q", text) + `"}`}
+				ev = streaming.Event{Kind: streaming.KindToolStart, ID: id, Name: text, Input: `{"command":"`, Subject: subj(`{"command":"`) + fmt.Sprintf("%q", text) + `"}`}
 			case 2:
 				ev = streaming.Event{Kind: streaming.KindToolEnd, ID: id, Output: text}
 			case 3:

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
 
 // item is one entry of the live renderer's sequence: a text or thinking

@@ -60,7 +60,7 @@ func TestPrettyRealClock(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"make"}`})
+	must(streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"make"}`, Subject: subj(`{"command":"make"}`)})
 	must(streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "partial text"})
 	waitFor(t, "the timer draws the region", func() bool { return strings.Contains(out.String(), "partial text") })
 	if !running() {
@@ -161,7 +161,7 @@ func TestPrettyResize(t *testing.T) {
 			_ = p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: string(c)})
 		}
 	}
-	_ = p.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash", Input: `{"command":"sleep 1"}`})
+	_ = p.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash", Input: `{"command":"sleep 1"}`, Subject: subj(`{"command":"sleep 1"}`)})
 	text("a first line that is long enough to wrap at forty cells\nand a partial")
 	tick <- time.Now()
 	_ = p.Flush()

@@ -93,10 +93,10 @@ var prettyFixtures = []prettyFixture{
 	{name: "05-subagent", run: func(d *driver) {
 		d.every = 4
 		d.text("m1", "I'll ask a subagent to review the arithmetic.\n")
-		d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "task1", Name: "Task", Input: `{"description":"Review money arithmetic","prompt":"Look at cart.go"}`})
+		d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "task1", Name: "Task", Input: `{"description":"Review money arithmetic","prompt":"Look at cart.go"}`, Subject: subj(`{"description":"Review money arithmetic","prompt":"Look at cart.go"}`)})
 		d.toolStart("r1", "Read", `{"file_path":"internal/orders/checkout_test.go"}`)
 		d.push(streaming.Event{Kind: streaming.KindMessageStart, Message: "sub1", Role: "assistant", Parent: "task1"})
-		d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "g1", Name: "Grep", Input: `{"pattern":"Total","path":"internal/orders"}`, Parent: "task1"})
+		d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "g1", Name: "Grep", Input: `{"pattern":"Total","path":"internal/orders"}`, Subject: subj(`{"pattern":"Total","path":"internal/orders"}`), Parent: "task1"})
 		d.frame()
 		d.push(streaming.Event{Kind: streaming.KindToolEnd, ID: "g1", Output: "internal/orders/cart.go:27:func (c *Cart) Total() float64 {\n"})
 		d.frame()

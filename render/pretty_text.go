@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
 
 // textItem is a block of assistant text, a user prompt echo, or thinking

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -15,6 +15,7 @@ import (
 // into a done or failed line, with a preview of the output, in place.
 type toolItem struct {
 	id, name, title, input string
+	subject                string
 	inDelta                []byte
 	depth                  int
 	start                  time.Time
@@ -32,7 +33,7 @@ type toolItem struct {
 	opened   bool // header committed; shown running at the top of the region
 
 	key    string // key argument, cached
-	keyLen int    // len(input)+len(inDelta) it was computed for, +1
+	keyLen int    // len(subject)+len(title) it was computed for, +1
 
 	done      []row // done line and preview, cached
 	doneWidth int   // the width they were made for
@@ -42,11 +43,8 @@ func (t *toolItem) settle(*Pretty) {}
 func (t *toolItem) complete() bool { return t.ended }
 
 func (t *toolItem) keyArg() string {
-	if n := len(t.input) + len(t.inDelta) + 1; n != t.keyLen {
-		ev := streaming.Event{Title: t.title, Input: t.input}
-		if in := strings.TrimSpace(t.input); (in == "" || in == "{}") && len(t.inDelta) > 0 && validJSON(string(t.inDelta)) {
-			ev.Input = string(t.inDelta)
-		}
+	if n := len(t.subject) + len(t.title) + 1; n != t.keyLen {
+		ev := streaming.Event{Title: t.title, Subject: t.subject}
 		t.key = sanitize.String(KeyArg(&ev), sanitize.Options{})
 		t.keyLen = n
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
 
 func cleanPlain(s string) string { return sanitize.String(s, sanitize.Options{}) }

@@ -1,7 +1,7 @@
 package render
 
 import (
-	"github.com/agentfmt/agentfmt/sanitize"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"io"
 	"strings"
 

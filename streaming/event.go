@@ -99,11 +99,38 @@ type Usage struct {
 // Total is input plus output tokens.
 func (u Usage) Total() int64 { return u.InputTokens + u.OutputTokens }
 
+// Plan entry statuses: a closed set. Parsers map their agent's words onto
+// it (parsers.PlanStatus); renderers read nothing else.
+const (
+	PlanPending    = "pending"
+	PlanInProgress = "in_progress"
+	PlanCompleted  = "completed"
+	PlanCancelled  = "cancelled"
+)
+
 // PlanEntry is one item of a plan or todo list.
 type PlanEntry struct {
 	Text     string
-	Status   string // pending, in_progress, completed (as the agent says)
+	Status   string // one of the Plan* statuses
 	Priority string
+}
+
+// File edit operations.
+const (
+	EditModify = "modify"
+	EditCreate = "create"
+	EditDelete = "delete"
+)
+
+// FileEdit is one file change a tool call makes, normalised by the parser:
+// either the old and new text of the changed region (Old empty for a new
+// file), or a unified diff as the agent sent it (Diff), or both.
+type FileEdit struct {
+	Path string
+	Op   string // EditModify, EditCreate, EditDelete
+	Old  string
+	New  string
+	Diff string // a unified diff (hunks, with or without file headers)
 }
 
 // PermissionOption is one choice offered by a permission request.
@@ -146,6 +173,8 @@ type Event struct {
 	Name       string     // tool name (MCP prefixes cleaned), permission tool
 	Input      string     // tool input as JSON text
 	Title      string     // a human title for the call, when the agent gives one
+	Subject    string     // what the call is about: its command, path, pattern (filled by the parsers)
+	Edits      []FileEdit // file changes the call makes (tool.start or tool.end)
 	Status     ToolStatus // tool.end
 	Output     string     // tool.end: the whole output
 	ExitCode   *int       // tool.end

@@ -124,6 +124,7 @@ type toolCall struct {
 	parent string
 	input  string
 	title  string
+	subj   string
 	output []byte
 	ended  bool
 }
@@ -459,7 +460,7 @@ func (s *Session) toolStart(ev *Event) error {
 		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
 		return nil
 	}
-	s.tools[ev.ID] = &toolCall{id: ev.ID, name: ev.Name, parent: ev.Parent, input: ev.Input, title: ev.Title}
+	s.tools[ev.ID] = &toolCall{id: ev.ID, name: ev.Name, parent: ev.Parent, input: ev.Input, title: ev.Title, subj: ev.Subject}
 	s.toolOrd = append(s.toolOrd, ev.ID)
 	return s.emit(ev)
 }
@@ -537,6 +538,9 @@ func (s *Session) toolEnd(ev *Event) error {
 	}
 	if ev.Title == "" {
 		ev.Title = t.title
+	}
+	if ev.Subject == "" {
+		ev.Subject = t.subj
 	}
 	if ev.Status == "" {
 		ev.Status = ToolOK
@@ -639,7 +643,7 @@ func (s *Session) closeOpen(line int) error {
 		t := s.tools[s.toolOrd[0]]
 		s.endTool(t)
 		s.ev = Event{Kind: KindToolEnd, Line: line, ID: t.id, Name: t.name, Parent: t.parent,
-			Input: t.input, Title: t.title, Status: ToolIncomplete, Output: string(t.output)}
+			Input: t.input, Title: t.title, Subject: t.subj, Status: ToolIncomplete, Output: string(t.output)}
 		if err := s.emit(&s.ev); err != nil {
 			return err
 		}

@@ -109,7 +109,7 @@ func (p *parser) fileTool(m *msg, st *entry) error {
 	if name == "" {
 		name = "tool"
 	}
-	input := m.text
+	var input string
 	if d.IsObject() {
 		input = d.Raw
 	} else {

@@ -1,0 +1,101 @@
+package parsers
+
+import (
+	"testing"
+
+	"github.com/agentfmt/agentfmt/streaming"
+
+	"github.com/tidwall/gjson"
+)
+
+// subjectSlow is Subject as it was: a Get per candidate field.
+func subjectSlow(title string, v gjson.Result) string {
+	for _, k := range subjectFields {
+		f := v.Get(gjson.Escape(k))
+		switch {
+		case f.Type == gjson.String && f.Str != "":
+			return f.Str
+		case f.IsArray():
+			var parts []string
+			for _, p := range f.Array() {
+				parts = append(parts, p.String())
+			}
+			if len(parts) > 0 {
+				return joinSpace(parts)
+			}
+		}
+	}
+	var first string
+	v.ForEach(func(_, val gjson.Result) bool {
+		if val.Type == gjson.String && val.Str != "" {
+			first = val.Str
+			return false
+		}
+		return true
+	})
+	if title != "" {
+		return title
+	}
+	if first != "" {
+		return first
+	}
+	return v.Raw
+}
+
+func joinSpace(p []string) string {
+	s := ""
+	for i, x := range p {
+		if i > 0 {
+			s += " "
+		}
+		s += x
+	}
+	return s
+}
+
+func FuzzSubjectObject(f *testing.F) {
+	for _, s := range []string{`{"command":"ls -la","description":"list"}`, `{"x":1,"path":"a","file_path":"b"}`,
+		`{"pattern":["a","b"],"query":""}`, `{"a":"","b":"second"}`, `{"command":"","command":"dup"}`,
+		`{"n":1}`, `{"cmd":["git","status"]}`, `{"k\u0065y":"v","url":"http://x\ny"}`} {
+		f.Add(s, "")
+		f.Add(s, "a title")
+	}
+	f.Fuzz(func(t *testing.T, in, title string) {
+		v := gjson.Parse(in)
+		if !v.IsObject() || !gjson.Valid(in) {
+			return
+		}
+		if got, want := subjectObject(title, v), subjectSlow(title, v); got != want {
+			t.Fatalf("Subject(%q) = %q, the Get per field gives %q", in, got, want)
+		}
+	})
+}
+
+func TestPlanStatus(t *testing.T) {
+	for word, want := range map[string]string{
+		"completed": streaming.PlanCompleted, "Done": streaming.PlanCompleted, "in_progress": streaming.PlanInProgress,
+		"in-progress": streaming.PlanInProgress, "active": streaming.PlanInProgress, "canceled": streaming.PlanCancelled,
+		"failed": streaming.PlanCancelled, "pending": streaming.PlanPending, "": streaming.PlanPending, "whatever": streaming.PlanPending,
+	} {
+		if got := PlanStatus(word); got != want {
+			t.Errorf("PlanStatus(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+func TestSubject(t *testing.T) {
+	for _, c := range []struct{ title, in, want string }{
+		{"", `{"command":"ls -la","description":"list"}`, "ls -la"},
+		{"", `{"file_path":"/a/b.go","old_string":"x"}`, "/a/b.go"},
+		{"", `{"filePath":"/a/b.go"}`, "/a/b.go"},
+		{"", `{"cmd":["git","status"]}`, "git status"},
+		{"T", `{}`, "T"},
+		{"T", `{"n":1}`, "T"},
+		{"", `"just a string"`, "just a string"},
+		{"", `{"n":1}`, `{"n":1}`},
+	} {
+		if got := Subject(c.title, c.in); got != c.want {
+			t.Errorf("Subject(%q, %q) = %q, want %q", c.title, c.in, got, c.want)
+		}
+	}
+}
