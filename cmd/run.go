@@ -173,12 +173,9 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	}
 	out, untilMissing := wrapOutput(rend, o)
 	p.rend, p.untilMissing = out, untilMissing
-	// The decoder lends the text of each line to the session, which
-	// copies what it keeps past the line when the decoder settles it.
-	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report,
-		Lent: func(s string) bool { return p.dec.Lent(s) }})
+	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
-		Settle: p.sess.Settle, Scribble: env.Scribble}, p.sess.Push)
+		Scribble: env.Scribble}, p.sess.Push)
 	if err != nil {
 		return ExitUsage, usagef("%v", err)
 	}

@@ -1,0 +1,249 @@
+package streaming
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+type blockKey struct {
+	kind  Kind
+	index int
+}
+
+// block is a text or thinking block of a message: its text, kept once.
+// A strings.Builder gives the text as a string without a copy.
+type block struct {
+	key  blockKey
+	text strings.Builder
+}
+
+type message struct {
+	id     string
+	role   string
+	parent string
+	seq    uint64
+	blocks []*block
+}
+
+func (m *message) block(k blockKey) *block {
+	for i := len(m.blocks) - 1; i >= 0; i-- {
+		if m.blocks[i].key == k {
+			return m.blocks[i]
+		}
+	}
+	b := &block{key: k}
+	m.blocks = append(m.blocks, b)
+	return b
+}
+
+// answerText is the message's text blocks, in order, one paragraph each:
+// for a message of one text block, that block's text without a copy.
+func (m *message) answerText() string {
+	var one *block
+	n := 0
+	for _, b := range m.blocks {
+		if b.key.kind == KindTextDelta && b.text.Len() > 0 {
+			one = b
+			n++
+		}
+	}
+	if n <= 1 {
+		if one == nil {
+			return ""
+		}
+		return one.text.String()
+	}
+	var sb strings.Builder
+	for _, b := range m.blocks {
+		if b.key.kind != KindTextDelta || b.text.Len() == 0 {
+			continue
+		}
+		if t := sb.String(); t != "" && !strings.HasSuffix(t, "\n") {
+			sb.WriteString("\n\n")
+		}
+		sb.WriteString(b.text.String())
+	}
+	return sb.String()
+}
+
+// SnapshotAsDelta reports whether a text or thinking delta is a snapshot
+// sent as a delta (DESIGN §4 rule 3): it begins with all of the block's
+// accumulated text, which is at least SnapshotMinBytes long, and it is
+// longer than that text. An exact repeat is not: it is genuine new text.
+// This is the only place the rule is written; tool output is never
+// judged by it.
+func SnapshotAsDelta(accumulated, delta string) bool {
+	return len(accumulated) >= SnapshotMinBytes && len(delta) > len(accumulated) &&
+		delta[:len(accumulated)] == accumulated
+}
+
+func (s *Session) messageStart(ev *Event) error {
+	if _, ok := s.msgs[ev.Message]; ok {
+		s.stats.Duplicates++
+		s.report(ev.Line, "message %q started twice; second start ignored", ev.Message)
+		return nil
+	}
+	s.openMessage(ev.Message, ev.Role, ev.Parent)
+	return s.out.Handle(ev)
+}
+
+func (s *Session) openMessage(id, role, parent string) *message {
+	if role == "" {
+		role = RoleAssistant
+	}
+	s.seq++
+	m := &message{id: strings.Clone(id), role: strings.Clone(role), parent: strings.Clone(parent), seq: s.seq}
+	s.msgs[m.id] = m
+	return m
+}
+
+func (s *Session) messageStop(ev *Event) error {
+	m, ok := s.msgs[ev.Message]
+	if !ok {
+		s.stats.Duplicates++
+		s.report(ev.Line, "message %q stopped but not open; ignored", ev.Message)
+		return nil
+	}
+	s.forget(m)
+	s.ev = *ev
+	if s.ev.Role == "" {
+		s.ev.Role = m.role
+	}
+	if s.ev.Parent == "" {
+		s.ev.Parent = m.parent
+	}
+	return s.out.Handle(&s.ev)
+}
+
+// forget ends a message. Its text stays with it only when it is the
+// run's answer.
+func (s *Session) forget(m *message) {
+	delete(s.msgs, m.id)
+	s.finished.add(m.id)
+}
+
+// ensureMessage returns the open message ev belongs to, opening it
+// implicitly (a stream joined mid-way) when it has not started.
+func (s *Session) ensureMessage(ev *Event) (*message, error) {
+	if m, ok := s.msgs[ev.Message]; ok {
+		return m, nil
+	}
+	s.stats.Implicit++
+	m := s.openMessage(ev.Message, ev.Role, ev.Parent)
+	s.ev = Event{Kind: KindMessageStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
+		Message: ev.Message, Role: m.role, Parent: m.parent}
+	return m, s.out.Handle(&s.ev)
+}
+
+func (s *Session) text(ev *Event) error {
+	if ev.Mode != Delta && s.finished.has(ev.Message) {
+		// A final or snapshot of a message that has already stopped: its
+		// text was shown (rule 5).
+		if _, open := s.msgs[ev.Message]; !open {
+			s.stats.Duplicates++
+			s.report(ev.Line, "%s for finished message %q dropped", ev.Mode, ev.Message)
+			return nil
+		}
+	}
+	m, err := s.ensureMessage(ev)
+	if err != nil {
+		return err
+	}
+	b := m.block(blockKey{kind: ev.Kind, index: ev.Block})
+	t := ev.Text
+	if ev.Mode == Delta && SnapshotAsDelta(b.text.String(), t) {
+		n := b.text.Len()
+		s.stats.SnapshotAsDelta++
+		s.report(ev.Line, "snapshot sent as a delta (%d bytes repeat the block); only the new %d bytes kept", n, len(t)-n)
+		if s.opts.Strict {
+			return &ContractError{Line: ev.Line,
+				Msg: fmt.Sprintf("%s repeats the whole block so far (%d bytes): a snapshot sent as a delta", ev.Kind, n)}
+		}
+		t = t[n:]
+	}
+	delta, revised := s.merge(&b.text, ev.Mode, t, ev.Line)
+	if !revised && delta == "" {
+		return nil
+	}
+	s.ev = *ev
+	s.ev.Mode = Delta
+	s.ev.Role = m.role
+	s.ev.Parent = m.parent
+	if revised {
+		s.stats.Revisions++
+		s.ev.Text = b.text.String()
+		if ev.Kind == KindTextDelta {
+			s.ev.Kind = KindTextRevision
+		} else {
+			s.ev.Kind = KindThinkingRevision
+		}
+	} else {
+		s.ev.Text = delta
+	}
+	if ev.Kind == KindTextDelta && m.role == RoleAssistant && m.parent == "" {
+		s.run.sawText = true
+		s.run.answer = answer{msg: m}
+	}
+	return s.out.Handle(&s.ev)
+}
+
+// merge folds t, sent in mode, into acc (the text of a block or a tool
+// call's output) and returns the new text to pass on, or revised when a
+// snapshot or final rewrote it (acc then holds the new text). A delta is
+// appended as it is.
+func (s *Session) merge(acc *strings.Builder, mode Mode, t string, line int) (delta string, revised bool) {
+	if mode == Delta {
+		acc.WriteString(t)
+		return t, false
+	}
+	have := acc.String()
+	switch {
+	case t == have:
+		if t != "" {
+			s.stats.Duplicates++
+		}
+		return "", false
+	case strings.HasPrefix(t, have):
+		acc.WriteString(t[len(have):])
+		return t[len(have):], false
+	case strings.HasPrefix(have, t):
+		// An older, shorter snapshot: nothing new.
+		s.stats.Duplicates++
+		return "", false
+	}
+	s.report(line, "%s rewrites the block (%d bytes were shown); shown as a revision", mode, len(have))
+	*acc = strings.Builder{}
+	acc.WriteString(t)
+	return "", true
+}
+
+// closeMessages closes the open messages in the order they started.
+func (s *Session) closeMessages(line int) error {
+	if len(s.msgs) == 0 {
+		return nil
+	}
+	open := make([]*message, 0, len(s.msgs))
+	for _, m := range s.msgs {
+		open = append(open, m)
+	}
+	slices.SortFunc(open, func(a, b *message) int { return cmpSeq(a.seq, b.seq) })
+	for _, m := range open {
+		s.forget(m)
+		s.ev = Event{Kind: KindMessageStop, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
+		if err := s.out.Handle(&s.ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpSeq(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
