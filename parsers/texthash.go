@@ -87,6 +87,14 @@ func cutRune(b string) int {
 	return -1
 }
 
+// Clone returns a copy of r that goes on independently of it.
+func (r *TextHash) Clone() TextHash {
+	c := *r
+	c.pend = append([]byte(nil), r.pend...)
+	c.hold = append([]byte(nil), r.hold...)
+	return c
+}
+
 // Empty reports that no text was added.
 func (r *TextHash) Empty() bool { return r.n == 0 }
 

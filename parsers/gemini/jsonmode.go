@@ -19,6 +19,7 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 		return err
 	}
 	p.runText.Reset()
+	p.lastPara.Reset()
 	p.lastErr = ""
 
 	var err error

@@ -82,6 +82,7 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 		return err
 	}
 	p.runText.Reset()
+	p.lastPara.Reset()
 	p.lastErr = ""
 	clear(p.tools) // calls left open are closed by the session as incomplete
 	e := p.event(streaming.KindSessionStart)
