@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/jsoncompact"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -66,12 +67,18 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		b = append(b, '"', ':')
 		b = strconv.AppendInt(b, v, 10)
 	}
+	// raw embeds v as JSON when it is a valid JSON value, compacted to
+	// one line (every event is exactly one line), else as a string.
 	raw := func(k, v string) {
-		if v != "" {
-			b = append(b, ',', '"')
-			b = append(b, k...)
-			b = append(b, '"', ':')
-			b = append(b, v...)
+		if v == "" {
+			return
+		}
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		var ok bool
+		if b, ok = jsoncompact.Append(b, v); !ok {
+			b = appendString(b, v)
 		}
 	}
 	switch ev.Kind {
@@ -106,11 +113,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("name", ev.Name)
 		str("title", ev.Title)
 		str("subject", ev.Subject)
-		if ev.Input != "" && validJSON(ev.Input) {
-			raw("input", ev.Input)
-		} else {
-			str("input", ev.Input)
-		}
+		raw("input", ev.Input)
 		str("parent", ev.Parent)
 		b = appendEdits(b, ev.Edits)
 	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta:
@@ -209,11 +212,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("reason", ev.Reason)
 	case streaming.KindUnknown:
 		str("type", ev.Type)
-		if ev.Text != "" && validJSON(ev.Text) {
-			raw("raw", ev.Text)
-		} else {
-			str("raw", ev.Text)
-		}
+		raw("raw", ev.Text)
 	}
 	return append(b, '}')
 }
