@@ -51,3 +51,28 @@ func TestJSONOneLinePerEvent(t *testing.T) {
 		t.Errorf("invalid input not embedded as a string: %s", lines[3])
 	}
 }
+
+// TestJSONBigFieldsStreamed: a text or output of megabytes is written in
+// pieces, byte for byte as AppendEventJSON would build it whole.
+func TestJSONBigFieldsStreamed(t *testing.T) {
+	big := strings.Repeat("line \"quoted\" é日🎉 \u2028 \x01\n", 3<<20/30) + "\xff end"
+	evs := []streaming.Event{
+		{Kind: streaming.KindTextDelta, Agent: "claude", Line: 3, Message: "m1", Role: "assistant", Text: big},
+		{Kind: streaming.KindResult, Agent: "claude", Line: 9, OK: true, Text: big, Reason: "end_turn"},
+		{Kind: streaming.KindToolEnd, Agent: "codex", Line: 5, ID: "t1", Name: "bash", Status: streaming.ToolOK, Output: big, Input: `{"command":"cat big"}`},
+	}
+	for i := range evs {
+		var out bytes.Buffer
+		j := NewJSON(&out, Config{})
+		if err := j.Handle(&evs[i]); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		want := string(AppendEventJSON(nil, &evs[i])) + "\n"
+		if out.String() != want {
+			t.Errorf("%s: streamed JSON differs from the whole (%d vs %d bytes)", evs[i].Kind, out.Len(), len(want))
+		}
+	}
+}

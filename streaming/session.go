@@ -101,6 +101,34 @@ func (a *answer) String() string {
 	return a.text
 }
 
+// single is the one block the answer is, if it is one block.
+func (a *answer) single() *block {
+	if a.msg == nil {
+		return nil
+	}
+	if one, n := a.msg.answerBlocks(); n == 1 {
+		return one
+	}
+	return nil
+}
+
+// equal reports whether the answer is s, without copying it.
+func (a *answer) equal(s string) bool {
+	if b := a.single(); b != nil {
+		return b.text.Equal(s)
+	}
+	return a.String() == s
+}
+
+// extends reports whether the answer is longer than s and begins with it.
+func (a *answer) extends(s string) bool {
+	if b := a.single(); b != nil {
+		return b.text.Len() > len(s) && b.text.HasPrefix(s)
+	}
+	t := a.String()
+	return len(t) > len(s) && strings.HasPrefix(t, s)
+}
+
 // run is the state of one agent run (from one session.start to the next).
 type run struct {
 	hasResult bool
@@ -232,20 +260,21 @@ func (s *Session) result(ev *Event) error {
 	}
 	s.ev = *ev
 	res := &s.ev
-	shown := s.run.answer.String() // the text shown (for one block: its text, no copy)
+	// The answer shown is compared with the result's text where it is
+	// kept: a long answer is not copied to be compared.
 	switch {
 	case res.Text == "":
-		res.Text = shown
+		res.Text = s.run.answer.String()
 	case !s.run.sawText:
 		// The result holds text never shown (no assistant frames): show it once.
 		if err := s.synthesizeAnswer(res); err != nil {
 			return err
 		}
-	case len(shown) > len(res.Text) && strings.HasPrefix(shown, res.Text):
+	case s.run.answer.extends(res.Text):
 		// result.result truncated to the first chunk (claude-code#78686).
-		res.Text = shown
+		res.Text = s.run.answer.String()
 	}
-	if res.Text != shown {
+	if !s.run.answer.equal(res.Text) {
 		s.run.answer = answer{text: strings.Clone(res.Text)}
 	}
 	s.run.hasResult = true

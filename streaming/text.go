@@ -12,10 +12,9 @@ type blockKey struct {
 }
 
 // block is a text or thinking block of a message: its text, kept once.
-// A strings.Builder gives the text as a string without a copy.
 type block struct {
 	key  blockKey
-	text strings.Builder
+	text text
 }
 
 type message struct {
@@ -37,21 +36,26 @@ func (m *message) block(k blockKey) *block {
 	return b
 }
 
-// answerText is the message's text blocks, in order, one paragraph each:
-// for a message of one text block, that block's text without a copy.
-func (m *message) answerText() string {
-	var one *block
-	n := 0
+// answerBlocks returns the message's non-empty text blocks: its answer.
+func (m *message) answerBlocks() (one *block, n int) {
 	for _, b := range m.blocks {
 		if b.key.kind == KindTextDelta && b.text.Len() > 0 {
-			one = b
+			if n == 0 {
+				one = b
+			}
 			n++
 		}
 	}
-	if n <= 1 {
-		if one == nil {
-			return ""
-		}
+	return one, n
+}
+
+// answerText is the message's text blocks, in order, one paragraph each.
+func (m *message) answerText() string {
+	one, n := m.answerBlocks()
+	switch n {
+	case 0:
+		return ""
+	case 1:
 		return one.text.String()
 	}
 	var sb strings.Builder
@@ -67,15 +71,14 @@ func (m *message) answerText() string {
 	return sb.String()
 }
 
-// SnapshotAsDelta reports whether a text or thinking delta is a snapshot
+// snapshotAsDelta reports whether a text or thinking delta is a snapshot
 // sent as a delta (DESIGN §4 rule 3): it begins with all of the block's
 // accumulated text, which is at least SnapshotMinBytes long, and it is
 // longer than that text. An exact repeat is not: it is genuine new text.
 // This is the only place the rule is written; tool output is never
 // judged by it.
-func SnapshotAsDelta(accumulated, delta string) bool {
-	return len(accumulated) >= SnapshotMinBytes && len(delta) > len(accumulated) &&
-		delta[:len(accumulated)] == accumulated
+func snapshotAsDelta(accumulated *text, delta string) bool {
+	return accumulated.Len() >= SnapshotMinBytes && len(delta) > accumulated.Len() && accumulated.PrefixOf(delta)
 }
 
 func (s *Session) messageStart(ev *Event) error {
@@ -152,7 +155,7 @@ func (s *Session) text(ev *Event) error {
 	}
 	b := m.block(blockKey{kind: ev.Kind, index: ev.Block})
 	t := ev.Text
-	if ev.Mode == Delta && SnapshotAsDelta(b.text.String(), t) {
+	if ev.Mode == Delta && snapshotAsDelta(&b.text, t) {
 		n := b.text.Len()
 		s.stats.SnapshotAsDelta++
 		s.report(ev.Line, "snapshot sent as a delta (%d bytes repeat the block); only the new %d bytes kept", n, len(t)-n)
@@ -192,29 +195,29 @@ func (s *Session) text(ev *Event) error {
 // call's output) and returns the new text to pass on, or revised when a
 // snapshot or final rewrote it (acc then holds the new text). A delta is
 // appended as it is.
-func (s *Session) merge(acc *strings.Builder, mode Mode, t string, line int) (delta string, revised bool) {
+func (s *Session) merge(acc *text, mode Mode, t string, line int) (delta string, revised bool) {
 	if mode == Delta {
-		acc.WriteString(t)
+		acc.Append(t)
 		return t, false
 	}
-	have := acc.String()
 	switch {
-	case t == have:
+	case acc.Equal(t):
 		if t != "" {
 			s.stats.Duplicates++
 		}
 		return "", false
-	case strings.HasPrefix(t, have):
-		acc.WriteString(t[len(have):])
-		return t[len(have):], false
-	case strings.HasPrefix(have, t):
+	case acc.PrefixOf(t):
+		rest := t[acc.Len():]
+		acc.Append(rest)
+		return rest, false
+	case acc.HasPrefix(t):
 		// An older, shorter snapshot: nothing new.
 		s.stats.Duplicates++
 		return "", false
 	}
-	s.report(line, "%s rewrites the block (%d bytes were shown); shown as a revision", mode, len(have))
-	*acc = strings.Builder{}
-	acc.WriteString(t)
+	s.report(line, "%s rewrites the block (%d bytes were shown); shown as a revision", mode, acc.Len())
+	acc.Reset()
+	acc.Append(t)
 	return "", true
 }
 

@@ -15,7 +15,7 @@ type toolCall struct {
 	title  string
 	subj   string
 	seq    uint64
-	output strings.Builder
+	output text
 }
 
 func (s *Session) toolStart(ev *Event) error {
