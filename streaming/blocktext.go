@@ -36,7 +36,7 @@ func (t *text) Append(s string) {
 		}
 	}
 	for s != "" {
-		size := 256
+		size := 32 // a short text costs little more than itself
 		if k := len(t.chunks) - 1; k >= 0 {
 			size = min(2*cap(t.chunks[k]), maxChunk)
 		}

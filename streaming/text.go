@@ -95,8 +95,16 @@ func (s *Session) openMessage(id, role, parent string) *message {
 	if role == "" {
 		role = RoleAssistant
 	}
+	switch role { // the common roles without a copy
+	case RoleAssistant:
+		role = RoleAssistant
+	case RoleUser:
+		role = RoleUser
+	default:
+		role = strings.Clone(role)
+	}
 	s.seq++
-	m := &message{id: strings.Clone(id), role: strings.Clone(role), parent: strings.Clone(parent), seq: s.seq}
+	m := &message{id: strings.Clone(id), role: role, parent: strings.Clone(parent), seq: s.seq}
 	s.msgs[m.id] = m
 	return m
 }
