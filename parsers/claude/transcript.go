@@ -135,7 +135,7 @@ func (t *transcript) record(r gjson.Result, n int, parent string) error {
 }
 
 func (t *transcript) start() error {
-	t.started, t.resulted = true, false
+	t.started, t.resulted, t.turns = true, false, 0
 	ev := t.set(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = t.sid, t.cwd
 	return t.send()

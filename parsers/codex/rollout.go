@@ -126,7 +126,7 @@ func (r *rollout) meta(p gjson.Result) error {
 // follows a finished one (a run per turn, as `codex exec` resume does),
 // so that each turn's outcome is its own.
 func (r *rollout) start() error {
-	r.resulted = false
+	r.resulted, r.turns = false, 0
 	ev := r.o.set(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = r.sid, r.cwd
 	return r.o.send()
