@@ -231,8 +231,11 @@ func (d *Decoder) Decode(in input.Line) error {
 	d.line.arena = d.line.arena[:0]
 	err := d.decode(in)
 	if d.opts.Settle != nil {
+		// The session copies what it keeps of the line's lent memory:
+		// Lent must still know the line's buffer here.
 		d.opts.Settle()
 	}
+	d.lent = nil
 	if d.opts.Scribble {
 		scribble(d.line.arena)
 		if !in.Owned {
@@ -307,8 +310,7 @@ func (d *Decoder) decode(in input.Line) error {
 		// the current parser borrows lines, the text is the reader's
 		// buffer; it is copied if another parser takes the line.
 		if !in.Owned && d.curAgent != nil && d.curAgent.Borrow {
-			d.lent = b
-			defer func() { d.lent = nil }()
+			d.lent = b // until the line is settled (Decode)
 			d.line.resetSpans(unsafe.String(unsafe.SliceData(b), len(b)), in.N, &d.top)
 		} else {
 			d.line.resetSpans(lineString(in, b), in.N, &d.top)

@@ -413,6 +413,12 @@ func (t *transcript) toolResult(b, r gjson.Result, parent string) error {
 }
 
 func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) error {
+	if t.msg != "" && t.msgP == id {
+		// A subagent's last message ends with its Task call.
+		if err := t.stopMsg(); err != nil {
+			return err
+		}
+	}
 	ev := t.set(streaming.KindToolEnd)
 	ev.ID, ev.Output, ev.Parent, ev.Status = id, out, parent, st
 	delete(t.open, id)

@@ -71,7 +71,8 @@ type appServer struct {
 	asks map[string]string
 	// sid, cwd and model are the thread's, for the start of later turns.
 	sid, cwd, model string
-	resulted        bool // a result closed a turn of the current run
+	resulted        bool   // a result closed a turn of the current run
+	lastErr         string // the last fatal error notification of the turn
 }
 
 func newAppServer() *appServer {
@@ -112,6 +113,7 @@ func (a *appServer) message(l *parsers.Line) error {
 		return a.threadStarted(p.Get("thread"))
 	case "turn/started":
 		clear(a.streamed)
+		a.lastErr = ""
 		if a.resulted {
 			// A turn after a finished one: a run of its own, so that
 			// each turn's outcome is its own (as `codex exec resume`).
@@ -234,7 +236,9 @@ func (a *appServer) turnCompleted(t gjson.Result) error {
 		ev.Reason = errorText(msg)
 	}
 	res := a.o.ev
-	if !res.OK && res.Reason != "interrupted" {
+	said := a.lastErr != "" && errorText(a.lastErr) == res.Reason
+	a.lastErr = ""
+	if !res.OK && res.Reason != "interrupted" && !said {
 		e := a.o.set(streaming.KindError)
 		e.Text, e.Fatal = res.Reason, true
 		if err := a.o.send(); err != nil {
@@ -253,10 +257,11 @@ func (a *appServer) errorNote(p gjson.Result) error {
 	if p.Get("willRetry").Bool() {
 		return a.o.status(msg, streaming.LevelWarning)
 	}
-	// A fatal error is followed by turn/completed(failed), which says it
-	// again: shown as a warning here, the failure comes with the turn.
+	// A fatal error: turn/completed(failed) says it again, and is then
+	// not shown a second time.
+	a.lastErr = strings.Clone(msg)
 	ev := a.o.set(streaming.KindError)
-	ev.Text, ev.Level = errorText(msg), streaming.LevelWarning
+	ev.Text, ev.Fatal = errorText(msg), true
 	return a.o.send()
 }
 

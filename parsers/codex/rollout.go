@@ -46,11 +46,11 @@ func detectRollout(l *parsers.Line) parsers.Confidence {
 // current turn stands.
 type rollout struct {
 	o         out
-	envelope  bool            // the file has envelope lines (its prompts come as user_message)
-	turns     int             // turns begun
-	open      map[string]bool // tool calls started and not ended
-	answered  bool            // the last words of the turn were the assistant's, no call pending
-	active    bool            // the current turn has content no result has closed
+	envelope  bool     // the file has envelope lines (its prompts come as user_message)
+	turns     int      // turns begun
+	open      []string // tool calls started and not ended, in start order
+	answered  bool     // the last words of the turn were the assistant's, no call pending
+	active    bool     // the current turn has content no result has closed
 	usage     *streaming.Usage
 	planCalls map[string]bool // update_plan calls: their output is not shown
 	sid, cwd  string          // the session, for the start of later turns
@@ -67,7 +67,7 @@ func (r *rollout) started() bool {
 }
 
 func newRollout() *rollout {
-	return &rollout{open: map[string]bool{}, planCalls: map[string]bool{}}
+	return &rollout{planCalls: map[string]bool{}}
 }
 
 func (r *rollout) Parse(l *parsers.Line, emit parsers.Emit) error {
@@ -117,7 +117,7 @@ func firstKey(l *parsers.Line) string {
 
 func (r *rollout) meta(p gjson.Result) error {
 	r.turns, r.usage, r.answered, r.active = 0, nil, false, false
-	clear(r.open)
+	r.open = r.open[:0]
 	r.sid, r.cwd = strings.Clone(p.Get("id").String()), strings.Clone(p.Get("cwd").String())
 	return r.start()
 }
@@ -270,6 +270,15 @@ func (r *rollout) closeTurn() error {
 
 func (r *rollout) result(ok bool, reason string) error {
 	r.active, r.answered, r.begun, r.resulted = false, false, false, true
+	// Calls the turn left open (an abort) end with it.
+	for _, id := range r.open {
+		ev := r.o.set(streaming.KindToolEnd)
+		ev.ID, ev.Status = id, streaming.ToolIncomplete
+		if err := r.o.send(); err != nil {
+			return err
+		}
+	}
+	r.open = r.open[:0]
 	ev := r.o.set(streaming.KindResult)
 	ev.OK, ev.Reason, ev.Turns = ok, reason, max(r.turns, 1)
 	if r.usage != nil {
@@ -348,11 +357,8 @@ func (r *rollout) call(l *parsers.Line, typ string, p gjson.Result) error {
 		}
 	}
 	r.turnActive()
-	r.open[strings.Clone(id)] = true
-	if err := r.o.send(); err != nil {
-		return err
-	}
 	if name == "update_plan" {
+		// The plan is the call's whole point: shown as a plan, not a call.
 		r.planCalls[strings.Clone(id)] = true
 		pl := r.o.set(streaming.KindPlan)
 		args.Get("plan").ForEach(func(_, s gjson.Result) bool {
@@ -361,7 +367,8 @@ func (r *rollout) call(l *parsers.Line, typ string, p gjson.Result) error {
 		})
 		return r.o.send()
 	}
-	return nil
+	r.open = append(r.open, strings.Clone(id))
+	return r.o.send()
 }
 
 // commandLine shows an argv: the script of `bash -lc SCRIPT`, else the
@@ -376,6 +383,10 @@ func commandLine(argv []gjson.Result) string {
 // callOutput ends a tool call with its output.
 func (r *rollout) callOutput(p gjson.Result) error {
 	id := p.Get("call_id").String()
+	if r.planCalls[id] {
+		delete(r.planCalls, id)
+		return nil
+	}
 	ev := r.o.set(streaming.KindToolEnd)
 	ev.ID = id
 	ev.Status = streaming.ToolOK
@@ -400,15 +411,28 @@ func (r *rollout) callOutput(p gjson.Result) error {
 	if ev.ExitCode != nil && *ev.ExitCode != 0 {
 		ev.Status = streaming.ToolError
 	}
-	if r.planCalls[id] {
-		delete(r.planCalls, id)
-		text = ""
+	ev.Output = cleanOutput(execBody(text))
+	for i, o := range r.open {
+		if o == id {
+			r.open = append(r.open[:i], r.open[i+1:]...)
+			break
+		}
 	}
-	ev.Output = cleanOutput(text)
-	delete(r.open, id)
 	r.answered = false
 	r.active = true
 	return r.o.send()
+}
+
+// execBody is the output of an exec_command result without the header
+// Codex puts before it (Chunk ID, Wall time, exit code, token count).
+func execBody(text string) string {
+	if !strings.HasPrefix(text, "Chunk ID:") && !strings.HasPrefix(text, "Wall time:") {
+		return text
+	}
+	if i := strings.Index(text, "\nOutput:\n"); i >= 0 && i < 512 {
+		return text[i+len("\nOutput:\n"):]
+	}
+	return text
 }
 
 // exitLine reads "Process exited with code N" from an exec_command

@@ -166,7 +166,12 @@ func (s *session) message(m gjson.Result) error {
 		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "?") {
 			return s.status(t, streaming.LevelInfo)
 		}
-		return s.words(id, streaming.RoleUser, streaming.KindTextDelta, 0, text)
+		if err := s.words(id, streaming.RoleUser, streaming.KindTextDelta, 0, text); err != nil {
+			return err
+		}
+		ev := s.set(streaming.KindMessageStop)
+		ev.Message, ev.Role = id, streaming.RoleUser
+		return s.send()
 	case "gemini":
 		return s.model(id, m, text)
 	case "info":
@@ -249,7 +254,7 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 		ev := s.set(streaming.KindToolStart)
 		ev.ID = id
 		ev.Name = parsers.CleanToolName(c.Get("name").String())
-		ev.Input = parsers.JSONText(c.Get("args"))
+		ev.Input = compact(c.Get("args"))
 		ev.Edits = toolEdits(ev.Name, c.Get("args"))
 		if err := s.send(); err != nil {
 			return false, err
@@ -296,6 +301,15 @@ func callOutput(c gjson.Result) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// compact is a value as one line of JSON: a document's values are
+// pretty-printed.
+func compact(v gjson.Result) string {
+	if strings.IndexByte(v.Raw, '\n') < 0 {
+		return parsers.JSONText(v)
+	}
+	return v.Get("@ugly").Raw
 }
 
 // toolEdits are the file changes of write_file and replace calls.
