@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -28,12 +29,18 @@ type head struct {
 	buf  []byte
 }
 
+// heads are reused from file to file: a listing reads thousands.
+var heads = sync.Pool{New: func() any { return &head{r: bufio.NewReaderSize(nil, 32<<10)} }}
+
 func openHead(path string) (*head, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return &head{f: f, r: bufio.NewReaderSize(f, 64<<10), left: headBytes}, nil
+	h := heads.Get().(*head)
+	h.f, h.left, h.n = f, headBytes, 0
+	h.r.Reset(f)
+	return h, nil
 }
 
 // next returns the next line, without its newline; ok is false at the end
@@ -66,7 +73,16 @@ func (h *head) next() (line []byte, ok bool) {
 	return bytes.TrimRight(h.buf, "\r\n"), true
 }
 
-func (h *head) close() { h.f.Close() }
+// close closes the file; h is not used again.
+func (h *head) close() {
+	h.f.Close()
+	h.f = nil
+	h.r.Reset(nil)
+	if cap(h.buf) > 256<<10 {
+		h.buf = nil // not kept: one long line must not pin its memory
+	}
+	heads.Put(h)
+}
 
 // record parses a line that holds a JSON object (a cut one too: what it
 // has up to the cut is read).

@@ -16,7 +16,7 @@ import (
 
 // home is a fake home directory with agents' session folders in it.
 type home struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	base time.Time
 	env  map[string]string
