@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/sessions"
 	"github.com/spf13/cobra"
@@ -43,6 +44,13 @@ func addLatest(root *cobra.Command, env *Env, o *Options, code *int) {
 		// read it.
 		ro := *o
 		ro.Agent = "auto"
+		if ro.Follow && s.Agent == sessions.Gemini && strings.HasSuffix(s.Path, ".json") {
+			// Gemini CLI up to 0.38 writes the whole document again on
+			// every change: there is nothing appended to follow.
+			fmt.Fprintf(env.Stderr, "agentfmt: %s is a Gemini CLI chat saved as one JSON document, rewritten whole on every change: shown as it is now, not followed\n",
+				tildePath(so.Home, s.Path))
+			ro.Follow = false
+		}
 		n, err := runFormat(c.Context(), env, &ro, []string{s.Path})
 		*code = n
 		return err

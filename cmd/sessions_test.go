@@ -302,3 +302,25 @@ func TestLatestFollow(t *testing.T) {
 		t.Fatal("SIGINT did not end --latest --follow")
 	}
 }
+
+// A Gemini CLI chat saved as one JSON document is rewritten whole on every
+// change: --follow shows it as it is and says so, rather than reading the
+// rewrites as appended lines.
+func TestLatestFollowGeminiDocument(t *testing.T) {
+	h := newFakeHome(t)
+	path := h.put(".gemini/tmp/"+sha256hex(h.proj)+"/chats/session-2026-11-22T10-00-g1.json", savedChat("g-1", "gemini prompt"), 1)
+	done := make(chan cliResult, 1)
+	tee := filepath.Join(t.TempDir(), "tee")
+	go func() { done <- h.cli("--latest", "--follow", "--tee", tee).run(t) }()
+	select {
+	case r := <-done:
+		if !strings.Contains(r.stderr, "rewritten whole") || !strings.Contains(r.stderr, "not followed") {
+			t.Errorf("stderr %q", r.stderr)
+		}
+		if b, _ := os.ReadFile(tee); string(b) != savedChat("g-1", "gemini prompt") {
+			t.Errorf("read %q from %s", b, path)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("--latest --follow of a Gemini .json chat did not return")
+	}
+}
