@@ -97,6 +97,8 @@ func noSessions(so sessions.Options, r sessions.Result) string {
 	}
 	if len(where) > 0 {
 		msg += " (looked in " + strings.Join(where, ", ") + ")"
+	} else {
+		msg += " (HOME is not set, nor CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)"
 	}
 	return msg
 }

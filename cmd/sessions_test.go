@@ -204,6 +204,9 @@ func TestNoSessions(t *testing.T) {
 		strings.Contains(r.stderr, "--help") {
 		t.Errorf("--latest: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
+	if r := (cli{args: []string{"sessions"}}).run(t); r.code != ExitFailed || !strings.Contains(r.stderr, "HOME is not set") {
+		t.Errorf("no HOME: exit %d, stderr %q", r.code, r.stderr)
+	}
 	// Another project's sessions are not this one's.
 	h.put(".codex/sessions/2026/11/22/rollout-2026-11-22T11-00-00-x-2.jsonl", rollout(h.other, "x-2", "elsewhere"), 2)
 	r = h.cli("--latest", "--agent", "codex").run(t)

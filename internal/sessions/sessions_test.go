@@ -324,3 +324,20 @@ func TestOneLine(t *testing.T) {
 		t.Errorf("a bidi override kept: %q", got)
 	}
 }
+
+// Agents record the directory with symbolic links resolved (the kernel's
+// view); a shell's working directory may be a link to it.
+func TestSymlinkedDirectory(t *testing.T) {
+	h := newHome(t)
+	real := filepath.Join(h.dir, "real")
+	link := filepath.Join(h.dir, "link")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here")
+	}
+	h.write(".claude/projects/"+claudeDirName(real)+"/r.jsonl", claudeFile(real, "r", "via the link"), 1)
+	h.write(".codex/sessions/2026/11/22/rollout-2026-11-22T10-00-00-x.jsonl", codexFile(real, "x", "codex via the link"), 2)
+	want(t, List(h.opts(link)).Sessions, "codex x codex via the link", "claude r via the link")
+}
