@@ -64,6 +64,8 @@ type transcript struct {
 	open  map[string]bool // tool calls started and not ended
 	tasks []string        // open Task/Agent calls, newest last: the parent of inline sidechains
 
+	warmup bool // a subagent's "Warmup" pre-run: its canned reply is hidden
+
 	active   bool   // the current turn has records no result has closed
 	answered bool   // the assistant had the last word, no call pending
 	failed   string // why the current turn failed (API error, interruption)
@@ -153,6 +155,9 @@ func (t *transcript) stopMsg() error {
 }
 
 func (t *transcript) assistant(r gjson.Result, n int, parent string) error {
+	if t.warmup && r.Get("isSidechain").Bool() {
+		return nil
+	}
 	m := r.Get("message")
 	id := m.Get("id").String()
 	if id == "" {
@@ -285,8 +290,12 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 		strings.HasPrefix(trim, "<bash-input>"), strings.HasPrefix(trim, "<bash-stdout>"), strings.HasPrefix(trim, "<bash-stderr>"):
 		return t.status(stripTags(trim), streaming.LevelInfo)
 	}
-	if r.Get("isSidechain").Bool() && parent != "" {
-		return nil // a subagent's task: the Task call's input says it
+	side := r.Get("isSidechain").Bool()
+	t.warmup = side && trim == "Warmup"
+	if t.warmup || side && parent != "" {
+		// A pre-warm of an Explore agent (2.0.x), or a subagent's task
+		// (the Task call's input says it).
+		return nil
 	}
 	if parent == "" {
 		if err := t.newTurn(); err != nil {

@@ -109,3 +109,21 @@ func TestTranscriptDetectedBeforeStreamJSON(t *testing.T) {
 		t.Errorf("stream-json outcome %v", s.Outcome)
 	}
 }
+
+func TestTranscriptWarmupHidden(t *testing.T) {
+	side := strings.Replace(env, `"isSidechain":false`, `"isSidechain":true,"agentId":"af1ff21"`, 1)
+	sideUser := func(uuid, content string) string {
+		return `{"parentUuid":null,` + side + `,"type":"user","message":{"role":"user","content":` + content + `},"uuid":"` + uuid + `","timestamp":"t"}`
+	}
+	sideAssistant := func(uuid, msg, text string) string {
+		return `{"parentUuid":null,` + side + `,"message":{"id":"` + msg + `","type":"message","role":"assistant","content":[{"type":"text","text":"` + text + `"}]},"type":"assistant","uuid":"` + uuid + `","timestamp":"t"}`
+	}
+	r := trRun(t, sideUser("w1", `"Warmup"`), sideAssistant("w2", "msg_w", "I'm ready to help."),
+		sideUser("s1", `"Find the config loader."`), sideAssistant("s2", "msg_s", "It is in config.go."))
+	if got := r.Text(streaming.KindTextDelta); got != "It is in config.go." {
+		t.Errorf("text %q: the warm-up reply is hidden", got)
+	}
+	if r.Outcome != streaming.Success {
+		t.Errorf("outcome %v", r.Outcome)
+	}
+}
