@@ -243,6 +243,18 @@ func contentText(c gjson.Result) string {
 	return strings.Join(parts, "\n")
 }
 
+// request is what the user asked: the IDE extension puts its context
+// (active file, open tabs) before "## My request for Codex:".
+func request(msg string) string {
+	const mark = "## My request for Codex:"
+	if strings.HasPrefix(msg, "# Context from my IDE setup:") {
+		if i := strings.Index(msg, mark); i >= 0 {
+			return strings.TrimSpace(msg[i+len(mark):])
+		}
+	}
+	return msg
+}
+
 // prompt starts a turn with the user's words.
 func (r *rollout) prompt(l *parsers.Line, text string) error {
 	if !r.started() {
@@ -458,7 +470,7 @@ func exitLine(text string) *int {
 func (r *rollout) eventMsg(l *parsers.Line, p gjson.Result) error {
 	switch p.Get("type").String() {
 	case "user_message":
-		return r.prompt(l, p.Get("message").String())
+		return r.prompt(l, request(p.Get("message").String()))
 	case "task_started", "turn_started":
 		if err := r.newTurn(); err != nil {
 			return err

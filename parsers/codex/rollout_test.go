@@ -95,3 +95,16 @@ func TestRolloutPatchEdits(t *testing.T) {
 		t.Errorf("edits %+v", e)
 	}
 }
+
+func TestRolloutIDEContextLeftOut(t *testing.T) {
+	r := appRun(t, meta, ev("event_msg", `{"type":"user_message","message":"# Context from my IDE setup:\n\n## Active file: a.ts\n\n## My request for Codex:\nRename foo.\n","kind":"plain"}`))
+	var prompt string
+	for _, e := range r.Of(streaming.KindTextDelta) {
+		if e.Role == streaming.RoleUser {
+			prompt += e.Text
+		}
+	}
+	if prompt != "Rename foo." {
+		t.Errorf("prompt %q, want the request without the IDE context", prompt)
+	}
+}
