@@ -7,9 +7,9 @@ import "github.com/agentfmt/agentfmt/parsers"
 // same key means one thing across event types, so one struct serves all.
 type data struct {
 	messageID, deltaContent, content, transformedContent, reasoningText string
-	model, chosenModel, selectedModel, newModel                          string
+	model, chosenModel, selectedModel, newModel                         string
 	toolCallID, toolName, arguments, partialOutput, progressMessage     string
-	mcpServerName, mcpToolName, toolTitle                                string
+	mcpServerName, mcpToolName, toolTitle                               string
 	success, result, errorText, message, errorType, errorMessage        string
 	parentToolCallID, aborted, reason, shutdownType, errorReason        string
 	summary, operation, agentName, agentDisplayName                     string
