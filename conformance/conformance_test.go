@@ -65,8 +65,8 @@ func jsonTexts(t *testing.T, out string) string {
 // pendingFolders are corpus folders of formats whose parser is still being
 // written (issue 13). Each entry goes when its extractor is registered.
 var pendingFolders = map[string]bool{
-	"antigravity": true, "claude-transcript": true, "codex-app-server": true,
-	"codex-rollout": true, "copilot": true, "gemini-session": true,
+	"claude-transcript": true, "codex-app-server": true,
+	"codex-rollout": true, "gemini-session": true,
 }
 
 func TestCorpus(t *testing.T) {
