@@ -113,12 +113,14 @@ func (p *parser) step(l *parsers.Line, s step, emit parsers.Emit) error {
 		if err := p.closeMsg(emit); err != nil {
 			return err
 		}
-		e := p.event(streaming.KindError)
-		e.Text = s.say(l)
-		if e.Text == "" {
-			e.Text = "agy reported an error"
+		// Its text, when it has one; else the result that follows says
+		// what went wrong.
+		if t := s.say(l); t != "" {
+			e := p.event(streaming.KindError)
+			e.Text = t
+			return emit(e)
 		}
-		return emit(e)
+		return nil
 	}
 	e := p.event(streaming.KindUnknown)
 	e.Type = "step_update/" + typ
@@ -229,7 +231,16 @@ func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
-	p.tool = ""
+	if p.tool != "" {
+		// A tool step still ACTIVE when the turn ends (a timeout, SIGINT)
+		// never ends: agy leaves it, and its shell, behind.
+		e := p.event(streaming.KindToolEnd)
+		e.ID, e.Status = p.tool, streaming.ToolIncomplete
+		p.tool = ""
+		if err := emit(e); err != nil {
+			return err
+		}
+	}
 	e := p.event(streaming.KindResult)
 	for f := l.FieldsOf(raw); f.Next(); {
 		switch f.Key {
