@@ -16,6 +16,13 @@ type parser struct {
 	run  int    // inits seen: ids are scoped to the run
 	msg  string // the agent_response step whose message is open ("" none)
 	tool string // the tool step last started and not yet ended
+
+	// The process's init, for the session.start of each later turn: with
+	// --input-format stream-json one process answers several turns, one
+	// result each, and a turn begun after a result is a run of its own
+	// (its exit status is its result's, or 3 without one).
+	conv, model, cwd string
+	ended            bool // a result ended the last turn
 }
 
 func newParser() *parser { return &parser{} }
@@ -31,6 +38,11 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	case "init":
 		return p.init(l, emit)
 	case "step_update":
+		if p.ended {
+			if err := p.nextTurn(emit); err != nil {
+				return err
+			}
+		}
 		return p.step(l, readStep(l, l.Get("step_update").Raw), emit)
 	case "result":
 		return p.result(l, l.Get("result").Raw, emit)
@@ -57,10 +69,13 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 		return err
 	}
 	p.run++
-	p.tool = ""
+	p.tool, p.ended = "", false
 	in := l.Get("init").Raw
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = l.Str("conversation_id")
+	defer func() {
+		p.conv, p.model, p.cwd = strings.Clone(e.SessionID), strings.Clone(e.Model), strings.Clone(e.CWD)
+	}()
 	for f := l.FieldsOf(in); f.Next(); {
 		switch f.Key {
 		case "model":
@@ -75,6 +90,15 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 			}
 		}
 	}
+	return emit(e)
+}
+
+// nextTurn begins the run of a turn that follows a result in the same
+// process.
+func (p *parser) nextTurn(emit parsers.Emit) error {
+	p.ended = false
+	e := p.event(streaming.KindSessionStart)
+	e.SessionID, e.Model, e.CWD = p.conv, p.model, p.cwd
 	return emit(e)
 }
 
@@ -241,6 +265,7 @@ func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
 			return err
 		}
 	}
+	p.ended = true
 	e := p.event(streaming.KindResult)
 	for f := l.FieldsOf(raw); f.Next(); {
 		switch f.Key {
