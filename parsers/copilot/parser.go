@@ -91,6 +91,27 @@ var quiet = map[string]bool{
 	"hook.progress":                    true,
 	"system.message":                   true,
 	"sandbox.decision":                 true,
+	"session.mode_changed":             true,
+	"skill.invoked":                    true,
+	"subagent.selected":                true,
+	"subagent.deselected":              true,
+}
+
+// quietPrefixes are families the notes list as nothing to show: their
+// facts (an approval asked and given, a question to the user in an
+// interactive session) have no text of their own on -p stdout.
+var quietPrefixes = [...]string{"hook.", "permission.", "user_input.", "elicitation.", "exit_plan_mode.", "canvas.", "factory."}
+
+func isQuiet(typ string) bool {
+	if quiet[typ] || preamble(typ) {
+		return true
+	}
+	for _, p := range quietPrefixes {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // preamble are the types that come before the run's first turn: they do
@@ -228,7 +249,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	case "subagent.started", "subagent.completed", "subagent.failed":
 		return p.subagent(typ, l, &d, emit)
 	}
-	if quiet[typ] || preamble(typ) {
+	if isQuiet(typ) {
 		return nil
 	}
 	e := p.event(streaming.KindUnknown)

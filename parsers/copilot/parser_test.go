@@ -212,3 +212,30 @@ func TestPreamble(t *testing.T) {
 		t.Errorf("%d preamble lines shown", n)
 	}
 }
+
+// TestQuiet: the types the notes say to ignore (telemetry, floods,
+// interactive-only families) show nothing; a type nobody knows is kept
+// as an unknown event named by its type.
+func TestQuiet(t *testing.T) {
+	var lines []string
+	for _, typ := range []string{"model.call_start", "session.background_tasks_changed", "session.usage_checkpoint",
+		"assistant.tool_call_delta", "hook.start", "permission.requested", "exit_plan_mode.requested", "session.mode_changed"} {
+		lines = append(lines, line(typ, `{}`))
+	}
+	lines = append(lines, line("session.something_new", `{"x":1}`), okResult)
+	res := parsertest.Run(self, line("user.message", `{"content":"go"}`)+"\n"+strings.Join(lines, "\n")).Check(t)
+	for _, e := range res.Events {
+		switch e.Kind {
+		case streaming.KindSessionStart, streaming.KindMessageStart, streaming.KindTextDelta, streaming.KindMessageStop, streaming.KindResult:
+		case streaming.KindUnknown:
+			if e.Type != "session.something_new" {
+				t.Errorf("unknown event %q", e.Type)
+			}
+		default:
+			t.Errorf("a quiet line gave %s: %+v", e.Kind, e)
+		}
+	}
+	if n := len(res.Of(streaming.KindUnknown)); n != 1 {
+		t.Errorf("%d unknown events, want 1", n)
+	}
+}
