@@ -1,12 +1,14 @@
 package copilot
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
 )
 
 // parser is the state of one Copilot stream: where the run is, and the
@@ -392,6 +394,10 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.closeAll(emit); err != nil {
 		return err
 	}
+	u := l.Get("usage")
+	if err := p.status(usageNote(u), streaming.LevelInfo, emit); err != nil {
+		return err
+	}
 	code := l.Get("exitCode")
 	e := p.event(streaming.KindResult)
 	e.OK = code.Int() == 0 && p.failMsg == "" && p.aborted == ""
@@ -406,10 +412,40 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 		e.Reason = p.aborted
 	}
 	e.Turns = p.turns
-	u := l.Get("usage")
 	e.DurationMS = u.Get("sessionDurationMs").Int()
 	p.endRunState()
 	return emit(e)
+}
+
+// usageNote is what Copilot reports of a run's cost instead of tokens
+// (formats/copilot.md §7.8): premium requests, API time, lines changed.
+func usageNote(u gjson.Result) string {
+	var parts []string
+	if pr := u.Get("premiumRequests"); pr.Float() > 0 {
+		n := strconv.FormatFloat(pr.Float(), 'f', -1, 64)
+		if n == "1" {
+			parts = append(parts, "1 premium request")
+		} else {
+			parts = append(parts, n+" premium requests")
+		}
+	}
+	if ms := u.Get("totalApiDurationMs").Int(); ms > 0 {
+		parts = append(parts, "API time "+(time.Duration(ms)*time.Millisecond).Round(100*time.Millisecond).String())
+	}
+	if cc := u.Get("codeChanges"); cc.IsObject() {
+		add, del := cc.Get("linesAdded").Int(), cc.Get("linesRemoved").Int()
+		if files := len(cc.Get("filesModified").Array()); add+del > 0 || files > 0 {
+			parts = append(parts, fmt.Sprintf("+%d −%d lines in %d file%s", add, del, files, plural(files)))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // endRun closes the run's messages when another run begins without a

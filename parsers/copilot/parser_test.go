@@ -7,6 +7,7 @@ import (
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/parsertest"
 	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
 )
 
 var self = []parsers.Agent{Agent}
@@ -77,7 +78,7 @@ func line(typ, data string, extra ...string) string {
 	return `{"type":"` + typ + `","data":` + data + `,"id":"e` + typ + `"` + strings.Join(extra, "") + `}`
 }
 
-const okResult = `{"type":"result","timestamp":"2026-10-03T00:00:01Z","sessionId":"s","exitCode":0,"usage":{"premiumRequests":1,"sessionDurationMs":1000}}`
+const okResult = `{"type":"result","timestamp":"2026-10-03T00:00:01Z","sessionId":"s","exitCode":0,"usage":{"sessionDurationMs":1000}}`
 
 // TestReasoningOnce: reasoning may come as deltas, as the message's
 // reasoningText and as assistant.reasoning, in any combination (and with
@@ -237,5 +238,18 @@ func TestQuiet(t *testing.T) {
 	}
 	if n := len(res.Of(streaming.KindUnknown)); n != 1 {
 		t.Errorf("%d unknown events, want 1", n)
+	}
+}
+
+func TestUsageNote(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"premiumRequests":1,"totalApiDurationMs":7931,"sessionDurationMs":9980}`: "1 premium request · API time 7.9s",
+		`{"premiumRequests":0.33,"codeChanges":{"linesAdded":3,"linesRemoved":1,"filesModified":["a","b"]}}`: "0.33 premium requests · +3 −1 lines in 2 files",
+		`{"premiumRequests":0,"totalApiDurationMs":0,"codeChanges":{"linesAdded":0,"linesRemoved":0,"filesModified":[]}}`: "",
+		`{}`: "",
+	} {
+		if got := usageNote(gjson.Parse(in)); got != want {
+			t.Errorf("usageNote(%s) = %q, want %q", in, got, want)
+		}
 	}
 }
