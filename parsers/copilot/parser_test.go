@@ -243,8 +243,8 @@ func TestQuiet(t *testing.T) {
 
 func TestUsageNote(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"premiumRequests":1,"totalApiDurationMs":7931,"sessionDurationMs":9980}`: "1 premium request · API time 7.9s",
-		`{"premiumRequests":0.33,"codeChanges":{"linesAdded":3,"linesRemoved":1,"filesModified":["a","b"]}}`: "0.33 premium requests · +3 −1 lines in 2 files",
+		`{"premiumRequests":1,"totalApiDurationMs":7931,"sessionDurationMs":9980}`:                                        "1 premium request · API time 7.9s",
+		`{"premiumRequests":0.33,"codeChanges":{"linesAdded":3,"linesRemoved":1,"filesModified":["a","b"]}}`:              "0.33 premium requests · +3 −1 lines in 2 files",
 		`{"premiumRequests":0,"totalApiDurationMs":0,"codeChanges":{"linesAdded":0,"linesRemoved":0,"filesModified":[]}}`: "",
 		`{}`: "",
 	} {
