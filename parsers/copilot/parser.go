@@ -31,6 +31,7 @@ type parser struct {
 	// session drops as already shown.
 	think     string
 	thinkOpen bool
+	thinkDone bool // the call's assistant.message has come: its reasoning is over
 	seq       int // generated ids
 
 	failMsg string // a session.error or failed shutdown of the run
@@ -80,7 +81,6 @@ var quiet = map[string]bool{
 	"session.workspace_file_changed":   true,
 	"session.usage_info":               true,
 	"mcp.tools.list_changed":           true,
-	"model.call_start":                 true,
 	"model.call_finished":              true,
 	"model.call_final_result":          true,
 	"assistant.tool_call_delta":        true,
@@ -159,7 +159,9 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	case "assistant.turn_start":
 		p.turns++
 		p.setModel(l.Text(d.model))
-		return p.closeThinking(emit)
+		return p.newCall(emit)
+	case "model.call_start":
+		return p.newCall(emit)
 	case "assistant.turn_end":
 		return p.closeThinking(emit)
 	case "assistant.reasoning_delta":
@@ -461,7 +463,7 @@ func (p *parser) endRunState() {
 	p.run++
 	p.turns = 0
 	p.failMsg, p.aborted = "", ""
-	p.think, p.thinkOpen = "", false
+	p.think, p.thinkOpen, p.thinkDone = "", false, false
 }
 
 // lineTime reads the envelope's ISO 8601 timestamp (the fraction's width

@@ -253,3 +253,40 @@ func TestUsageNote(t *testing.T) {
 		}
 	}
 }
+
+// TestReasoningPerCall: each model call's reasoning is its own, with or
+// without turn_start lines between the calls, streamed or not.
+func TestReasoningPerCall(t *testing.T) {
+	turn := line("assistant.turn_start", `{"turnId":"0"}`)
+	call := func(n string, streamed bool) []string {
+		var l []string
+		if streamed {
+			l = append(l, line("assistant.reasoning_delta", `{"reasoningId":"r`+n+`","deltaContent":"think `+n+`"}`))
+		}
+		l = append(l, line("assistant.message", `{"messageId":"m`+n+`","content":"","toolRequests":[],"reasoningText":"think `+n+`"}`),
+			line("assistant.reasoning", `{"reasoningId":"r`+n+`","content":"think `+n+`"}`))
+		return l
+	}
+	for _, c := range []struct {
+		name  string
+		turns bool
+		s1    bool
+		s2    bool
+	}{{"turns, whole", true, false, false}, {"no turns, whole", false, false, false},
+		{"no turns, streamed", false, true, true}, {"no turns, mixed", false, false, true}, {"turns, mixed", true, true, false}} {
+		var lines []string
+		if c.turns {
+			lines = append(lines, turn)
+		}
+		lines = append(lines, call("1", c.s1)...)
+		if c.turns {
+			lines = append(lines, turn)
+		}
+		lines = append(lines, call("2", c.s2)...)
+		lines = append(lines, okResult)
+		res := parsertest.Run(self, strings.Join(lines, "\n")).Check(t)
+		if got := res.Text(streaming.KindThinkingDelta); got != "think 1think 2" {
+			t.Errorf("%s: thinking %q, want each call's once", c.name, got)
+		}
+	}
+}

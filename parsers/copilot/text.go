@@ -67,6 +67,13 @@ func (p *parser) textDelta(l *parsers.Line, d *data, emit parsers.Emit) error {
 // message that only requested tools has empty content; the tool calls
 // themselves are shown from tool.execution_start.
 func (p *parser) message(l *parsers.Line, d *data, emit parsers.Emit) error {
+	if p.thinkDone {
+		// Another message after the call's message: a new model call
+		// (a log without turn_start lines).
+		if err := p.newCall(emit); err != nil {
+			return err
+		}
+	}
 	if r := redacted(l.Text(d.reasoningText)); r != "" {
 		if err := p.thinking(r, streaming.Final, emit); err != nil {
 			return err
@@ -75,6 +82,7 @@ func (p *parser) message(l *parsers.Line, d *data, emit parsers.Emit) error {
 	if err := p.closeThinking(emit); err != nil {
 		return err
 	}
+	p.thinkDone = p.think != ""
 	id := p.messageID(l, d)
 	text := redacted(l.Text(d.content))
 	if text != "" {
@@ -98,6 +106,12 @@ func (p *parser) thinking(text string, mode streaming.Mode, emit parsers.Emit) e
 	if text == "" {
 		return nil
 	}
+	if mode == streaming.Delta && p.thinkDone {
+		// Streamed reasoning after the call's message: a new call's.
+		if err := p.newCall(emit); err != nil {
+			return err
+		}
+	}
 	if p.think == "" {
 		p.think = p.newID("reasoning", p.n)
 		p.thinkOpen = true
@@ -110,6 +124,14 @@ func (p *parser) thinking(text string, mode streaming.Mode, emit parsers.Emit) e
 	e := p.event(streaming.KindThinkingDelta)
 	e.Message, e.Role, e.Text, e.Mode = p.think, streaming.RoleAssistant, text, mode
 	return emit(e)
+}
+
+// newCall begins a model call: the previous call's thinking is closed
+// and forgotten.
+func (p *parser) newCall(emit parsers.Emit) error {
+	err := p.closeThinking(emit)
+	p.think, p.thinkDone = "", false
+	return err
 }
 
 // closeThinking stops the open thinking message. Its id is kept until
