@@ -32,7 +32,7 @@ type parser struct {
 	think     string
 	thinkOpen bool
 	thinkDone bool // the call's assistant.message has come: its reasoning is over
-	seq       int // generated ids
+	seq       int  // generated ids
 
 	failMsg string // a session.error or failed shutdown of the run
 	aborted string // the abort reason, when the run was aborted
