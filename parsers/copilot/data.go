@@ -9,7 +9,7 @@ type data struct {
 	messageID, deltaContent, content, transformedContent, reasoningText string
 	model, chosenModel, selectedModel, newModel                         string
 	toolCallID, toolName, arguments, partialOutput, progressMessage     string
-	mcpServerName, mcpToolName, toolTitle                               string
+	mcpServerName, mcpToolName, toolTitle, shellToolInfo                string
 	success, result, errorText, message, errorType, errorMessage        string
 	parentToolCallID, aborted, reason, shutdownType, errorReason        string
 	summary, operation, agentName, agentDisplayName                     string
@@ -61,6 +61,8 @@ func readData(l *parsers.Line) data {
 			d.mcpToolName = v
 		case "toolTitle":
 			d.toolTitle = v
+		case "shellToolInfo":
+			d.shellToolInfo = v
 		case "success":
 			d.success = v
 		case "result":

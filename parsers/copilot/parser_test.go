@@ -290,3 +290,17 @@ func TestReasoningPerCall(t *testing.T) {
 		}
 	}
 }
+
+// TestShellSubject: a shell call's subject is the CLI's displayCommand,
+// even when its arguments are redacted; else the generic subject.
+func TestShellSubject(t *testing.T) {
+	for args, want := range map[string]string{
+		`"arguments":"[REDACTED]","shellToolInfo":{"displayCommand":"go test ./...","possiblePaths":[],"hasWriteFileRedirection":false}`: "go test ./...",
+		`"arguments":{"command":"ls -la","description":"List"}`:                                                                          "ls -la",
+	} {
+		res := parsertest.Run(self, line("tool.execution_start", `{"toolCallId":"t1","toolName":"bash",`+args+`}`)).Check(t)
+		if s := res.Of(streaming.KindToolStart); len(s) != 1 || s[0].Subject != want {
+			t.Errorf("%s: starts %+v, want subject %q", args, s, want)
+		}
+	}
+}

@@ -21,6 +21,12 @@ func (p *parser) toolStart(l *parsers.Line, d *data, emit parsers.Emit) error {
 		e.Input = d.arguments
 	}
 	e.Title = l.Text(d.toolTitle)
+	if strings.HasPrefix(d.shellToolInfo, "{") {
+		// The shell command as the CLI displays it: the subject even when
+		// the arguments are redacted. (A copy: the decoder copies no
+		// Subject out of a borrowed line.)
+		e.Subject = strings.Clone(l.Field(d.shellToolInfo, "displayCommand").String())
+	}
 	e.Parent = p.scope(l.Text(d.parentToolCallID))
 	return emit(e)
 }
