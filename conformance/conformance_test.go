@@ -64,9 +64,7 @@ func jsonTexts(t *testing.T, out string) string {
 
 // pendingFolders are corpus folders of formats whose parser is still being
 // written (issue 13). Each entry goes when its extractor is registered.
-var pendingFolders = map[string]bool{
-	"antigravity": true, "copilot": true,
-}
+var pendingFolders = map[string]bool{}
 
 func TestCorpus(t *testing.T) {
 	dir := conformance.CorpusDir()

@@ -117,6 +117,9 @@ func (d *Decoder) report(line int, format string, args ...any) {
 
 // emit stamps an event with the current agent and line.
 func (d *Decoder) emit(ev *streaming.Event) error {
+	if ev.Kind == streaming.KindUnknown && ev.Type == "" {
+		ev.Type = UnknownType(&d.line)
+	}
 	if d.lent != nil || len(d.line.arena) > 0 {
 		d.own(ev)
 	}
@@ -348,7 +351,7 @@ func (d *Decoder) parse() error {
 	}
 	n, json := d.line.N, d.line.JSON
 	if d.cur == nil {
-		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: d.line.Str("type"), Text: json}
+		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: UnknownType(&d.line), Text: json}
 		d.report(n, "no agent recognises this line (type %q)", d.ev.Type)
 		return d.out(&d.ev)
 	}
