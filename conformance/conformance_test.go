@@ -64,10 +64,7 @@ func jsonTexts(t *testing.T, out string) string {
 
 // pendingFolders are corpus folders of formats whose parser is still being
 // written (issue 13). Each entry goes when its extractor is registered.
-var pendingFolders = map[string]bool{
-	"antigravity": true, "claude-transcript": true, "codex-app-server": true,
-	"codex-rollout": true, "copilot": true, "gemini-session": true,
-}
+var pendingFolders = map[string]bool{}
 
 func TestCorpus(t *testing.T) {
 	dir := conformance.CorpusDir()

@@ -111,6 +111,9 @@ func (d *Decoder) report(line int, format string, args ...any) {
 
 // emit stamps an event with the current agent and line.
 func (d *Decoder) emit(ev *streaming.Event) error {
+	if ev.Kind == streaming.KindUnknown && ev.Type == "" {
+		ev.Type = UnknownType(&d.line)
+	}
 	if d.buf != nil || len(d.line.arena) > 0 {
 		d.own(ev)
 	}
@@ -336,7 +339,7 @@ func (d *Decoder) parse() error {
 	d.line.lend = d.cur != nil && d.curAgent.Borrow
 	n, json := d.line.N, d.line.JSON
 	if d.cur == nil {
-		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: d.line.Str("type"), Text: json}
+		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: UnknownType(&d.line), Text: json}
 		d.report(n, "no agent recognises this line (type %q)", d.ev.Type)
 		return d.out(&d.ev)
 	}

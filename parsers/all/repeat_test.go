@@ -97,7 +97,7 @@ func TestIdenticalDeltasShownEachTime(t *testing.T) {
 			rep(n, `{"ts":4%d,"type":"say","say":"text","text":%s}`, p),
 		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta}},
 	}
-	for _, a := range all.Agents() {
+	for _, a := range contractAgents(t) {
 		c, ok := cases[a.Name]
 		if !ok {
 			t.Errorf("no case for %s", a.Name)
