@@ -77,6 +77,7 @@ type run struct {
 	usage     streaming.Usage
 	hasUsage  bool
 	lastText  string // the last text part: the final answer
+	lastPart  string // its kind/part id
 	firstStep string // part.messageID of the run's first step
 
 	firstTime time.Time // the first line's timestamp
