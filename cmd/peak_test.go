@@ -26,10 +26,13 @@ const (
 	claudeAnswerBound = 280 << 20
 )
 
-// answerChunk is one 8 KiB delta of prose with a newline every 80 bytes
-// (escaped on the wire).
-func answerChunk() string {
+// answerChunk is the i-th 8 KiB delta of prose with a newline every 80
+// bytes (escaped on the wire). Each is different: identical deltas are
+// genuine text too, but an answer of one repeated chunk would not show a
+// session that drops them.
+func answerChunk(i int) string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "%07d ", i)
 	for b.Len() < answerDelta {
 		b.WriteString("The build passes now; the flaky test waited on a port that was never released.\n"[:79] + "\n")
 	}
@@ -46,32 +49,35 @@ func quoteJSON(s string) string {
 // Gemini (delta messages, then the result).
 func longAnswer(w io.Writer, agent string) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
-	chunk := quoteJSON(answerChunk())
 	n := answerSize / answerDelta
+	chunks := make([]string, n)
+	for i := range chunks {
+		chunks[i] = quoteJSON(answerChunk(i))
+	}
 	switch agent {
 	case "claude":
 		fmt.Fprintln(bw, `{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5","tools":[]}`)
 		fmt.Fprintln(bw, `{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","role":"assistant","content":[]}}}`)
 		fmt.Fprintln(bw, `{"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}`)
 		for i := 0; i < n; i++ {
-			fmt.Fprintf(bw, `{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%s"}}}`+"\n", chunk)
+			fmt.Fprintf(bw, `{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%s"}}}`+"\n", chunks[i])
 		}
 		fmt.Fprintln(bw, `{"type":"stream_event","event":{"type":"content_block_stop","index":0}}`)
 		bw.WriteString(`{"type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"`)
-		for i := 0; i < n; i++ {
-			bw.WriteString(chunk)
+		for _, c := range chunks {
+			bw.WriteString(c)
 		}
 		bw.WriteString(`"}]},"session_id":"s1"}` + "\n")
 		fmt.Fprintln(bw, `{"type":"stream_event","event":{"type":"message_stop"}}`)
 		bw.WriteString(`{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"`)
-		for i := 0; i < n; i++ {
-			bw.WriteString(chunk)
+		for _, c := range chunks {
+			bw.WriteString(c)
 		}
 		bw.WriteString(`","session_id":"s1"}` + "\n")
 	case "gemini":
 		fmt.Fprintln(bw, `{"type":"init","timestamp":"2026-01-01T00:00:00Z","session_id":"s1","model":"gemini-2.5-pro"}`)
 		for i := 0; i < n; i++ {
-			fmt.Fprintf(bw, `{"type":"message","timestamp":"2026-01-01T00:00:01Z","role":"assistant","content":"%s","delta":true}`+"\n", chunk)
+			fmt.Fprintf(bw, `{"type":"message","timestamp":"2026-01-01T00:00:01Z","role":"assistant","content":"%s","delta":true}`+"\n", chunks[i])
 		}
 		fmt.Fprintln(bw, `{"type":"result","timestamp":"2026-01-01T00:00:02Z","status":"success","stats":{"total_tokens":1}}`)
 	}
