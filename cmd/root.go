@@ -136,7 +136,7 @@ violation, 130/143 interrupted.`,
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: err} })
 	root.SetVersionTemplate("agentfmt {{.Version}}\n")
-	root.AddCommand(newDemo(env, o, code))
+	root.AddCommand(newDemo(env, o, code), newRun(env, o, code))
 	return root
 }
 
