@@ -26,9 +26,9 @@ type pipeline struct {
 	out    *output
 	gate   *gateWriter
 	stderr *lockedWriter
-	sess *streaming.Session
-	dec  *parsers.Decoder
-	tee  *teeWriter
+	sess   *streaming.Session
+	dec    *parsers.Decoder
+	tee    *teeWriter
 	// stdinUsed: "-" may be read once.
 	stdinUsed bool
 	// untilMissing reports whether the final answer lacks the --until marker.
@@ -43,7 +43,7 @@ type pipeline struct {
 	// read reports that some input was opened.
 	read bool
 	// agent is the child of 'agentfmt run', nil otherwise.
-	agent *agentRun
+	agent   *agentRun
 	closers []func()
 }
 
