@@ -237,7 +237,8 @@ func TestGitHubLogThroughCLI(t *testing.T) {
 	s.toolUse("msg_2", "toolu_2", "Bash", map[string]any{"command": "sleep 600"})
 	// The stream ends mid-tool: the group is still balanced, the run is an
 	// error annotation, commands are resumed at the end.
-	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(s.String()), env: map[string]string{"GITHUB_ACTIONS": "true"}}.run(t)
+	// (NO_COLOR: the log's colour, on by default in Actions, is tested apart.)
+	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(s.String()), env: map[string]string{"GITHUB_ACTIONS": "true", "NO_COLOR": "1"}}.run(t)
 	if r.code != ExitIncomplete {
 		t.Errorf("exit %d", r.code)
 	}

@@ -103,7 +103,8 @@ func termSize(env *Env, w io.Writer) (int, int, bool) {
 }
 
 // colorOn is DESIGN §2's order: the flag; NO_COLOR, CLICOLOR=0, TERM=dumb
-// off; CLICOLOR_FORCE, FORCE_COLOR on; else whether the output is a terminal.
+// off; CLICOLOR_FORCE, FORCE_COLOR on; on in a GitHub Actions or GitLab CI
+// log; else whether the output is a terminal.
 func colorOn(env *Env, flag string, tty bool) bool {
 	switch flag {
 	case "always":
@@ -118,6 +119,11 @@ func colorOn(env *Env, flag string, tty bool) bool {
 		if v := env.getenv(k); v != "" && v != "0" {
 			return true
 		}
+	}
+	// GitHub Actions and GitLab CI logs render ANSI colour, though the
+	// job's output is not a terminal (gotestsum does the same).
+	if env.getenv("GITHUB_ACTIONS") == "true" || env.getenv("GITLAB_CI") == "true" {
+		return true
 	}
 	return tty
 }
