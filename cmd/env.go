@@ -48,6 +48,7 @@ type Env struct {
 func OSEnv() *Env {
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	catchSIGPIPE()
 	return &Env{
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
