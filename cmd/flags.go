@@ -128,13 +128,17 @@ func lookupEnv(env *Env, k string) (string, bool) {
 }
 
 // envHelp lists the variables for --help.
-func envHelp(fs *pflag.FlagSet) string {
+func envHelp(sets ...*pflag.FlagSet) string {
 	var names []string
-	fs.VisitAll(func(f *pflag.Flag) {
-		if !skipEnv[f.Name] && !f.Hidden {
-			names = append(names, envName(f.Name))
-		}
-	})
+	seen := map[string]bool{}
+	for _, fs := range sets {
+		fs.VisitAll(func(f *pflag.Flag) {
+			if !skipEnv[f.Name] && !f.Hidden && !seen[f.Name] {
+				seen[f.Name] = true
+				names = append(names, envName(f.Name))
+			}
+		})
+	}
 	sort.Strings(names)
 	var b strings.Builder
 	line := "  "

@@ -98,7 +98,8 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
   claude -p "fix the test" --output-format stream-json --verbose | agentfmt
   codex exec --json "add a flag" | agentfmt -o plain > job.log
   answer=$(opencode run --format json "summarise" | agentfmt -o text)
-  agentfmt session.ndjson`,
+  agentfmt session.ndjson
+  agentfmt --latest --follow        # the newest saved session of this directory, live`,
 		Version:       Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -138,9 +139,11 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: err} })
 	root.SetVersionTemplate("agentfmt {{.Version}}\n")
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root))
+	root.AddCommand(newSessions(env, o, code))
+	addLatest(root, env, o, code)
 	registerCompletions(root)
 	root.Long += "\n\nEvery flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n" +
-		envHelp(root.PersistentFlags()) + "\n\n" + exitHelp
+		envHelp(root.PersistentFlags(), root.Flags()) + "\n\n" + exitHelp
 	return root
 }
 
