@@ -364,3 +364,26 @@ func TestManPage(t *testing.T) {
 		t.Errorf("man is listed in --help")
 	}
 }
+
+// The README shows 'agentfmt run claude -p "…"' as the first way to use
+// agentfmt, and says plainly what building and -race need.
+func TestReadmeFirstUse(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skip(err)
+	}
+	s := string(b)
+	use := strings.Index(s, "\n## Use\n")
+	if use < 0 {
+		t.Fatal("no Use section")
+	}
+	block := strings.Index(s[use:], "```sh\n")
+	if block < 0 || !strings.HasPrefix(s[use+block+len("```sh\n"):], `agentfmt run claude -p "`) {
+		t.Errorf("the first example under Use is not agentfmt run claude -p")
+	}
+	for _, want := range []string{"go install github.com/agentfmt/agentfmt@latest", "Go 1.26", "`-race` needs cgo", "go run . demo", "go test -race ./..."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("README lacks %q", want)
+		}
+	}
+}
