@@ -362,6 +362,12 @@ func (p *pipeline) drain(feed source, err error) error {
 	if p.tee == nil || !isClosedPipe(err) {
 		return err
 	}
+	if f, ok := feed.(*feeder); ok && f.onSide != nil {
+		// The agent's stderr ('agentfmt run') has nowhere to go on a
+		// closed stdout: it must not end the draining.
+		show := f.onSide
+		f.onSide = func(l string) error { _ = show(l); return nil }
+	}
 	buf := make([]byte, 64<<10)
 	for {
 		_, rerr := feed.Read(buf) // (the source copies what it reads to the tee file)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -25,6 +26,10 @@ die-after-text) head -3 "$FAKE_CAPTURE"; exit 1 ;;
 killed) head -3 "$FAKE_CAPTURE"; kill -9 $$ ;;
 reject) echo "error: unknown option '--include-partial-messages'" >&2; exit 1 ;;
 plain) echo "Hello, I am a plain text answer." ;;
+chatty)
+	i=0
+	while [ $i -lt 300 ]; do cat "$FAKE_CAPTURE" || exit 9; echo "stderr line $i" >&2; i=$((i+1)); done
+	: > "$FAKE_DIR/finished" ;;
 wait)
 	trap 'echo "got INT" >&2; exit 130' INT
 	trap 'echo "got TERM" >&2; exit 143' TERM
@@ -353,5 +358,38 @@ func TestRunTee(t *testing.T) {
 	want, _ := os.ReadFile(capture)
 	if !bytes.Equal(got, want) {
 		t.Errorf("tee holds %d bytes, the agent wrote %d", len(got), len(want))
+	}
+}
+
+// 'agentfmt --tee f run AGENT | head -1': the agent writes all it has
+// (stdout and stderr) without a broken pipe, f holds all of its stdout,
+// and agentfmt exits 141.
+func TestRunTeeAfterStdoutCloses(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	bin := hostileBinary(t)
+	capture := corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl")
+	f := newFakeRun(t, "chatty", capture)
+	one, _ := os.ReadFile(capture)
+	want := bytes.Repeat(one, 300)
+	for _, format := range []string{"plain", "json"} {
+		os.Remove(filepath.Join(f.dir, "finished"))
+		tee := filepath.Join(f.dir, "tee-"+format)
+		c := exec.Command("bash", "-c", `{ "$BIN" -o "$FORMAT" --tee "$TEE" run claude -p x; echo "agentfmt=$?" > "$FAKE_DIR/status"; } | head -1 >/dev/null`)
+		c.Env = append(os.Environ(), "BIN="+bin, "FORMAT="+format, "TEE="+tee, "FAKE_DIR="+f.dir, "FAKE_MODE=chatty", "FAKE_CAPTURE="+capture,
+			"PATH="+filepath.Join(f.dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v %s", format, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(f.dir, "finished")); err != nil {
+			t.Errorf("%s: the agent did not finish writing (broken pipe?)", format)
+		}
+		if got, _ := os.ReadFile(tee); !bytes.Equal(got, want) {
+			t.Errorf("%s: tee holds %d of %d bytes", format, len(got), len(want))
+		}
+		if b, _ := os.ReadFile(filepath.Join(f.dir, "status")); string(b) != "agentfmt=141\n" {
+			t.Errorf("%s: %q", format, b)
+		}
 	}
 }
