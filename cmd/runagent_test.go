@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentfmt/agentfmt/render/vtcheck"
 )
 
 // fakeAgent is a PATH holding small shell scripts that play an agent: each
@@ -26,6 +28,10 @@ die-after-text) head -3 "$FAKE_CAPTURE"; exit 1 ;;
 killed) head -3 "$FAKE_CAPTURE"; kill -9 $$ ;;
 reject) echo "error: unknown option '--include-partial-messages'" >&2; exit 1 ;;
 plain) echo "Hello, I am a plain text answer." ;;
+interleave)
+	head -14 "$FAKE_CAPTURE"; echo "warn: one" >&2; sleep 0.3
+	sed -n '15,27p' "$FAKE_CAPTURE"; echo "warn: two" >&2; sleep 0.3
+	tail -n +28 "$FAKE_CAPTURE" ;;
 chatty)
 	i=0
 	while [ $i -lt 300 ]; do cat "$FAKE_CAPTURE" || exit 9; echo "stderr line $i" >&2; i=$((i+1)); done
@@ -391,5 +397,27 @@ func TestRunTeeAfterStdoutCloses(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(f.dir, "status")); string(b) != "agentfmt=141\n" {
 			t.Errorf("%s: %q", format, b)
 		}
+	}
+}
+
+// In pretty, the agent's stderr goes above the live region (a running
+// tool call, streaming text) without breaking it: on the final screen
+// each line is there once, the answer once, and nothing but the allowed
+// sequences was written.
+func TestRunStderrKeepsLiveRegion(t *testing.T) {
+	f := newFakeRun(t, "interleave", corpusFile(t, "claude/10-roma-partial-thinking-input-json-bash-task-2.1.220.jsonl"))
+	f.tty = true
+	r := f.run(t, "-o", "pretty", "--color", "always", "--width", "80", "run", "claude", "-p", "x")
+	if err := vtcheck.Sequences([]byte(r.stdout)); err != nil {
+		t.Fatal(err)
+	}
+	rows := vtcheck.Screen([]byte(r.stdout), 80)
+	for _, want := range []string{"· warn: one", "· warn: two", "The command printed"} {
+		if n := vtcheck.Count(rows, want); n != 1 {
+			t.Errorf("%q %d times on the screen:\n%s", want, n, strings.Join(rows, "\n"))
+		}
+	}
+	if err := vtcheck.InOrder(rows, []string{"· warn: one", "· warn: two", "The command printed"}); err != nil {
+		t.Errorf("%v:\n%s", err, strings.Join(rows, "\n"))
 	}
 }
