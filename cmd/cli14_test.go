@@ -153,7 +153,7 @@ func TestTeeAfterStdoutCloses(t *testing.T) {
 	dir := t.TempDir()
 	var s hStream
 	s.init()
-	for i := 0; i < 40000; i++ {
+	for i := 0; i < 8000; i++ { // 2 MB: more than the pipes hold
 		s.text(fmt.Sprint("msg_", i), fmt.Sprintf("line %d of a long answer that goes on for a while", i))
 	}
 	s.result(true, "")
@@ -235,6 +235,11 @@ func TestCompletionOffersFlagValues(t *testing.T) {
 		if !strings.Contains(r.stdout, ":4\n") { // ShellCompDirectiveNoFileComp
 			t.Errorf("%s: file names offered too: %q", flag, r.stdout)
 		}
+	}
+	// A bad environment default does not break completion.
+	r0 := cli{args: []string{"__complete", "--color", ""}, env: map[string]string{"AGENTFMT_COLOR": "sometimes"}}.run(t)
+	if r0.code != 0 || !strings.Contains(r0.stdout, "never\n") {
+		t.Errorf("with a bad AGENTFMT_COLOR: exit %d, %q %q", r0.code, r0.stdout, r0.stderr)
 	}
 	// Under run too (the flags go before AGENT).
 	r := cli{args: []string{"__complete", "run", "-o", ""}}.run(t)

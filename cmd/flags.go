@@ -80,6 +80,17 @@ func registerCompletions(root *cobra.Command) {
 	})
 }
 
+// isCompletion reports the commands of shell completion.
+func isCompletion(c *cobra.Command) bool {
+	for ; c != nil; c = c.Parent() {
+		switch c.Name() {
+		case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd, "completion":
+			return true
+		}
+	}
+	return false
+}
+
 // envName is the environment variable that defaults a flag:
 // AGENTFMT_MAX_LINE for --max-line.
 func envName(flag string) string {

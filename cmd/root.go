@@ -105,6 +105,9 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		PersistentPreRunE: func(c *cobra.Command, args []string) error {
+			if isCompletion(c) {
+				return nil // (a bad AGENTFMT_ value must not break the shell's completion)
+			}
 			return applyEnv(env, c.Flags())
 		},
 		RunE: func(c *cobra.Command, args []string) error {
