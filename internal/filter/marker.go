@@ -71,11 +71,15 @@ func (m *Marker) feed(st *markerState, buf string, final bool) (show []byte, hol
 			lead++
 		}
 		rest := buf[lead:]
-		if rest == "" && !final {
+		if lead > maxSpace {
+			rest = "" // no marker after that much whitespace counts as the beginning
+		} else if rest == "" && !final {
 			return nil, buf // only whitespace so far
 		}
 		n, res := m.matchAt(rest)
 		switch {
+		case rest == "":
+			st.begun = true
 		case res == matchFull && n == len(rest):
 			if !final {
 				return nil, buf // the marker, or the start of a longer word
@@ -122,8 +126,10 @@ func (m *Marker) tail(st *markerState, buf string, final bool) int {
 	for end > 0 && space(buf[end-1]) {
 		end--
 	}
-	if k := m.endsWith(buf[:end], len(m.runes)); k >= 0 && m.boundary(st, buf, k) {
-		return spaceBefore(buf, k)
+	if len(buf)-end <= maxSpace {
+		if k := m.endsWith(buf[:end], len(m.runes)); k >= 0 && m.boundary(st, buf, k) {
+			return spaceBefore(buf, k)
+		}
 	}
 	if final {
 		return len(buf)
@@ -156,9 +162,14 @@ func (m *Marker) boundary(st *markerState, buf string, k int) bool {
 	return st.last == 0 || space(st.last)
 }
 
-// spaceBefore returns where the whitespace before k begins.
+// maxSpace bounds the whitespace held back (and removed) with a marker,
+// so that a stream of nothing but whitespace costs linear time.
+const maxSpace = 4096
+
+// spaceBefore returns where the whitespace before k begins (at most
+// maxSpace bytes of it).
 func spaceBefore(buf string, k int) int {
-	for k > 0 && space(buf[k-1]) {
+	for n := 0; k > 0 && space(buf[k-1]) && n < maxSpace; n++ {
 		k--
 	}
 	return k

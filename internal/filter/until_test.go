@@ -37,17 +37,24 @@ var stripCases = []struct {
 	{"bytes kept", "XX", "  a\r\n\tb  ", "  a\r\n\tb  "},
 	{"empty text", "XX", "", ""},
 	{"only spaces", "XX", " \n ", " \n "},
+	{"much space before", "XX", "a" + strings.Repeat(" ", 5000) + "XX", "a" + strings.Repeat(" ", 5000-maxSpace)},
+	{"much space after", "XX", "a XX" + strings.Repeat(" ", 5000), "a XX" + strings.Repeat(" ", 5000)},
+	{"much space first", "XX", strings.Repeat("\n", 5000) + "XX b", strings.Repeat("\n", 5000) + "XX b"},
 }
 
-func TestMarkerStrip(t *testing.T) {
-	for _, c := range stripCases {
-		m := NewMarker(c.marker)
-		if got := m.Strip(c.in); got != c.want {
-			t.Errorf("%s: Strip(%q) = %q, want %q", c.name, c.in, got, c.want)
-		}
-		wantIn := c.want != c.in
-		if got := m.In(c.in); got != wantIn {
-			t.Errorf("%s: In = %v, want %v", c.name, got, wantIn)
+// A block of nothing but whitespace, one byte at a time, costs linear time:
+// what is held back is bounded, at the beginning of a block and after a
+// marker at its end.
+func TestMarkerWhitespaceBounded(t *testing.T) {
+	m := NewMarker("DONE")
+	for _, start := range []string{"", "text DONE"} {
+		var st markerState
+		_, held := m.feed(&st, start, false)
+		for i := 0; i < 20000; i++ {
+			_, held = m.feed(&st, held+" ", false)
+			if len(held) > maxSpace+len(start)+1 {
+				t.Fatalf("%q: holding %d bytes after %d spaces", start, len(held), i+1)
+			}
 		}
 	}
 }
