@@ -174,14 +174,35 @@ func (s *agentSpec) rejected(added []string, stderr string) []string {
 	var out []string
 	for _, a := range added {
 		if strings.HasPrefix(a, "-") {
-			if strings.Contains(low, "-"+strings.TrimLeft(a, "-")) {
+			// yargs names a flag without its dashes (Unknown argument:
+			// output-format); a short name must come with one.
+			name := strings.TrimLeft(a, "-")
+			if mentions(low, "-"+name) || len(name) >= 7 && mentions(low, name) {
 				out = append(out, a)
 			}
-		} else if len(a) > 4 && strings.Contains(low, a) { // a value such as stream-json
+		} else if len(a) > 4 && mentions(low, a) { // a value such as stream-json
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// mentions reports whether tok is in s as a name of its own: not inside
+// a longer word or flag name (-p is not in --stream-partial-output).
+func mentions(s, tok string) bool {
+	name := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' }
+	for i := 0; ; {
+		j := strings.Index(s[i:], tok)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(tok)
+		if (j == 0 || !name(s[j-1])) && (end == len(s) || !name(s[end]) && s[end] != '-') {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 func containsAny(s string, words []string) bool {

@@ -421,3 +421,31 @@ func TestRunStderrKeepsLiveRegion(t *testing.T) {
 		t.Errorf("%v:\n%s", err, strings.Join(rows, "\n"))
 	}
 }
+
+// What argument parsers say about a flag they do not take.
+func TestRejectedMessages(t *testing.T) {
+	spec := func(name string) *agentSpec { s, _ := lookupAgent(name); return s }
+	for _, c := range []struct {
+		agent, stderr string
+		added         []string
+		want          string
+	}{
+		{"claude", "error: unknown option '--include-partial-messages'", claudeAdded, "--include-partial-messages"},
+		{"codex", "error: unexpected argument '--json' found\n\nUsage: codex exec [OPTIONS] [PROMPT]", []string{"--json"}, "--json"},
+		{"agy", "flag provided but not defined: -output-format\nUsage of agy:", []string{"--output-format", "stream-json"}, "--output-format"},
+		{"gemini", "Unknown argument: output-format", []string{"--output-format", "stream-json"}, "--output-format"},
+		{"copilot", "error: option '--output-format <format>' argument 'json' is invalid. Allowed choices are text.", []string{"--output-format", "json"}, "--output-format"},
+		{"cursor-agent", "error: unknown option '--stream-partial-output'", []string{"-p", "--output-format", "stream-json", "--stream-partial-output"}, "--stream-partial-output"},
+		// Failures that are not about the flags.
+		{"claude", "Error: Invalid API key · Please run /login", claudeAdded, ""},
+		{"codex", "error: unexpected argument 'foo' found", []string{"--json"}, ""},
+		{"gemini", "Please set an Auth method in your settings.json", []string{"--output-format", "stream-json"}, ""},
+	} {
+		got := strings.Join(spec(c.agent).rejected(c.added, c.stderr), " ")
+		if got != c.want {
+			t.Errorf("%s %q: rejected %q, want %q", c.agent, c.stderr, got, c.want)
+		}
+	}
+}
+
+var claudeAdded = []string{"--output-format", "stream-json", "--verbose", "--include-partial-messages"}
