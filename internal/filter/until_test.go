@@ -50,7 +50,7 @@ func TestMarkerWhitespaceBounded(t *testing.T) {
 	for _, start := range []string{"", "text DONE"} {
 		var st markerState
 		_, held := m.feed(&st, start, false)
-		for i := 0; i < 20000; i++ {
+		for i := 0; i < 2*maxSpace; i++ {
 			_, held = m.feed(&st, held+" ", false)
 			if len(held) > maxSpace+len(start)+1 {
 				t.Fatalf("%q: holding %d bytes after %d spaces", start, len(held), i+1)
