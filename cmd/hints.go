@@ -40,21 +40,24 @@ func (p *pipeline) hintNoJSON() {
 	fmt.Fprintln(p.stderr, msg)
 }
 
-// explain gives -o text's one line on stderr for exit 1, 3 and 4: the
-// answer alone on stdout does not say why a script's run went wrong.
-func (p *pipeline) explain(code int, reason string) {
-	if p.format != "text" {
+// explain gives -o text's one line on stderr for exit 1, 3 and 4 (and
+// under 'agentfmt run', for the agent's own failure): the answer alone on
+// stdout does not say why a script's run went wrong.
+func (p *pipeline) explain(code int, reason string, agentFailed bool) {
+	if p.format != "text" || code == ExitOK {
 		return
 	}
 	reason = oneLineClip(reason, 300)
 	var msg string
-	switch code {
-	case ExitFailed:
+	switch {
+	case agentFailed: // ('agentfmt run': the agent failed without a result)
+		msg = reason
+	case code == ExitFailed:
 		msg = "the agent reported failure"
 		if reason != "" {
 			msg += ": " + reason
 		}
-	case ExitIncomplete:
+	case code == ExitIncomplete:
 		msg = "the stream ended before the run finished"
 		if reason != "" && !strings.Contains(reason, msg) {
 			msg += ": " + reason
@@ -62,7 +65,7 @@ func (p *pipeline) explain(code int, reason string) {
 		if !p.out.tally.agent {
 			msg += " (no agent JSON in the input)"
 		}
-	case ExitUntil:
+	case code == ExitUntil:
 		msg = fmt.Sprintf("the final answer lacks the --until marker %q", p.o.Until)
 	default:
 		return

@@ -418,14 +418,15 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	// The status the stream gives; with 'agentfmt run', when the stream
 	// gives none, the agent's own failure.
 	code := outcomeCode(outcome, sum.UntilMissing)
+	agentFailed := false
 	if outcome == streaming.Incomplete && p.agent != nil {
 		if c, why := p.agent.failure(); c != 0 {
-			code, sum.Reason, reason = c, why, why
+			code, sum.Reason, reason, agentFailed = c, why, why, true
 		}
 	}
 	// The worst run's status, when the input held several.
 	if !interrupted && rank(p.worst) > rank(code) {
-		code, reason = p.worst, p.worstReason
+		code, reason, agentFailed = p.worst, p.worstReason, false
 	}
 	if !p.read && p.fileErrs > 0 {
 		p.gate.discard = true // no input at all: no run footer for a run that never was
@@ -451,7 +452,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	case p.fileErrs > 0:
 		return ExitUsage, nil
 	}
-	p.explain(code, reason)
+	p.explain(code, reason, agentFailed)
 	return code, nil
 }
 

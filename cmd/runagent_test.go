@@ -222,7 +222,7 @@ func TestRunAgentDies(t *testing.T) {
 		t.Errorf("output:\n%s", r.stdout)
 	}
 	r = f.run(t, "-o", "text", "run", "claude", "-p", "x")
-	if r.code != ExitFailed || !strings.Contains(r.stderr, "claude exited with status 2 without a result (exit 1)\n") {
+	if r.code != ExitFailed || r.stderr != "Error: not logged in\nagentfmt: claude exited with status 2 without a result (exit 1)\n" {
 		t.Errorf("-o text: exit %d, stderr %q", r.code, r.stderr)
 	}
 
