@@ -241,6 +241,13 @@ func TestCompletionOffersFlagValues(t *testing.T) {
 	if r0.code != 0 || !strings.Contains(r0.stdout, "never\n") {
 		t.Errorf("with a bad AGENTFMT_COLOR: exit %d, %q %q", r0.code, r0.stdout, r0.stderr)
 	}
+	// run completes the agents it knows.
+	r1 := cli{args: []string{"__complete", "run", ""}}.run(t)
+	for _, w := range []string{"claude\tClaude Code", "codex\t", "gemini\t", "opencode\t", "cursor-agent\t", "copilot\t", "agy\t", "amp\t", "qwen\t"} {
+		if !strings.Contains(r1.stdout, w) {
+			t.Errorf("run AGENT: %q not offered in %q", w, r1.stdout)
+		}
+	}
 	// Under run too (the flags go before AGENT).
 	r := cli{args: []string{"__complete", "run", "-o", ""}}.run(t)
 	if !strings.Contains(r.stdout, "plain\n") {

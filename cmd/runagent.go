@@ -69,6 +69,16 @@ When the agent exits at once rejecting a flag agentfmt added (an older version),
 			return err
 		},
 	}
+	c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveDefault // the agent's own arguments
+		}
+		var names []string
+		for _, s := range agentSpecs {
+			names = append(names, s.names[0]+"\t"+s.title)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	}
 	c.Flags().SetInterspersed(false) // everything from AGENT on is the agent's
 	return c
 }
