@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/spf13/cobra"
 )
@@ -139,6 +140,8 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 		return ExitInternal, err
 	}
 	if err := cmd.Start(); err != nil {
+		p.gate.discard = true // no run to show a footer for
+		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete})
 		return ExitNotFound, &exitError{code: ExitNotFound, msg: err.Error()}
 	}
 	a.cmd = cmd
@@ -163,8 +166,11 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 		stdout.Close()
 	}
 	for l := range side { // what the agent wrote to stderr at its end
-		if runErr == nil {
+		switch {
+		case runErr == nil:
 			runErr = p.showStderr(l)
+		case !p.rendersStderr():
+			_ = p.showStderr(l) // (agentfmt's stderr is still there)
 		}
 	}
 	waitErr := cmd.Wait()
@@ -203,6 +209,10 @@ func (p *pipeline) showStderr(line string) error {
 	}
 	return nil
 }
+
+// rendersStderr reports that the agent's stderr goes through the
+// renderer, to stdout.
+func (p *pipeline) rendersStderr() bool { return p.format == "pretty" || p.format == "plain" }
 
 // readStderr reads the agent's stderr line by line into side, keeping
 // its beginning, and closes side at its end. A line longer than 64 KiB is

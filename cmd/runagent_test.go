@@ -335,6 +335,19 @@ func TestRunErrors(t *testing.T) {
 	if r.code != ExitNotFound || !strings.Contains(r.stderr, "no-such-agent-xyz: not found on PATH") {
 		t.Errorf("missing agent: exit %d, stderr %q", r.code, r.stderr)
 	}
+	// Found but not something the system can run: no footer on stdout.
+	bad := filepath.Join(f.dir, "bin", "badagent")
+	if err := os.WriteFile(bad, []byte("\x7fELF\x00garbage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"plain", "pretty", "json"} {
+		f.tty = format == "pretty"
+		r = f.run(t, "-o", format, "run", "badagent")
+		if r.code != ExitNotFound || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("-o %s, unrunnable agent: exit %d, stdout %q, stderr %q", format, r.code, r.stdout, r.stderr)
+		}
+	}
+	f.tty = false
 	r = f.run(t, "run")
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "run needs an AGENT") {
 		t.Errorf("no agent: exit %d, stderr %q", r.code, r.stderr)
