@@ -53,6 +53,11 @@ type feeder struct {
 	err  error
 	done chan struct{}
 	once sync.Once
+	// side, when set, delivers lines to show between reads (the agent's
+	// stderr under 'agentfmt run'): onSide shows each in the reading
+	// goroutine. side is set to nil once it is closed.
+	side   <-chan string
+	onSide func(string) error
 }
 
 const (
@@ -159,6 +164,14 @@ func (f *feeder) Read(p []byte) (int, error) {
 			f.cur, f.held = b, b
 		case s := <-f.sig:
 			return 0, &errInterrupted{sig: s}
+		case l, ok := <-f.side:
+			if !ok {
+				f.side = nil
+				continue
+			}
+			if err := f.onSide(l); err != nil {
+				return 0, err
+			}
 		}
 	}
 	n := copy(p, f.cur)
