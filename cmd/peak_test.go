@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -93,7 +94,28 @@ func TestPeakHelper(t *testing.T) {
 	}
 	env := OSEnv()
 	env.Signals, env.Resize = nil, nil
-	os.Exit(Run(strings.Fields(args), env))
+	code := Run(strings.Fields(args), env)
+	if out := os.Getenv("AGENTFMT_PEAK_OUT"); out != "" {
+		os.WriteFile(out, []byte(vmHWM()), 0o600)
+	}
+	os.Exit(code)
+}
+
+// vmHWM is this process's peak resident set as /proc/self/status gives it
+// ("VmHWM: 123 kB"), or "" off Linux. Unlike the child's rusage maxrss,
+// which keeps the parent's resident set from before exec (os/exec starts
+// children with CLONE_VM), it is the peak of this program alone.
+func vmHWM() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			return f[1]
+		}
+	}
+	return ""
 }
 
 // peakRSS runs agentfmt with args on the file in a child process and
@@ -105,18 +127,24 @@ func peakRSS(tb testing.TB, file string, args ...string) int64 {
 	}
 	defer in.Close()
 	c := exec.Command(os.Args[0], "-test.run=^TestPeakHelper$")
-	c.Env = append(os.Environ(), "AGENTFMT_PEAK_ARGS="+strings.Join(args, " "))
+	hwm := filepath.Join(tb.TempDir(), "vmhwm")
+	c.Env = append(os.Environ(), "AGENTFMT_PEAK_ARGS="+strings.Join(args, " "), "AGENTFMT_PEAK_OUT="+hwm)
 	c.Stdin = in
 	if err := c.Run(); err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
 			tb.Fatal(err)
 		}
 	}
+	if b, err := os.ReadFile(hwm); err == nil {
+		if kib, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			return kib << 10
+		}
+	}
 	ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
 		tb.Skip("no rusage here")
 	}
-	return ru.Maxrss << 10 // KiB on Linux
+	return ru.Maxrss << 10 // KiB on Linux (includes the parent's before exec)
 }
 
 // TestLongAnswerPeak: one 48 MiB answer streamed as 8 KiB deltas stays
