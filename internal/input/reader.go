@@ -35,9 +35,11 @@ type Line struct {
 	// one element, N the line it starts on.
 	Element bool
 	// Owned reports that the Reader will not reuse Bytes: the caller may
-	// keep it without a copy. It is set for long lines (over OwnedMin), so
-	// that a line of many megabytes is not copied again, and for the
-	// elements of a JSON array file.
+	// keep it without a copy. It is set for the elements of a JSON array
+	// file, and for long lines (over OwnedMin) joined from pieces, so that
+	// a line of many megabytes is not copied again. Where the system lends
+	// a region (see region), a long line grows in place there, is not
+	// Owned, and is valid until the next call to Next like any other.
 	Owned bool
 }
 
@@ -57,6 +59,8 @@ type Reader struct {
 	err     error    // a read error, returned once the lines before it are served
 	blocks  [][]byte // a long line being read (see keep)
 	size    int      // its length so far
+	reg     region   // where a long line is gathered, when the system lends one
+	inReg   bool     // the line being read is in reg
 }
 
 // readSize is the read buffer: lines shorter than it are handed out from
@@ -124,6 +128,10 @@ func (r *Reader) readLine() (Line, error) {
 		r.buf = nil // handed over with the last line (Owned), or too big to keep
 	}
 	r.buf = r.buf[:0]
+	if r.inReg {
+		r.inReg = false
+		r.reg.release()
+	}
 	var (
 		total    int64 // bytes of the line read so far, line ending included
 		last     byte  // the last byte read
@@ -168,8 +176,8 @@ func (r *Reader) readLine() (Line, error) {
 				if skipping {
 					return Line{N: r.n, Skipped: content}, nil
 				}
-				b := r.joined()
-				return Line{Bytes: trimEOL(b), N: r.n, Owned: cap(b) >= OwnedMin}, nil
+				b, owned := r.joined()
+				return Line{Bytes: trimEOL(b), N: r.n, Owned: owned}, nil
 			}
 		}
 		switch {
@@ -195,20 +203,31 @@ func (r *Reader) readLine() (Line, error) {
 				}
 				return Line{N: r.n, Skipped: content, NoNewline: true}, nil
 			}
-			b := r.joined()
-			return Line{Bytes: trimEOL(b), N: r.n, NoNewline: true, Owned: cap(b) >= OwnedMin}, nil
+			b, owned := r.joined()
+			return Line{Bytes: trimEOL(b), N: r.n, NoNewline: true, Owned: owned}, nil
 		}
 	}
 }
 
 // keep appends chunk to the line being read. Up to OwnedMin bytes go to
-// r.buf, reused from line to line. A longer line is gathered in blocks and
-// joined once, at its end, into a buffer of its exact size: growing one
-// buffer by appending would leave old copies of it to the garbage
-// collector, several times the line's size in all.
+// r.buf, reused from line to line. A longer line grows in place in the
+// region (see region), and is held once. Where the system lends no region
+// it is gathered in blocks and joined once, at its end, into a buffer of
+// its exact size: growing one buffer by appending would leave old copies
+// of it to the garbage collector, several times the line's size in all.
 func (r *Reader) keep(chunk []byte) {
+	if r.inReg {
+		r.reg.add(chunk)
+		return
+	}
 	if r.blocks == nil && len(r.buf)+len(chunk) <= OwnedMin {
 		r.buf = append(r.buf, chunk...)
+		return
+	}
+	// The longest line kept, with its line ending.
+	if r.blocks == nil && r.reg.start(r.buf, r.max+2) {
+		r.inReg = true
+		r.reg.add(chunk)
 		return
 	}
 	if r.blocks == nil {
@@ -231,6 +250,10 @@ func (r *Reader) keep(chunk []byte) {
 
 // drop forgets the line being read (it is over the limit).
 func (r *Reader) drop() {
+	if r.inReg {
+		r.inReg = false
+		r.reg.release()
+	}
 	r.blocks = nil
 	r.buf = r.buf[:0]
 	if cap(r.buf) >= OwnedMin {
@@ -238,10 +261,15 @@ func (r *Reader) drop() {
 	}
 }
 
-// joined returns the line read, in one buffer, and leaves it in r.buf.
-func (r *Reader) joined() []byte {
+// joined returns the line read, in one buffer, and whether it is the
+// caller's to keep (Line.Owned): a line joined from blocks is; one in
+// r.buf or the region is reused.
+func (r *Reader) joined() ([]byte, bool) {
+	if r.inReg {
+		return r.reg.line(), false
+	}
 	if r.blocks == nil {
-		return r.buf
+		return r.buf, false
 	}
 	out := make([]byte, 0, r.size)
 	for i, b := range r.blocks {
@@ -250,7 +278,7 @@ func (r *Reader) joined() []byte {
 	}
 	r.blocks = nil
 	r.buf = out
-	return out
+	return out, true
 }
 
 func trimEOL(b []byte) []byte {

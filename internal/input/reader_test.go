@@ -437,40 +437,79 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
-// TestReaderLongLineOwned: a line over OwnedMin is handed over (Owned) and
-// not overwritten by the lines after it; reading it allocates about its
-// size, not the several times its size that growing one buffer would.
-func TestReaderLongLineOwned(t *testing.T) {
+// TestReaderLongLineHeldOnce: a line over OwnedMin is held once. Where
+// the system lends a region (see region) it grows there in place: reading
+// it allocates next to nothing on the heap (joining it from pieces
+// allocated twice its size), and the line after it is read correctly while
+// the region is reused. Elsewhere it is joined from pieces, handed over
+// (Owned) and not overwritten by the lines after it; reading it allocates
+// about twice its size, not the several times growing one buffer would.
+func TestReaderLongLineHeldOnce(t *testing.T) {
 	size := 32 << 20
-	if testing.Short() {
-		size = 4 << 20
-	}
-	src := io.MultiReader(&endless{n: int64(size), tail: "\r\n"}, strings.NewReader("short\nyyyyyyyy\n"))
+	src := io.MultiReader(&endless{n: int64(size), tail: "\r\n"}, strings.NewReader("short\nyyyyyyyy\n"),
+		&endless{n: int64(size / 2), tail: "\n"}, strings.NewReader("end\n"))
 	rd := NewReader(src, 0)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	l, err := rd.Next()
 	runtime.ReadMemStats(&after)
-	if err != nil || len(l.Bytes) != size || !l.Owned {
-		t.Fatalf("long line: %d bytes, owned %v, %v", len(l.Bytes), l.Owned, err)
+	if err != nil || len(l.Bytes) != size || bytes.Count(l.Bytes, []byte("x")) != size {
+		t.Fatalf("long line: %d bytes, %v", len(l.Bytes), err)
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(size)*5/2 {
-		t.Errorf("reading a %d MiB line allocated %d MiB", size>>20, alloc>>20)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	inRegion := !rd.reg.none
+	if (runtime.GOOS == "linux" || runtime.GOOS == "darwin") && !inRegion {
+		t.Errorf("no region on %s: the long line was joined from pieces", runtime.GOOS)
+	}
+	switch {
+	case inRegion && (l.Owned || alloc > uint64(size)/4): // (r.buf grows to OwnedMin)
+		t.Errorf("a %d MiB line read into the region allocated %d MiB on the heap (owned %v)", size>>20, alloc>>20, l.Owned)
+	case !inRegion && (!l.Owned || alloc > uint64(size)*5/2):
+		t.Errorf("reading a %d MiB line allocated %d MiB (owned %v)", size>>20, alloc>>20, l.Owned)
 	}
 	long := l.Bytes
-	for i := 0; i < 2; i++ {
+	for _, want := range []string{"short", "yyyyyyyy"} {
 		l, err = rd.Next()
-		if err != nil || l.Owned {
-			t.Fatalf("short line: owned %v, %v", l.Owned, err)
+		if err != nil || l.Owned || string(l.Bytes) != want {
+			t.Fatalf("short line: %q owned %v, %v", l.Bytes, l.Owned, err)
 		}
 	}
-	if bytes.Count(long, []byte("x")) != size {
+	if !inRegion && bytes.Count(long, []byte("x")) != size {
 		t.Errorf("the long line was overwritten by the lines after it")
 	}
-	// Array elements are owned too.
+	// A second long line, in the region the first was in.
+	l, err = rd.Next()
+	if err != nil || len(l.Bytes) != size/2 || bytes.Count(l.Bytes, []byte("x")) != size/2 {
+		t.Fatalf("second long line: %d bytes, %v", len(l.Bytes), err)
+	}
+	if l, err = rd.Next(); err != nil || string(l.Bytes) != "end" {
+		t.Fatalf("last line: %q, %v", l.Bytes, err)
+	}
+	// Array elements are owned.
 	rd = NewReader(strings.NewReader(`[{"a":1}]`), 0)
 	if l, _ := rd.Next(); !l.Owned || !l.Element {
 		t.Errorf("element: %+v", l)
+	}
+}
+
+// TestReaderLongLineLimitRegion: the region holds the longest line kept
+// and its line ending; a longer line is skipped and the region reused.
+func TestReaderLongLineLimitRegion(t *testing.T) {
+	max := 2 << 20
+	src := io.MultiReader(&endless{n: int64(max + 1), tail: "\r\n"}, &endless{n: int64(max), tail: "\r\n"},
+		strings.NewReader("a\n"), &endless{n: int64(max - 1), tail: "\r"})
+	rd := NewReader(src, max)
+	for i, want := range []struct {
+		n       int
+		skipped int64
+	}{{0, int64(max + 1)}, {max, 0}, {1, 0}, {max - 1, 0}} {
+		l, err := rd.Next()
+		if err != nil || len(l.Bytes) != want.n || l.Skipped != want.skipped {
+			t.Fatalf("line %d: %d bytes, skipped %d, %v; want %d, %d", i+1, len(l.Bytes), l.Skipped, err, want.n, want.skipped)
+		}
+	}
+	if _, err := rd.Next(); err != io.EOF {
+		t.Fatalf("after the last line: %v", err)
 	}
 }
 
