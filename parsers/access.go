@@ -387,13 +387,22 @@ func appendUnescaped(b []byte, s string) []byte {
 // escapes into the line's scratch space instead of a new allocation.
 const lendMin = 256
 
+// inPlaceMin is the length from which a string with escapes is decoded in
+// place, over its own escaped text, when the line's text is memory the
+// decoder lends and may write (see Line.inPlace): an answer of tens of
+// megabytes is then held once, as the line, not once more decoded.
+const inPlaceMin = 1 << 20
+
 // Text is the value raw (a JSON value in the line's text) as gjson's
 // String gives it, like Value(raw).String(). For a parser that borrows
 // lines (Agent.Borrow), a long string with escapes is decoded into the
-// line's scratch space, which the next line reuses: such a string, like
-// the line's own text, is only valid while the line is handled. The
-// decoder copies it into every event field but the payload of text-like
-// events (see Decoder), which is valid during Emit only.
+// line's scratch space, which the next line reuses, or, when it is very
+// long and the line is the reader's buffer, over its own escaped text
+// (after which raw no longer reads as JSON: Text and Get give the decoded
+// text again, other readers of raw do not): such a string, like the
+// line's own text, is only valid while the line is handled. The decoder
+// copies it into every event field but the payload of text-like events
+// and results (see Decoder), which is valid during Emit only.
 func (l *Line) Text(raw string) string {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return Value(raw).String()
@@ -402,12 +411,70 @@ func (l *Line) Text(raw string) string {
 	if strings.IndexByte(body, '\\') < 0 {
 		return body
 	}
+	if s, ok := l.inPlace(body); ok {
+		return s
+	}
 	if !l.lend || len(raw) < lendMin {
 		return unescapeJSON(body)
 	}
 	start := len(l.arena)
 	l.arena = appendUnescaped(l.arena, body)
 	return unsafe.String(unsafe.SliceData(l.arena[start:]), len(l.arena)-start)
+}
+
+// decodedSpan is a string of the line decoded in place: its body starts
+// at offset at of the line's text, and its decoded text is n bytes there.
+type decodedSpan struct{ at, n int }
+
+// inPlace decodes body, the body of a string with escapes in the line's
+// text, over itself, when it is long (inPlaceMin) and the line is memory
+// the decoder lends and allows to be written (Line.writable, for a parser
+// that borrows lines). A body decoded before gives the same text again.
+func (l *Line) inPlace(body string) (string, bool) {
+	if !l.lend || !l.writable || len(body) < inPlaceMin {
+		return "", false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(body)))
+	q := uintptr(unsafe.Pointer(unsafe.StringData(l.JSON)))
+	if p < q || p+uintptr(len(body)) > q+uintptr(len(l.JSON)) {
+		return "", false
+	}
+	at := int(p - q)
+	for _, d := range l.decoded {
+		if d.at == at {
+			return l.JSON[at : at+d.n], true
+		}
+	}
+	n := unescapeInPlace(unsafe.Slice(unsafe.StringData(body), len(body)))
+	l.decoded = append(l.decoded, decodedSpan{at: at, n: n})
+	return l.JSON[at : at+n], true
+}
+
+// unescapeInPlace decodes the body of a valid JSON string in b over
+// itself, as appendUnescaped does, and returns the decoded length. The
+// text decoded is never longer than what it is decoded from, so it is
+// written only over bytes already read (UnescapeRunGo copies with
+// memmove, which allows the overlap; the assembly may write ahead).
+func unescapeInPlace(b []byte) int {
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	w := 0
+	for {
+		n, m := simd.UnescapeRunGo(b[w:], s)
+		w += n
+		s = s[m:]
+		if len(s) < 6 || s[1] != 'u' {
+			return w
+		}
+		r := hexRune(s[2:6])
+		s = s[6:]
+		if r >= 0xD800 && r < 0xDC00 && len(s) >= 6 && s[0] == '\\' && s[1] == 'u' {
+			if r2 := hexRune(s[2:6]); r2 >= 0xDC00 && r2 < 0xE000 {
+				r = utf16.DecodeRune(r, r2)
+				s = s[6:]
+			}
+		}
+		w += utf8.EncodeRune(b[w:], r)
+	}
 }
 
 // hexRune reads four hex digits (gjson reads what ParseUint accepts; a

@@ -2,8 +2,10 @@ package parsers
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -217,5 +219,49 @@ func TestValueInt(t *testing.T) {
 		if got, want := Value(v).Int(), gjson.Parse(v).Int(); got != want {
 			t.Errorf("Value(%s).Int() = %d, want %d", v, got, want)
 		}
+	}
+}
+
+// TestTextInPlace: in a line the decoder may write (the reader's buffer),
+// a string of inPlaceMin bytes or more is decoded over its own escaped
+// text, with no allocation of its size, and reading it again, as a field
+// or with Text, gives the same text; other fields of the line read as
+// before.
+func TestTextInPlace(t *testing.T) {
+	body := strings.Repeat(`a\"b\n\u00e9\ud83c\udf89 \\x`, inPlaceMin/20)
+	want := gjson.Parse(`"` + body + `"`).Str
+	line := `{"type":"result","result":"` + body + `","x":{"t":"` + body + `"},"session_id":"s1"}`
+	buf := []byte(line)
+	var top topSpans
+	if !scanJSON(buf, &top) {
+		t.Fatal("not valid")
+	}
+	l := &Line{}
+	l.resetSpans(unsafe.String(unsafe.SliceData(buf), len(buf)), 1, &top)
+	l.lend, l.writable = true, true
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := l.Get("result").Str
+	inner := l.Text(l.FieldRaw(l.Get("x").Raw, "t"))
+	runtime.ReadMemStats(&after)
+	if got != want || inner != want {
+		t.Fatalf("decoded in place: %d and %d bytes, want %d", len(got), len(inner), len(want))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(body))/4 {
+		t.Errorf("decoding two strings of %d KiB allocated %d KiB", len(body)>>10, alloc>>10)
+	}
+	l.built = 0 // read the field again from the text
+	if l.Str("result") != want || l.Text(l.FieldRaw(l.Get("x").Raw, "t")) != want || l.Str("session_id") != "s1" {
+		t.Errorf("read again: not the same text")
+	}
+	// A line the decoder may not write (a copy kept by a parser, an owned
+	// line) is not written.
+	buf2 := []byte(line)
+	var top2 topSpans
+	scanJSON(buf2, &top2)
+	l.resetSpans(unsafe.String(unsafe.SliceData(buf2), len(buf2)), 1, &top2)
+	l.lend = true
+	if got := l.Str("result"); got != want || string(buf2) != line {
+		t.Errorf("a line not writable was written: %d bytes, want %d; written %v", len(got), len(want), string(buf2) != line)
 	}
 }

@@ -152,13 +152,14 @@ func (d *Decoder) lent(s string) bool {
 }
 
 // payload reports whether s (a field of ev) is the payload of a text-like
-// event: the text of deltas and the output of a tool call, the large
-// strings. It is handed on as it is, valid during Emit only, as the
-// streaming contract allows: the session copies what it keeps (appending
-// it to a block), and renderers keep none of it.
+// event: the text of deltas and results and the output of a tool call,
+// the large strings. It is handed on as it is, valid during Emit only, as
+// the streaming contract allows: the session copies what it keeps
+// (appending it to a block, or a result's text that is not the answer
+// shown), and renderers keep none of it.
 func payload(ev *streaming.Event, s *string) bool {
 	switch ev.Kind {
-	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta:
+	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta, streaming.KindResult:
 		return s == &ev.Text
 	case streaming.KindToolEnd:
 		return s == &ev.Output
@@ -337,6 +338,9 @@ func (d *Decoder) parse() error {
 	// A parser that copies what it keeps may have long strings decoded
 	// into the line's scratch space (see Line.Text).
 	d.line.lend = d.cur != nil && d.curAgent.Borrow
+	// The reader's buffer the line is in is reused after it: a very long
+	// string may be decoded over itself (see Line.inPlace).
+	d.line.writable = d.line.lend && d.buf != nil
 	n, json := d.line.N, d.line.JSON
 	if d.cur == nil {
 		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: UnknownType(&d.line), Text: json}

@@ -94,6 +94,10 @@ type Line struct {
 	longs []longSpan           // long string values, from validation (nil: unknown)
 	lend  bool                 // Text may decode into arena
 	arena []byte               // strings Text decoded for this line; reused by the next
+	// writable: the line's text is the reader's buffer, which the decoder
+	// lends and which may be written (see Line.inPlace).
+	writable bool
+	decoded  []decodedSpan // strings decoded in place
 }
 
 // NewLine indexes the top-level fields of json, which must be valid JSON.
@@ -106,6 +110,7 @@ func NewLine(json string, n int) *Line {
 // Reset re-indexes l for a new line, reusing its storage.
 func (l *Line) Reset(json string, n int) {
 	l.JSON, l.N, l.ntop, l.more, l.built, l.mask = json, n, 0, false, 0, 0
+	l.writable, l.decoded = false, l.decoded[:0]
 	l.longs = nil
 	res := gjson.Parse(json)
 	if !res.IsObject() {
@@ -164,7 +169,7 @@ func (l *Line) field(key string) *gjson.Result {
 			continue
 		}
 		if l.built&(1<<i) == 0 {
-			l.vals[i] = valueAt(l.JSON, f.vs, f.ve)
+			l.vals[i] = l.valueAt(f.vs, f.ve)
 			l.built |= 1 << i
 		}
 		return &l.vals[i]

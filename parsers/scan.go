@@ -264,6 +264,7 @@ key:
 // read when asked for.
 func (l *Line) resetSpans(json string, n int, top *topSpans) {
 	l.JSON, l.N, l.ntop, l.more, l.built, l.mask = json, n, top.n, top.more, 0, 0
+	l.writable, l.decoded = false, l.decoded[:0]
 	l.longs = top.longs
 	for i := 0; i < top.n; i++ {
 		sp := &top.s[i]
@@ -283,6 +284,7 @@ func (l *Line) resetSpans(json string, n int, top *topSpans) {
 // index is kept (positions), values read from the old text are dropped.
 func (l *Line) rebase(json string) {
 	l.JSON, l.built = json, 0
+	l.writable, l.decoded = false, l.decoded[:0]
 	for i := 0; i < l.ntop; i++ {
 		if l.top[i].esc {
 			l.keys[i] = strings.Clone(l.keys[i])
@@ -295,6 +297,19 @@ func valueAt(json string, s, e int) gjson.Result {
 	v := Value(json[s:e])
 	v.Index = s
 	return v
+}
+
+// valueAt is the gjson result of the value l.JSON[s:e], a top-level
+// field's: a long string is decoded as Text decodes it (in place when it
+// may be).
+func (l *Line) valueAt(s, e int) gjson.Result {
+	raw := l.JSON[s:e]
+	if len(raw) >= inPlaceMin && raw[0] == '"' && raw[len(raw)-1] == '"' && strings.IndexByte(raw, '\\') >= 0 {
+		if str, ok := l.inPlace(raw[1 : len(raw)-1]); ok {
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: str, Index: s}
+		}
+	}
+	return valueAt(l.JSON, s, e)
 }
 
 // copyString copies b into a new string without first zeroing the memory

@@ -7,12 +7,17 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// checkUnescape holds appendUnescaped to gjson on a valid JSON string body.
+// checkUnescape holds appendUnescaped and unescapeInPlace to gjson on a valid JSON string body.
 func checkUnescape(t *testing.T, src string) {
 	t.Helper()
 	if q := `"` + src + `"`; gjson.Valid(q) {
-		if got, want := string(appendUnescaped([]byte("x"), src)), "x"+gjson.Parse(q).Str; got != want {
-			t.Fatalf("appendUnescaped(%q) = %q, want %q", src, got, want)
+		want := gjson.Parse(q).Str
+		if got := string(appendUnescaped([]byte("x"), src)); got != "x"+want {
+			t.Fatalf("appendUnescaped(%q) = %q, want %q", src, got, "x"+want)
+		}
+		b := []byte(src)
+		if got := string(b[:unescapeInPlace(b)]); got != want {
+			t.Fatalf("unescapeInPlace(%q) = %q, want %q", src, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -149,4 +150,83 @@ func FuzzBorrowedLines(f *testing.F) {
 		}
 		checkLent(t, "fuzz", []byte(s))
 	})
+}
+
+// longAnswer is a stream whose one answer (size bytes or a little more,
+// with escapes of every kind) is streamed as deltas, then repeated whole
+// by the assistant frame and by result.result, as Claude Code writes it.
+func longAnswer(size int) (lines []string, answer string) {
+	chunk := `The build passes now;\n the \"flaky\" test\twaited on port 5432 \u00e9\ud83c\udf89 \\ \/ ok.\n`
+	var deltas []string
+	var all strings.Builder
+	for all.Len() < size*11/10 {
+		deltas = append(deltas, chunk)
+		all.WriteString(chunk)
+	}
+	lines = []string{
+		`{"type":"system","subtype":"init","session_id":"s1","model":"m","tools":[]}`,
+		`{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","role":"assistant","content":[]}}}`,
+		`{"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}`,
+	}
+	for _, d := range deltas {
+		lines = append(lines, `{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+d+`"}}}`)
+	}
+	lines = append(lines,
+		`{"type":"stream_event","event":{"type":"content_block_stop","index":0}}`,
+		`{"type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"`+all.String()+`"}]},"session_id":"s1"}`,
+		`{"type":"stream_event","event":{"type":"message_stop"}}`,
+		`{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"`+all.String()+`","session_id":"s1"}`)
+	return lines, parsers.Value(`"` + all.String() + `"`).String()
+}
+
+// TestBorrowedLongAnswer: an answer of megabytes repeated whole by the
+// assistant frame and the result is decoded over its own escaped text in
+// the line (the reader's buffer, reused after it): the events are those a
+// parser that copies lines gives, the result's text is the answer, and
+// decoding the two lines allocates a fraction of the answer's size (a
+// decoded copy of it was allocated for each).
+func TestBorrowedLongAnswer(t *testing.T) {
+	lines, answer := longAnswer(3 << 20)
+	checkLent(t, "long answer", []byte(strings.Join(lines, "\n")))
+
+	var result, revisions int
+	same := false
+	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
+		switch ev.Kind {
+		case streaming.KindResult:
+			result, same = len(ev.Text), ev.Text == answer // (a copy would count)
+		case streaming.KindTextRevision:
+			revisions++
+		}
+		return nil
+	}), streaming.Options{})
+	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess.Push)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var alloc uint64
+	for i, line := range lines {
+		buf := []byte(line)
+		long := len(line) > len(answer)
+		var before, after runtime.MemStats
+		if long {
+			runtime.ReadMemStats(&before)
+		}
+		if err := dec.Decode(input.Line{Bytes: buf, N: i + 1}); err != nil {
+			t.Fatal(err)
+		}
+		if long {
+			runtime.ReadMemStats(&after)
+			alloc += after.TotalAlloc - before.TotalAlloc
+		}
+	}
+	if err := sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !same || revisions != 0 {
+		t.Errorf("result: %d bytes (want the answer's %d), equal %v; %d revisions", result, len(answer), same, revisions)
+	}
+	if alloc > uint64(len(answer))/4 {
+		t.Errorf("decoding the frame and the result of a %d KiB answer allocated %d KiB", len(answer)>>10, alloc>>10)
+	}
 }
