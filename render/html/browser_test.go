@@ -285,3 +285,38 @@ func TestCorpusAnswersOnce(t *testing.T) {
 		t.Fatal("no capture rendered")
 	}
 }
+
+// TestScreenshots rewrites the README's pictures of a page, light and
+// dark (docs/html-light.png, docs/html-dark.png), when
+// AGENTFMT_SCREENSHOTS=1: the page of testdata/html/01-answer-tools-
+// markdown.jsonl with its test run's tool call opened, as a reader who
+// clicked it sees it.
+func TestScreenshots(t *testing.T) {
+	if os.Getenv("AGENTFMT_SCREENSHOTS") != "1" {
+		t.Skip("set AGENTFMT_SCREENSHOTS=1 to rewrite docs/html-*.png")
+	}
+	bin := chromium(t)
+	p, _ := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
+	p = strings.Replace(p, `<details class="item tool ok" id="m5">`, `<details class="item tool ok" id="m5" open>`, 1)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(path, []byte(p), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"light", "dark"} {
+		out, err := filepath.Abs(filepath.Join("..", "..", "docs", "html-"+mode+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=" + filepath.Join(dir, mode),
+			"--window-size=900,1640", "--screenshot=" + out}
+		if mode == "dark" {
+			args = append(args, "--force-dark-mode", "--blink-settings=preferredColorScheme=0")
+		}
+		c := exec.Command(bin, append(args, "file://"+path)...)
+		if b, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, tail(string(b)))
+		}
+		t.Logf("wrote %s", out)
+	}
+}

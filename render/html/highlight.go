@@ -28,29 +28,21 @@ const (
 // shown as plain text (lexers are regular expressions: bounded work).
 const maxHighlight = 256 << 10
 
-// codeCSS is the style sheet of chroma's classes, light then dark.
+// codeCSS is the style sheet of chroma's classes: the light style on
+// screens that prefer light and in print, the dark one on screens that
+// prefer dark. Each is scoped whole, so no colour of one leaks into the
+// other. (The blocks' background is the page's, from page.css.)
 func codeCSS() string {
 	var b bytes.Buffer
-	_ = formatter.WriteCSS(&b, styles.Get(lightStyle))
-	b.WriteString("@media (prefers-color-scheme: dark) {\n")
-	var d bytes.Buffer
-	_ = formatter.WriteCSS(&d, styles.Get(darkStyle))
-	b.WriteString(screenOnly(d.String()))
-	b.WriteString("}\n")
-	return b.String()
-}
-
-// screenOnly drops the background colours of the dark code style: the
-// page's own panel colour is used, so blocks match their surroundings.
-func screenOnly(css string) string {
-	var out []string
-	for _, l := range strings.Split(css, "\n") {
-		if strings.Contains(l, ".bg {") || strings.Contains(l, ".chroma {") {
-			continue
-		}
-		out = append(out, l)
+	for _, s := range []struct{ media, style string }{
+		{"print, (prefers-color-scheme: light)", lightStyle},
+		{"screen and (prefers-color-scheme: dark)", darkStyle},
+	} {
+		b.WriteString("@media " + s.media + " {\n")
+		_ = formatter.WriteCSS(&b, styles.Get(s.style))
+		b.WriteString("}\n")
 	}
-	return strings.Join(out, "\n")
+	return b.String()
 }
 
 func fencedCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
