@@ -117,7 +117,12 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 	case streaming.KindSessionStart:
 		r.endAll()
 		if r.inRun {
-			r.closeRun(render.Summary{Outcome: streaming.Incomplete})
+			// A new session before this run's result: the run is closed
+			// as it stands, with no outcome (the stream gave none), as
+			// plain output does.
+			r.closeTools()
+			r.w.WriteString("</section>\n")
+			r.inRun, r.result = false, false
 		}
 		r.openRun(ev)
 		return r.err()
