@@ -78,11 +78,14 @@ func htmlBlock(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.Wal
 // otherwise its text is shown with the destination after it as code.
 func link(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	l := n.(*ast.Link)
-	ok := linkOK(l.Destination)
+	// The destination as the href will hold it (entities resolved: "&#106;"
+	// is a "j") is what is checked.
+	href := util.URLEscape(l.Destination, true)
+	ok := linkOK(href)
 	switch {
 	case entering && ok:
 		w.WriteString(`<a href="`)
-		w.Write(util.EscapeHTML(util.URLEscape(l.Destination, true)))
+		w.Write(util.EscapeHTML(href))
 		w.WriteString(`" rel="noopener noreferrer nofollow"`)
 		if len(l.Title) > 0 {
 			w.WriteString(` title="`)
@@ -108,10 +111,10 @@ func autoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.Walk
 	}
 	a := n.(*ast.AutoLink)
 	label := a.Label(src)
-	url := a.URL(src)
-	if a.AutoLinkType == ast.AutoLinkURL && linkOK(url) {
+	href := util.URLEscape(a.URL(src), false)
+	if a.AutoLinkType == ast.AutoLinkURL && linkOK(href) {
 		w.WriteString(`<a href="`)
-		w.Write(util.EscapeHTML(util.URLEscape(url, false)))
+		w.Write(util.EscapeHTML(href))
 		w.WriteString(`" rel="noopener noreferrer nofollow">`)
 		w.Write(util.EscapeHTML(label))
 		w.WriteString("</a>")
@@ -148,9 +151,9 @@ func image(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkSta
 		w.WriteString(`">`)
 		return ast.WalkSkipChildren, nil
 	}
-	if linkOK(dest) {
+	if href := util.URLEscape(dest, true); linkOK(href) {
 		w.WriteString(`<a class="image" href="`)
-		w.Write(util.EscapeHTML(util.URLEscape(dest, true)))
+		w.Write(util.EscapeHTML(href))
 		w.WriteString(`" rel="noopener noreferrer nofollow">🖼 `)
 		if len(alt) == 0 {
 			alt = dest
@@ -198,9 +201,11 @@ func imageData(dest []byte) (media string, data []byte, ok bool) {
 	return media, data, true
 }
 
-// linkOK reports whether a link destination may be followed: http(s),
-// file: URLs, and paths (no scheme at all). Tabs, newlines and spaces,
-// which browsers drop from a URL, are dropped before the scheme is read.
+// linkOK reports whether a link destination (as written in the href,
+// entities resolved) may be followed: http(s), file: URLs, and paths (no
+// scheme at all). Tabs, newlines and spaces, which browsers drop from a
+// URL, are dropped before the scheme is read; an entity left unresolved
+// ('&') before a ':' is refused too.
 func linkOK(dest []byte) bool {
 	var d []byte
 	for _, c := range dest {
@@ -220,13 +225,21 @@ func linkOK(dest []byte) bool {
 	if strings.HasPrefix(lower, "http:") || strings.HasPrefix(lower, "https:") || strings.HasPrefix(lower, "file:") {
 		return true
 	}
-	// A path: no scheme, that is no ':' before the first '/', '?' or '#'.
+	// A path: no scheme, that is no ':' before the first '/', '?' or '#',
+	// and no '&' at all before that ':'.
+	amp := false
 	for _, c := range dest {
 		switch c {
 		case ':':
 			return false
-		case '/', '?', '#':
+		case '&':
+			amp = true
+		case '/', '?':
 			return true
+		case '#':
+			if !amp {
+				return true
+			}
 		}
 	}
 	return true
