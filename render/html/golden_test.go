@@ -127,6 +127,7 @@ func editEvents() []streaming.Event {
 			{Path: "README.md", Op: streaming.EditModify, Diff: "@@ -1,2 +1,2 @@\n # App\n-Says greet.\n+Says hello.\n"},
 			{Path: "notes.txt", Op: streaming.EditCreate, New: "first note\n"},
 			{Path: "old.txt", Op: streaming.EditDelete, Old: "gone\n"},
+			{Path: "/home/dev/app/abs.txt", Op: streaming.EditModify, Old: "a\n", New: "b\n"},
 		}},
 		{Kind: streaming.KindMessageStart, Message: "a1", Role: streaming.RoleAssistant},
 		{Kind: streaming.KindTextDelta, Message: "a1", Role: streaming.RoleAssistant, Text: answer},

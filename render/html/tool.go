@@ -220,6 +220,9 @@ func editOf(e streaming.FileEdit) editItem {
 	diff := e.Diff
 	if diff == "" && (e.Old != "" || e.New != "") {
 		from, to := "a/"+e.Path, "b/"+e.Path
+		if strings.HasPrefix(e.Path, "/") {
+			from, to = e.Path, e.Path // an absolute path as it is
+		}
 		switch e.Op {
 		case streaming.EditCreate:
 			from = "/dev/null"
