@@ -1,5 +1,6 @@
 package render
 
-import "github.com/tidwall/gjson"
+import "github.com/agentfmt/agentfmt/internal/jsonvalid"
 
-func validJSON(s string) bool { return gjson.Valid(s) }
+// validJSON judges untrusted JSON without recursion (see internal/jsonvalid).
+func validJSON(s string) bool { return jsonvalid.String(s) }

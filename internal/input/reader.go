@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/tidwall/gjson"
 )
 
@@ -283,7 +284,7 @@ func isObjectStart(b []byte) bool {
 // JSON array its elements are returned one by one; when it is not, the
 // lines as they are.
 func (r *Reader) readArray(first Line) (Line, error) {
-	if gjson.ValidBytes(first.Bytes) {
+	if jsonvalid.Valid(first.Bytes) {
 		if first.Owned {
 			r.arrBuf = first.Bytes
 		} else {
@@ -319,7 +320,7 @@ func (r *Reader) readArray(first Line) (Line, error) {
 	}
 	r.arrBuf = data
 	r.pending = r.pending[:0]
-	if r.err == nil && !skipped && gjson.ValidBytes(data) {
+	if r.err == nil && !skipped && jsonvalid.Valid(data) {
 		if obj := bytes.TrimSpace(data); obj[0] == '{' {
 			// One pretty-printed object: one value.
 			r.pending = append(r.pending, Line{Bytes: obj, N: first.N, Element: true, Owned: true})

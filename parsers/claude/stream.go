@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // streamEvent handles a `stream_event` line (--include-partial-messages):
@@ -252,7 +252,7 @@ func (p *parser) startStreamedTool(b *sblock, parent string) error {
 		if input == "" {
 			input = "{}"
 		}
-	case !gjson.Valid(input):
+	case !jsonvalid.String(input):
 		input = "" // cut off: the input deltas showed what came
 	}
 	return p.startTool(b.tool, b.name, input, parent)
