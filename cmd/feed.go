@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -184,7 +183,7 @@ func (t *teeWriter) write(b []byte) {
 	}
 	if _, err := t.w.Write(b); err != nil {
 		t.failed = true
-		fmt.Fprintf(t.stderr, "agentfmt: --tee %s: %v (rendering goes on)\n", t.name, err)
+		warnf(t.stderr, "--tee %s: %v (rendering goes on)", t.name, err)
 	}
 }
 

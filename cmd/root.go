@@ -76,12 +76,12 @@ func reportError(env *Env, root *cobra.Command, err error) int {
 	c := codeOf(err)
 	var u *usageError
 	if errors.As(err, &u) {
-		fmt.Fprintf(env.Stderr, "agentfmt: %v\n", err)
+		warnf(env.Stderr, "%v", err)
 		fmt.Fprintf(env.Stderr, "Run 'agentfmt --help' for usage.\n")
 		return ExitUsage
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(env.Stderr, "agentfmt: %s\n", msg)
+		warnf(env.Stderr, "%s", msg)
 	}
 	return c
 }

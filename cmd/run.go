@@ -137,7 +137,7 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 				_ = rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: "internal error"})
 			}
 			code, err = ExitInternal, &exitError{code: ExitInternal,
-				msg: fmt.Sprintf("internal error: %v (please report it, with the input)\n%s", r, debug.Stack())}
+				msg: fmt.Sprintf("internal error: %v (please report it, with the input; stack in %s)", r, saveStack(debug.Stack()))}
 		}
 	}()
 	format, cfg := decide(env, o)
@@ -165,9 +165,9 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	if o.Debug {
 		report = func(line int, msg string) {
 			if line > 0 {
-				fmt.Fprintf(stderr, "agentfmt: line %d: %s\n", line, msg)
+				warnf(stderr, "line %d: %s", line, msg)
 			} else {
-				fmt.Fprintf(stderr, "agentfmt: %s\n", msg)
+				warnf(stderr, "%s", msg)
 			}
 		}
 	}
@@ -292,7 +292,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		return ExitUsage, err
 	}
 	if err := writeStepSummary(p.env, p.o, sum, p.rend); err != nil {
-		fmt.Fprintf(p.env.Stderr, "agentfmt: --summary: %v\n", err)
+		warnf(p.env.Stderr, "--summary: %v", err)
 	}
 	switch {
 	case interrupted:
