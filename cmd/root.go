@@ -126,7 +126,7 @@ violation, 130/143 interrupted.`,
 	f.StringVar(&o.Tee, "tee", "", "copy the raw input to `FILE` byte for byte")
 	f.StringVar(&o.Until, "until", "", "completion marker: stripped from output; exit 4 if the final answer lacks it")
 	f.BoolVar(&o.Follow, "follow", false, "follow a FILE that is still being written")
-	f.StringVar(&o.CI, "ci", "auto", "CI log markers: auto, github, gitlab, none")
+	f.StringVar(&o.CI, "ci", "auto", "CI log markers and workflow-command escaping in every format: auto, github, gitlab, none (none: content bytes as they came)")
 	f.StringVar(&o.Summary, "summary", "auto", "append a markdown summary to $GITHUB_STEP_SUMMARY: auto, always, never")
 	f.BoolVar(&o.AllowColor, "allow-color", false, "let colour (SGR) sequences in tool output through")
 	f.BoolVar(&o.Timestamps, "timestamps", false, "prefix plain lines with the event time")

@@ -141,9 +141,6 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		}
 	}()
 	format, cfg := decide(env, o)
-	if format != "plain" && format != "pretty" {
-		cfg.CI = render.CINone
-	}
 	rend, err = render.New(format, env.Stdout, cfg)
 	if err != nil {
 		return ExitUsage, usagef("%v", err)
