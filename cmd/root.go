@@ -97,7 +97,8 @@ renders it: live on a terminal, append-only in CI logs, as normalized JSON, or j
 
 Its exit status is the agent's: 0 success, 1 the agent reported failure, 2 usage error,
 3 the stream ended before the run did, 4 --until marker missing, 65 --strict contract
-violation, 130/143 interrupted.`,
+violation, 70 internal error, 74 output write error (full disk; --tee still gets the whole
+input), 130/143 interrupted, 141 stdout closed.`,
 		Example: `  claude -p "fix the test" --output-format stream-json --verbose | agentfmt
   codex exec --json "add a flag" | agentfmt -o plain > job.log
   answer=$(opencode run --format json "summarise" | agentfmt -o text)

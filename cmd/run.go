@@ -141,7 +141,10 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		}
 	}()
 	format, cfg := decide(env, o)
-	rend, err = render.New(format, env.Stdout, cfg)
+	if err := checkTee(o.Tee, files, env.Stdin); err != nil {
+		return ExitUsage, err
+	}
+	rend, err = render.New(format, outWriter{env.Stdout}, cfg)
 	if err != nil {
 		return ExitUsage, usagef("%v", err)
 	}
@@ -183,8 +186,11 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		files = []string{"-"}
 	}
 	var runErr error
-	for _, name := range files {
+	for i, name := range files {
 		if runErr = p.readFile(name); runErr != nil {
+			if p.tee != nil && isOutputError(runErr) {
+				p.drainFiles(files[i+1:])
+			}
 			break
 		}
 	}
@@ -234,6 +240,9 @@ func (p *pipeline) readFile(name string) error {
 			return err
 		}
 		if err := p.dec.Decode(l); err != nil {
+			if p.tee != nil && isOutputError(err) {
+				_ = drain(feed)
+			}
 			return err
 		}
 		// (idle first: it is cheap, and a file or a fast stream is never
@@ -241,6 +250,9 @@ func (p *pipeline) readFile(name string) error {
 		if feed.idle() && r.Buffered() == 0 {
 			if f, ok := p.rend.(render.Flusher); ok {
 				if err := f.Flush(); err != nil {
+					if p.tee != nil && isOutputError(err) {
+						_ = drain(feed)
+					}
 					return err
 				}
 			}
@@ -267,6 +279,9 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		if ee, ok := runErr.(*exitError); ok {
 			return ee.code, ee
 		}
+		if isOutputError(runErr) {
+			return ioExit(runErr)
+		}
 		return ExitUsage, runErr
 	}
 	if !interrupted {
@@ -283,8 +298,8 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
 	if err := p.rend.Finish(sum); err != nil {
-		if isClosedPipe(err) {
-			return ExitPipe, nil
+		if isClosedPipe(err) || isOutputError(err) {
+			return ioExit(err)
 		}
 		return ExitUsage, err
 	}
@@ -312,6 +327,9 @@ func (p *pipeline) fail(err error) (int, error) {
 		return ExitPipe, nil
 	}
 	_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: err.Error()})
+	if isOutputError(err) {
+		return ioExit(err)
+	}
 	var ce interface{ ExitCode() int }
 	if errors.As(err, &ce) {
 		return ce.ExitCode(), &exitError{code: ce.ExitCode(), msg: err.Error()}
