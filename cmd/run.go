@@ -218,6 +218,9 @@ func (p *pipeline) readFile(name string) error {
 		if err != nil {
 			return err
 		}
+		if fl, ok := f.(*follower); ok {
+			fl.notice = func(msg string) { warnf(p.env.Stderr, "--follow: %s", msg) }
+		}
 		defer f.Close()
 		src = f
 	} else {
