@@ -98,4 +98,3 @@ func TestFollowRotationAndTruncation(t *testing.T) {
 		}
 	}
 }
-

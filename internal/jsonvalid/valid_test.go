@@ -96,3 +96,53 @@ func BenchmarkDeep(b *testing.B) {
 		}
 	}
 }
+
+// FuzzStream holds Stream, fed line by line (each with its newline), to
+// Valid: Done exactly when the whole is one value, the elements of a
+// top-level array where they are.
+func FuzzStream(f *testing.F) {
+	f.Add("[\n  {\"a\": 1},\n  {\"b\": [1,\n 2]}\n]")
+	f.Add("{\n \"k\"\n :\n \"v\"\n}")
+	f.Add("[\n]\n")
+	f.Add("[\n{\"a\":1}\n{\"b\":2}\n")
+	f.Add("{\n{\"type\":\"x\"}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var s Stream
+		var data []byte
+		st := More
+		for _, l := range strings.SplitAfter(in, "\n") {
+			data = append(data, strings.TrimSuffix(l, "\n")...)
+			data = append(data, '\n')
+			if st = s.Scan(data); st == Bad {
+				break
+			}
+		}
+		valid := Valid(data)
+		if (st == Done) != valid {
+			t.Fatalf("%q: status %v, Valid %v", data, st, valid)
+		}
+		if st == Done && strings.TrimSpace(string(data[s.End:])) != "" {
+			t.Fatalf("%q: End %d leaves %q", data, s.End, data[s.End:])
+		}
+		if st == Done && data[0] == '[' {
+			for _, e := range s.Elems {
+				if !Valid(data[e[0]:e[1]]) {
+					t.Fatalf("%q: element %q", data, data[e[0]:e[1]])
+				}
+			}
+		}
+	})
+}
+
+func TestStreamDeep(t *testing.T) {
+	const n = 2_000_000
+	var s Stream
+	data := []byte(strings.Repeat("[\n", n))
+	if st := s.Scan(data); st != More {
+		t.Fatalf("open: %v", st)
+	}
+	data = append(data, strings.Repeat("]\n", n)...)
+	if st := s.Scan(data); st != Done {
+		t.Fatalf("closed: %v", st)
+	}
+}
