@@ -205,9 +205,9 @@ func (p *parser) blockDelta(idx int, delta, parent string) error {
 	}
 	switch dtyp {
 	case "text_delta":
-		return p.streamText(streaming.KindTextDelta, m, b, idx, textOf(p.line, textRaw))
+		return p.streamText(streaming.KindTextDelta, m, b, idx, deltaText(p.line, textRaw, &b.hi))
 	case "thinking_delta":
-		return p.streamText(streaming.KindThinkingDelta, m, b, idx, textOf(p.line, thinkingRaw))
+		return p.streamText(streaming.KindThinkingDelta, m, b, idx, deltaText(p.line, thinkingRaw, &b.hi))
 	case "input_json_delta":
 		// Copied below and by the decoder (not lent): decoded once, here.
 		pj := parsers.Value(pjRaw).String()

@@ -1,0 +1,40 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// splitSurrogateStream streams "Party 🎉 time" with the emoji's UTF-16
+// surrogate pair split across two deltas, then the assistant frame.
+func splitSurrogateStream() string {
+	s := &cs{}
+	s.init()
+	s.event(map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_1", "role": "assistant", "content": []any{}}})
+	s.event(map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+	d := func(raw string) {
+		s.b.WriteString(`{"type":"stream_event","session_id":"sess-1","parent_tool_use_id":null,"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + raw + `"}}}` + "\n")
+	}
+	d(`Party \ud83c`)
+	d(`\udf89 time`)
+	s.stops()
+	s.text("msg_1", "Party 🎉 time")
+	return s.result(true, "Party 🎉 time").String()
+}
+
+// A surrogate pair split across two Claude deltas is one character: no
+// U+FFFD, no text.revision, the text once.
+func TestSplitSurrogateJoins(t *testing.T) {
+	in := splitSurrogateStream()
+	r := cli{args: []string{"-o", "json"}, stdin: strings.NewReader(in)}.run(t)
+	if strings.Contains(r.stdout, "text.revision") || strings.Contains(r.stdout, `\ufffd`) || strings.Contains(r.stdout, "\uFFFD") {
+		t.Errorf("json:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, `"text":"\ud83c`) && !strings.Contains(r.stdout, "🎉 time") {
+		t.Errorf("json: the emoji is missing:\n%s", r.stdout)
+	}
+	r = cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(in)}.run(t)
+	if n := strings.Count(r.stdout, "Party"); n != 1 || !strings.Contains(r.stdout, "Party 🎉 time") {
+		t.Errorf("plain shows the text %d times:\n%s", n, r.stdout)
+	}
+}
