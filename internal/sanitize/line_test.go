@@ -25,3 +25,21 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+// --allow-color: a line that sets colours ends with a reset, so they
+// cannot bleed into the lines after (a black-on-black answer).
+func TestAllowSGRResetsEachLine(t *testing.T) {
+	o := Options{AllowSGR: true}
+	for in, want := range map[string]string{
+		"\x1b[30;40mhidden\nnext":           "\x1b[30;40mhidden\x1b[0m\nnext",
+		"\x1b[1mbold\x1b[0m\nplain":         "\x1b[1mbold\x1b[0m\nplain",
+		"\x1b[31mred":                       "\x1b[31mred\x1b[0m",
+		"\x1b[32mok\r\n":                    "\x1b[32mok\x1b[0m\n",
+		"no colour\n":                       "no colour\n",
+		"\x1b[31ma\x1b[m\n\x1b[2J\x1b[33mb": "\x1b[31ma\x1b[m\n␛[2J\x1b[33mb\x1b[0m",
+	} {
+		if got := String(in, o); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
