@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,36 @@ func TestSplitSurrogateJoins(t *testing.T) {
 	r = cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(in)}.run(t)
 	if n := strings.Count(r.stdout, "Party"); n != 1 || !strings.Contains(r.stdout, "Party 🎉 time") {
 		t.Errorf("plain shows the text %d times:\n%s", n, r.stdout)
+	}
+}
+
+// A newline in a tool name stays inside its list item and its table cell.
+func TestToolNameNewlineMarkdown(t *testing.T) {
+	s := &cs{}
+	s.init()
+	s.toolUse("msg_1", "toolu_1", "Bash\n- [x] fake item\n| a | b |", map[string]any{"command": "ls"})
+	s.toolResult("toolu_1", "ok", false)
+	s.text("msg_2", "Done.")
+	s.result(true, "Done.")
+	r := cli{args: []string{"-o", "markdown"}, stdin: strings.NewReader(s.String())}.run(t)
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "- [x]") || strings.HasPrefix(l, "| a |") {
+			t.Errorf("the tool name broke the list: %q in\n%s", l, r.stdout)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "summary.md")
+	cli{args: []string{"-o", "plain", "--summary", "always"}, stdin: strings.NewReader(s.String()),
+		env: map[string]string{"GITHUB_STEP_SUMMARY": path}}.run(t)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "|---") {
+			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "| ") || !strings.HasSuffix(lines[i+1], " |") || strings.Count(lines[i+1], " | ") != 4 {
+				t.Errorf("the table row is broken:\n%s", b)
+			}
+		}
 	}
 }

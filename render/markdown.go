@@ -588,8 +588,12 @@ func codeSpan(s string) string {
 	return d + s + d
 }
 
-// inline escapes a short text (a name, a reason) for a markdown line.
+// inline escapes a short text (a name, a reason) for a markdown line: one
+// line (a newline in a tool name must not end a list item or a table row).
 func inline(s string) string {
+	if strings.ContainsAny(s, "\r\n") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	s = clean(s)
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
