@@ -247,11 +247,11 @@ func TestSanitizeSGRWithoutConceal(t *testing.T) {
 	for in, want := range map[string]string{
 		"\x1b[8mhidden\x1b[0m":     "␛[8mhidden\x1b[0m",
 		"\x1b[1;08mhidden":         "␛[1;08mhidden",
-		"\x1b[38;5;8mgrey":         "\x1b[38;5;8mgrey",
-		"\x1b[48;2;8;8;8mbg":       "\x1b[48;2;8;8;8mbg",
+		"\x1b[38;5;8mgrey":         "\x1b[38;5;8mgrey\x1b[0m",
+		"\x1b[48;2;8;8;8mbg":       "\x1b[48;2;8;8;8mbg\x1b[0m",
 		"\x1b[38;2;1;2;3;8mhidden": "␛[38;2;1;2;3;8mhidden",
-		"\x1b[38:5:8mgrey":         "\x1b[38:5:8mgrey",
-		"\x1b[31mred\x1b[2J":       "\x1b[31mred␛[2J",
+		"\x1b[38:5:8mgrey":         "\x1b[38:5:8mgrey\x1b[0m",
+		"\x1b[31mred\x1b[2J":       "\x1b[31mred␛[2J\x1b[0m", // (and a reset at the end)
 	} {
 		if got := sanitize.String(in, o); got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)
