@@ -906,29 +906,71 @@ func FuzzDecodeAllAgents(f *testing.F) {
 // FuzzHostileCLI runs arbitrary input through the whole command: no panic,
 // an exit status of a run (0, 1 or 3), nothing on stderr, and output a
 // terminal cannot be taken over by.
+//
+// In a GitHub Actions job, every format keeps content from issuing
+// workflow commands: the runner model (ghRunner) sees none but agentfmt's
+// own annotations. The seeds include issue 16's shapes: lines nested deep,
+// workflow commands separated by CR, BOMs at the start of lines, surrogate
+// pairs split across deltas.
 func FuzzHostileCLI(f *testing.F) {
 	seedFixtures(f)
+	seedIssue16(f)
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, rd := range []struct {
 			args   []string
 			tty    bool
 			pretty bool
+			github bool
 		}{
-			{[]string{"-o", "plain", "--color", "always", "--tools", "full"}, false, false},
-			{[]string{"-o", "pretty", "--color", "always", "--width", "40"}, true, true},
+			{[]string{"-o", "plain", "--color", "always", "--tools", "full"}, false, false, false},
+			{[]string{"-o", "pretty", "--color", "always", "--width", "40"}, true, true, false},
+			{[]string{"-o", "plain", "--tools", "full"}, false, false, true},
+			{[]string{"-o", "json"}, false, false, true},
+			{[]string{"-o", "markdown", "--tools", "full"}, false, false, true},
+			{[]string{"-o", "text"}, false, false, true},
 		} {
-			r := runWatched(t, cli{args: rd.args, stdin: strings.NewReader(in), tty: rd.tty})
+			c := cli{args: rd.args, stdin: strings.NewReader(in), tty: rd.tty}
+			if rd.github {
+				c.env = map[string]string{"GITHUB_ACTIONS": "true"}
+			}
+			r := runWatched(t, c)
 			if r.code != 0 && r.code != 1 && r.code != 3 {
 				t.Fatalf("%v: exit %d, stderr %q", rd.args, r.code, r.stderr)
 			}
 			if r.stderr != "" {
 				t.Fatalf("%v: stderr %q", rd.args, r.stderr)
 			}
-			if err := terminalSafe(r.stdout, rd.pretty); err != nil {
-				t.Fatalf("%v: %v", rd.args, err)
+			if !rd.github {
+				if err := terminalSafe(r.stdout, rd.pretty); err != nil {
+					t.Fatalf("%v: %v", rd.args, err)
+				}
+				continue
+			}
+			cmds, _ := ghRunner(r.stdout)
+			for _, cmd := range liveCommands(cmds) {
+				if rd.args[1] != "plain" || !strings.HasPrefix(cmd, "warning:") && !strings.HasPrefix(cmd, "error:") {
+					t.Fatalf("%v: content issued the workflow command %q", rd.args, cmd)
+				}
 			}
 		}
 	})
+}
+
+// seedIssue16 adds the shapes of issue 16 to a fuzz corpus.
+func seedIssue16(f *testing.F) {
+	const init = `{"type":"system","subtype":"init","session_id":"s","model":"m"}` + "\n"
+	for _, n := range []int{64, 5000, 100_000} {
+		nest := strings.Repeat("[", n) + strings.Repeat("]", n)
+		f.Add(nest + "\n")
+		f.Add(init + `{"type":"weird","x":` + nest + "}\n")
+		f.Add(init + `{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"x":` + nest + `}}]}}` + "\n")
+	}
+	f.Add(init + `{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"ok\r::add-mask::x\r\n::error file=a::b\r##[set-output name=a]v"}]}}` + "\n" +
+		`{"type":"result","subtype":"success","is_error":false,"result":"\r::error::x\r##[error]y"}` + "\n")
+	f.Add("\xef\xbb\xbf" + init + "\xef\xbb\xbf" + `{"type":"result","subtype":"success","is_error":false,"result":"ok"}` + "\r\n")
+	f.Add(splitSurrogateStream())
+	f.Add("{\n" + init + "[\n" + `  {"type":"result","subtype":"success","is_error":false,"result":"ok"}` + ",\n")
+	f.Add(payloadEverywhere(false))
 }
 
 // runWatched runs c, failing with every goroutine's stack when it takes
