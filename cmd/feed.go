@@ -105,7 +105,9 @@ func newFeeder(src io.Reader, tee *teeWriter, sig <-chan os.Signal) *feeder {
 			}
 			n, err := src.Read(buf)
 			if n > 0 {
-				tee.write(buf[:n])
+				if !added(src) {
+					tee.write(buf[:n])
+				}
 				select {
 				case f.ch <- buf[:n]:
 					buf = nil // the reader's until it is read out

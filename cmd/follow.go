@@ -94,6 +94,16 @@ type follower struct {
 	tail     []byte
 	tailLong bool
 	lineOpen bool
+	// synthetic: the last Read gave a newline the file does not have
+	// (see added): --tee copies the file, not it.
+	synthetic bool
+}
+
+// added reports that the last Read of src gave bytes that are not in the
+// input (a newline --follow ends a line with).
+func added(src io.Reader) bool {
+	fl, ok := src.(*follower)
+	return ok && fl.synthetic
 }
 
 // maxTail is the longest unterminated last line kept to be judged as a
@@ -151,6 +161,7 @@ func (fl *follower) Read(p []byte) (int, error) {
 
 // try reads once; wait reports that there is nothing yet.
 func (fl *follower) try(p []byte) (n int, wait bool, err error) {
+	fl.synthetic = false
 	if fl.isClosed() {
 		return 0, false, io.EOF
 	}
@@ -197,7 +208,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 			// The old file's partial last line ends here: the new file
 			// starts clean.
 			fl.endLine()
-			p[0] = '\n'
+			p[0], fl.synthetic = '\n', true
 			return 1, false, nil
 		}
 		return 0, false, nil // read again at once
@@ -207,7 +218,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		// newline (a writer that ends its last line without one): it is
 		// a line.
 		fl.endLine()
-		p[0] = '\n'
+		p[0], fl.synthetic = '\n', true
 		return 1, false, nil
 	}
 	if fl.ended != nil && fl.ended() && time.Since(fl.lastData) >= fl.settle {

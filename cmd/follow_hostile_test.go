@@ -63,10 +63,14 @@ func TestFollowLastLineWithoutNewline(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	s := (&cs{}).init().text("msg_1", "All good.").result(true, "All good.").String()
 	os.WriteFile(path, []byte(strings.TrimSuffix(s, "\n")), 0o644)
-	fr, _ := startFollowErr(t, "-o", "plain", path)
+	tee := filepath.Join(t.TempDir(), "tee.jsonl")
+	fr, _ := startFollowErr(t, "-o", "plain", "--tee", tee, path)
 	fr.wait(t, "no newline", ExitOK)
 	if strings.Contains(fr.out.String(), "cut off") || !strings.Contains(fr.out.String(), "All good.") {
 		t.Errorf("output:\n%s", fr.out.String())
+	}
+	if b, _ := os.ReadFile(tee); string(b) != strings.TrimSuffix(s, "\n") {
+		t.Errorf("--tee is not the file: the newline --follow added was copied")
 	}
 }
 
