@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -55,4 +56,28 @@ func TestStderrIsSanitised(t *testing.T) {
 		r := cli{args: tc.args, stdin: strings.NewReader(tc.stdin)}.run(t)
 		checkStderr(t, tc.what, r.stderr)
 	}
+}
+
+// stderrSafe reports a stderr that is not made of one-line messages of
+// agentfmt free of control characters and workflow commands.
+func stderrSafe(stderr string) error {
+	command := regexp.MustCompile(`^[\s\x{a0}\x{3000}]*::`)
+	for _, l := range strings.SplitAfter(stderr, "\n") {
+		if l == "" {
+			continue
+		}
+		if !strings.HasSuffix(l, "\n") {
+			return fmt.Errorf("unterminated stderr line %q", l)
+		}
+		l = strings.TrimSuffix(l, "\n")
+		switch {
+		case !strings.HasPrefix(l, "agentfmt: ") && !strings.HasPrefix(l, "Run 'agentfmt --help'"):
+			return fmt.Errorf("stderr line %q is not a message of agentfmt", l)
+		case strings.ContainsAny(l, "\x1b\r\x07"):
+			return fmt.Errorf("control characters on stderr: %q", l)
+		case command.MatchString(l) || strings.Contains(l, "##["):
+			return fmt.Errorf("a workflow command on stderr: %q", l)
+		}
+	}
+	return nil
 }
