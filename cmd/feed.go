@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -127,7 +126,9 @@ func newFeeder(src io.Reader, tee *teeWriter, sig <-chan os.Signal) *feeder {
 			}
 			n, err := src.Read(buf)
 			if n > 0 {
-				tee.write(buf[:n])
+				if !added(src) {
+					tee.write(buf[:n])
+				}
 				select {
 				case f.ch <- buf[:n]:
 					buf = nil // the reader's until it is read out
@@ -213,7 +214,7 @@ func (t *teeWriter) write(b []byte) {
 	}
 	if _, err := t.w.Write(b); err != nil {
 		t.failed = true
-		fmt.Fprintf(t.stderr, "agentfmt: --tee %s: %v (rendering goes on)\n", t.name, err)
+		warnf(t.stderr, "--tee %s: %v (rendering goes on)", t.name, err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/render"
 )
 
@@ -73,14 +75,40 @@ type follower struct {
 	ended  func() bool
 	poll   time.Duration
 	settle time.Duration
+	// notice reports a truncation or rotation (on stderr).
+	notice func(msg string)
 
+	// mu guards the fields below; it is never held during a read, which
+	// may block (a FIFO whose writer is silent): Close must not wait for it.
 	mu       sync.Mutex
 	f        *os.File
 	info     os.FileInfo
 	off      int64
 	regular  bool
 	lastData time.Time
+	// tail is the last line read so far when it has no newline yet (up to
+	// maxTail bytes; tailLong when it is longer), and lineOpen that there
+	// is one: at a truncation or rotation it is ended before the new
+	// file's first line, and when the file stops growing after a complete
+	// JSON value, the value is a line.
+	tail     []byte
+	tailLong bool
+	lineOpen bool
+	// synthetic: the last Read gave a newline the file does not have
+	// (see added): --tee copies the file, not it.
+	synthetic bool
 }
+
+// added reports that the last Read of src gave bytes that are not in the
+// input (a newline --follow ends a line with).
+func added(src io.Reader) bool {
+	fl, ok := src.(*follower)
+	return ok && fl.synthetic
+}
+
+// maxTail is the longest unterminated last line kept to be judged as a
+// complete JSON value.
+const maxTail = 64 << 20
 
 // use makes f the file read.
 func (fl *follower) use(f *os.File) error {
@@ -133,29 +161,40 @@ func (fl *follower) Read(p []byte) (int, error) {
 
 // try reads once; wait reports that there is nothing yet.
 func (fl *follower) try(p []byte) (n int, wait bool, err error) {
+	fl.synthetic = false
+	if fl.isClosed() {
+		return 0, false, io.EOF
+	}
+	fl.mu.Lock()
+	if fl.f == nil {
+		f, err := os.Open(fl.name) // (a FIFO is opened by openFollow, never here)
+		if errors.Is(err, fs.ErrNotExist) {
+			fl.mu.Unlock()
+			return 0, true, nil
+		}
+		if err != nil {
+			fl.mu.Unlock()
+			return 0, false, err
+		}
+		if err := fl.use(f); err != nil {
+			f.Close()
+			fl.mu.Unlock()
+			return 0, false, err
+		}
+		fl.lastData = time.Now()
+	}
+	f := fl.f
+	fl.mu.Unlock()
+	n, err = f.Read(p) // without the lock: it may block on a FIFO
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
 	if fl.isClosed() {
 		return 0, false, io.EOF
 	}
-	if fl.f == nil {
-		f, err := os.Open(fl.name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return 0, true, nil
-		}
-		if err != nil {
-			return 0, false, err
-		}
-		if err := fl.use(f); err != nil {
-			f.Close()
-			return 0, false, err
-		}
-		fl.lastData = time.Now()
-	}
-	n, err = fl.f.Read(p)
 	if n > 0 {
 		fl.off += int64(n)
 		fl.lastData = time.Now()
+		fl.noteTail(p[:n])
 		return n, false, nil
 	}
 	if err != nil && err != io.EOF {
@@ -165,12 +204,50 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		return 0, false, io.EOF // a pipe or device: its EOF is the end
 	}
 	if fl.reopened() {
+		if fl.lineOpen && len(p) > 0 {
+			// The old file's partial last line ends here: the new file
+			// starts clean.
+			fl.endLine()
+			p[0], fl.synthetic = '\n', true
+			return 1, false, nil
+		}
 		return 0, false, nil // read again at once
+	}
+	if fl.lineOpen && !fl.tailLong && time.Since(fl.lastData) >= fl.poll*2 && len(p) > 0 && jsonvalid.Valid(fl.tail) {
+		// The file stopped growing after a complete JSON value without a
+		// newline (a writer that ends its last line without one): it is
+		// a line.
+		fl.endLine()
+		p[0], fl.synthetic = '\n', true
+		return 1, false, nil
 	}
 	if fl.ended != nil && fl.ended() && time.Since(fl.lastData) >= fl.settle {
 		return 0, false, io.EOF
 	}
 	return 0, true, nil
+}
+
+// noteTail keeps what follows the last newline of b (the line still open).
+func (fl *follower) noteTail(b []byte) {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		fl.tail, fl.tailLong, fl.lineOpen = fl.tail[:0], false, false
+		b = b[i+1:]
+	}
+	if len(b) == 0 {
+		return
+	}
+	fl.lineOpen = true
+	switch {
+	case fl.tailLong:
+	case len(fl.tail)+len(b) > maxTail:
+		fl.tail, fl.tailLong = nil, true
+	default:
+		fl.tail = append(fl.tail, b...)
+	}
+}
+
+func (fl *follower) endLine() {
+	fl.tail, fl.tailLong, fl.lineOpen = fl.tail[:0], false, false
 }
 
 // reopened handles truncation and rotation at the end of the file.
@@ -189,6 +266,7 @@ func (fl *follower) reopened() bool {
 			return false
 		}
 		fl.lastData = time.Now()
+		fl.say(fl.name + " was replaced (rotated): reading the new file from the start")
 		return true
 	}
 	if st.Size() < fl.off {
@@ -197,12 +275,20 @@ func (fl *follower) reopened() bool {
 		}
 		fl.off = 0
 		fl.lastData = time.Now()
+		fl.say(fl.name + " was truncated: reading it from the start")
 		return true
 	}
 	return false
 }
 
-// Close ends following; a Read waiting for growth returns io.EOF.
+func (fl *follower) say(msg string) {
+	if fl.notice != nil {
+		fl.notice(msg)
+	}
+}
+
+// Close ends following; a Read waiting for growth, or blocked on a FIFO,
+// returns.
 func (fl *follower) Close() error {
 	fl.once.Do(func() { close(fl.closed) })
 	fl.mu.Lock()

@@ -70,7 +70,7 @@ func (p *pipeline) explain(code int, reason string, agentFailed bool) {
 	default:
 		return
 	}
-	fmt.Fprintf(p.stderr, "agentfmt: %s (exit %d)\n", msg, code)
+	warnf(p.stderr, "%s (exit %d)", msg, code)
 }
 
 // oneLineClip joins the lines of s and cuts it to about n bytes (at a

@@ -247,11 +247,11 @@ func TestSanitizeSGRWithoutConceal(t *testing.T) {
 	for in, want := range map[string]string{
 		"\x1b[8mhidden\x1b[0m":     "␛[8mhidden\x1b[0m",
 		"\x1b[1;08mhidden":         "␛[1;08mhidden",
-		"\x1b[38;5;8mgrey":         "\x1b[38;5;8mgrey",
-		"\x1b[48;2;8;8;8mbg":       "\x1b[48;2;8;8;8mbg",
+		"\x1b[38;5;8mgrey":         "\x1b[38;5;8mgrey\x1b[0m",
+		"\x1b[48;2;8;8;8mbg":       "\x1b[48;2;8;8;8mbg\x1b[0m",
 		"\x1b[38;2;1;2;3;8mhidden": "␛[38;2;1;2;3;8mhidden",
-		"\x1b[38:5:8mgrey":         "\x1b[38:5:8mgrey",
-		"\x1b[31mred\x1b[2J":       "\x1b[31mred␛[2J",
+		"\x1b[38:5:8mgrey":         "\x1b[38:5:8mgrey\x1b[0m",
+		"\x1b[31mred\x1b[2J":       "\x1b[31mred␛[2J\x1b[0m", // (and a reset at the end)
 	} {
 		if got := sanitize.String(in, o); got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)
@@ -263,8 +263,10 @@ func TestSanitizeSGRWithoutConceal(t *testing.T) {
 // PNG) with the built binary: exit 0, the text after it shown, the blob
 // not printed, peak memory (max RSS) under 256 MB.
 func TestHugeImageLine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and writes 64 MB")
+	if testing.Short() || raceEnabled {
+		// (Under -race the child's maxrss counts the instrumented test
+		// process's resident set from before exec: see peakRSS.)
+		t.Skip("builds the binary and writes 64 MB (skipped with -short and -race)")
 	}
 	bin := hostileBinary(t)
 	path := filepath.Join(t.TempDir(), "image.jsonl")
@@ -907,29 +909,74 @@ func FuzzDecodeAllAgents(f *testing.F) {
 // an exit status of a run (0, 1 or 3), nothing on stderr (but the hint for
 // input without agent JSON), and output a
 // terminal cannot be taken over by.
+//
+// In a GitHub Actions job, every format keeps content from issuing
+// workflow commands: the runner model (ghRunner) sees none but agentfmt's
+// own annotations. The seeds include issue 16's shapes: lines nested deep,
+// workflow commands separated by CR, BOMs at the start of lines, surrogate
+// pairs split across deltas.
 func FuzzHostileCLI(f *testing.F) {
 	seedFixtures(f)
+	seedIssue16(f)
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, rd := range []struct {
 			args   []string
 			tty    bool
 			pretty bool
+			github bool
 		}{
-			{[]string{"-o", "plain", "--color", "always", "--tools", "full"}, false, false},
-			{[]string{"-o", "pretty", "--color", "always", "--width", "40"}, true, true},
+			{[]string{"-o", "plain", "--color", "always", "--tools", "full"}, false, false, false},
+			{[]string{"-o", "pretty", "--color", "always", "--width", "40"}, true, true, false},
+			{[]string{"-o", "plain", "--tools", "full"}, false, false, true},
+			{[]string{"-o", "json"}, false, false, true},
+			{[]string{"-o", "markdown", "--tools", "full"}, false, false, true},
+			{[]string{"-o", "text"}, false, false, true},
 		} {
-			r := runWatched(t, cli{args: rd.args, stdin: strings.NewReader(in), tty: rd.tty})
+			c := cli{args: rd.args, stdin: strings.NewReader(in), tty: rd.tty}
+			if rd.github {
+				c.env = map[string]string{"GITHUB_ACTIONS": "true"}
+			}
+			r := runWatched(t, c)
 			if r.code != 0 && r.code != 1 && r.code != 3 {
 				t.Fatalf("%v: exit %d, stderr %q", rd.args, r.code, r.stderr)
 			}
-			if r.stderr != "" && r.stderr != hintNoJSONText+"\n" {
+			if rd.args[1] != "text" && r.stderr != "" && r.stderr != hintNoJSONText+"\n" {
 				t.Fatalf("%v: stderr %q", rd.args, r.stderr)
 			}
-			if err := terminalSafe(r.stdout, rd.pretty); err != nil {
+			if err := stderrSafe(r.stderr); err != nil {
 				t.Fatalf("%v: %v", rd.args, err)
+			}
+			if !rd.github {
+				if err := terminalSafe(r.stdout, rd.pretty); err != nil {
+					t.Fatalf("%v: %v", rd.args, err)
+				}
+				continue
+			}
+			cmds, _ := ghRunner(r.stdout)
+			for _, cmd := range liveCommands(cmds) {
+				if rd.args[1] != "plain" || !strings.HasPrefix(cmd, "warning:") && !strings.HasPrefix(cmd, "error:") {
+					t.Fatalf("%v: content issued the workflow command %q", rd.args, cmd)
+				}
 			}
 		}
 	})
+}
+
+// seedIssue16 adds the shapes of issue 16 to a fuzz corpus.
+func seedIssue16(f *testing.F) {
+	const init = `{"type":"system","subtype":"init","session_id":"s","model":"m"}` + "\n"
+	for _, n := range []int{64, 5000, 100_000} {
+		nest := strings.Repeat("[", n) + strings.Repeat("]", n)
+		f.Add(nest + "\n")
+		f.Add(init + `{"type":"weird","x":` + nest + "}\n")
+		f.Add(init + `{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"x":` + nest + `}}]}}` + "\n")
+	}
+	f.Add(init + `{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"ok\r::add-mask::x\r\n::error file=a::b\r##[set-output name=a]v"}]}}` + "\n" +
+		`{"type":"result","subtype":"success","is_error":false,"result":"\r::error::x\r##[error]y"}` + "\n")
+	f.Add("\xef\xbb\xbf" + init + "\xef\xbb\xbf" + `{"type":"result","subtype":"success","is_error":false,"result":"ok"}` + "\r\n")
+	f.Add(splitSurrogateStream())
+	f.Add("{\n" + init + "[\n" + `  {"type":"result","subtype":"success","is_error":false,"result":"ok"}` + ",\n")
+	f.Add(payloadEverywhere(false))
 }
 
 // runWatched runs c, failing with every goroutine's stack when it takes

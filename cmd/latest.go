@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/sessions"
@@ -38,7 +37,7 @@ func addLatest(root *cobra.Command, env *Env, o *Options, code *int) {
 		}
 		s := r.Sessions[0]
 		if o.Debug || env.isTerminal(env.Stderr) {
-			fmt.Fprintf(env.Stderr, "agentfmt: %s session %s (%s)\n", s.Agent, s.ID, tildePath(so.Home, s.Path))
+			warnf(env.Stderr, "%s session %s (%s)", s.Agent, s.ID, tildePath(so.Home, s.Path))
 		}
 		// --agent chose whose session; the file's own lines say how to
 		// read it.
@@ -47,7 +46,7 @@ func addLatest(root *cobra.Command, env *Env, o *Options, code *int) {
 		if ro.Follow && s.Agent == sessions.Gemini && strings.HasSuffix(s.Path, ".json") {
 			// Gemini CLI up to 0.38 writes the whole document again on
 			// every change: there is nothing appended to follow.
-			fmt.Fprintf(env.Stderr, "agentfmt: %s is a Gemini CLI chat saved as one JSON document, rewritten whole on every change: shown as it is now, not followed\n",
+			warnf(env.Stderr, "%s is a Gemini CLI chat saved as one JSON document, rewritten whole on every change: shown as it is now, not followed",
 				tildePath(so.Home, s.Path))
 			ro.Follow = false
 		}

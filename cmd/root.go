@@ -75,12 +75,12 @@ func reportError(env *Env, root *cobra.Command, err error) int {
 	c := codeOf(err)
 	var u *usageError
 	if errors.As(err, &u) {
-		fmt.Fprintf(env.Stderr, "agentfmt: %v\n", err)
+		warnf(env.Stderr, "%v", err)
 		fmt.Fprintf(env.Stderr, "Run 'agentfmt --help' for usage.\n")
 		return ExitUsage
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(env.Stderr, "agentfmt: %s\n", msg)
+		warnf(env.Stderr, "%s", msg)
 	}
 	return c
 }
@@ -130,7 +130,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.StringVar(&o.Tee, "tee", "", "copy the raw input to `FILE` byte for byte")
 	f.StringVar(&o.Until, "until", "", "completion marker: stripped from output; exit 4 if the final answer lacks it")
 	f.BoolVar(&o.Follow, "follow", false, "follow a FILE that is still being written")
-	f.StringVar(&o.CI, "ci", "auto", "CI log markers: auto, github, gitlab, none")
+	f.StringVar(&o.CI, "ci", "auto", "CI log markers and workflow-command escaping in every format: auto, github, gitlab, none (none: content bytes as they came)")
 	f.StringVar(&o.Summary, "summary", "auto", "append a markdown summary to $GITHUB_STEP_SUMMARY: auto, always, never")
 	f.BoolVar(&o.AllowColor, "allow-color", false, "let colour (SGR) sequences in tool output through")
 	f.BoolVar(&o.Timestamps, "timestamps", false, "prefix plain lines with the event time")

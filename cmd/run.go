@@ -148,6 +148,9 @@ func ciOf(env *Env, flag string) render.CI {
 
 // runFormat renders the inputs and returns the exit code.
 func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code int, err error) {
+	if err := checkTee(o.Tee, files, env.Stdin); err != nil {
+		return ExitUsage, err
+	}
 	p, err := newPipeline(env, o)
 	if err != nil {
 		return codeOf(err), err
@@ -162,6 +165,9 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	for i, name := range files {
 		errs := p.fileErrs
 		if runErr = p.readFile(name); runErr != nil {
+			if p.tee != nil && isOutputError(runErr) {
+				p.drainFiles(files[i+1:])
+			}
 			break
 		}
 		if i < len(files)-1 && p.fileErrs == errs {
@@ -188,10 +194,7 @@ func (p *pipeline) noteFile() {
 // decoder for a run. close releases what it holds.
 func newPipeline(env *Env, o *Options) (*pipeline, error) {
 	format, cfg := decide(env, o)
-	if format != "plain" && format != "pretty" {
-		cfg.CI = render.CINone
-	}
-	gate := &gateWriter{w: env.Stdout}
+	gate := &gateWriter{w: outWriter{env.Stdout}}
 	rend, err := render.New(format, gate, cfg)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -213,9 +216,9 @@ func newPipeline(env *Env, o *Options) (*pipeline, error) {
 	if o.Debug {
 		report = func(line int, msg string) {
 			if line > 0 {
-				fmt.Fprintf(stderr, "agentfmt: line %d: %s\n", line, msg)
+				warnf(stderr, "line %d: %s", line, msg)
 			} else {
-				fmt.Fprintf(stderr, "agentfmt: %s\n", msg)
+				warnf(stderr, "%s", msg)
 			}
 		}
 	}
@@ -247,7 +250,7 @@ func (p *pipeline) guard(code *int, err *error) {
 	if r := recover(); r != nil {
 		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: "internal error"})
 		*code, *err = ExitInternal, &exitError{code: ExitInternal,
-			msg: fmt.Sprintf("internal error: %v (please report it, with the input)\n%s", r, debug.Stack())}
+			msg: fmt.Sprintf("internal error: %v (please report it, with the input; stack in %s)", r, saveStack(debug.Stack()))}
 	}
 }
 
@@ -274,6 +277,9 @@ func (p *pipeline) readFile(name string) error {
 		f, err := openFollow(name, p.stop, p.rend)
 		if err != nil {
 			return p.fileError(err)
+		}
+		if fl, ok := f.(*follower); ok {
+			fl.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
 		}
 		defer f.Close()
 		src = f
@@ -310,7 +316,7 @@ func (p *pipeline) fileError(err error) error {
 	if errors.As(err, &ee) {
 		err = errors.New(ee.msg)
 	}
-	fmt.Fprintf(p.stderr, "agentfmt: %v\n", err)
+	warnf(p.stderr, "%v", err)
 	return nil
 }
 
@@ -352,11 +358,11 @@ func (p *pipeline) readSource(feed source) error {
 }
 
 // drain keeps reading the input to its end once stdout is closed (| head)
-// when --tee is given, so the tee file gets all of it and the writer
-// upstream (the agent) never sees a broken pipe; err is returned after.
-// A signal ends it.
+// or fails (a full disk) when --tee is given, so the tee file gets all of
+// it and the writer upstream (the agent) never sees a broken pipe; err is
+// returned after. A signal ends it.
 func (p *pipeline) drain(feed source, err error) error {
-	if p.tee == nil || !isClosedPipe(err) {
+	if p.tee == nil || !isClosedPipe(err) && !isOutputError(err) {
 		return err
 	}
 	if f, ok := feed.(*feeder); ok && f.onSide != nil {
@@ -397,6 +403,9 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		if ee, ok := runErr.(*exitError); ok {
 			return ee.code, ee
 		}
+		if isOutputError(runErr) {
+			return ioExit(runErr)
+		}
 		return ExitUsage, runErr
 	}
 	if !interrupted {
@@ -429,14 +438,14 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.gate.discard = true // no input at all: no run footer for a run that never was
 	}
 	if err := p.rend.Finish(sum); err != nil {
-		if isClosedPipe(err) {
-			return ExitPipe, nil
+		if isClosedPipe(err) || isOutputError(err) {
+			return ioExit(err)
 		}
 		return ExitUsage, err
 	}
 	if p.read {
 		if err := writeStepSummary(p.env, p.o, sum, p.rend); err != nil {
-			fmt.Fprintf(p.stderr, "agentfmt: --summary: %v\n", err)
+			warnf(p.stderr, "--summary: %v", err)
 		}
 		p.hintNoJSON()
 	}
@@ -485,6 +494,9 @@ func (p *pipeline) fail(err error) (int, error) {
 		return ExitPipe, nil
 	}
 	_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: err.Error()})
+	if isOutputError(err) {
+		return ioExit(err)
+	}
 	var ce interface{ ExitCode() int }
 	if errors.As(err, &ce) {
 		return ce.ExitCode(), &exitError{code: ce.ExitCode(), msg: err.Error()}

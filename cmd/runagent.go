@@ -178,7 +178,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	<-forwarded
 	var ee *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &ee) && !errors.Is(waitErr, exec.ErrWaitDelay) {
-		fmt.Fprintf(p.stderr, "agentfmt: %s: %v\n", name, waitErr)
+		warnf(p.stderr, "%s: %v", name, waitErr)
 	}
 	if s := a.signal(); s != nil && (runErr == nil || !isClosedPipe(runErr)) {
 		runErr = &errInterrupted{sig: s}

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/agentfmt/agentfmt/internal/input"
+	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -433,7 +434,7 @@ func stripTerminalPrefix(b []byte) []byte {
 	if i < 0 || j < i || !terminalNoise(b[:i]) || !terminalNoise(b[j+1:]) {
 		return b
 	}
-	if gjson.ValidBytes(b[i : j+1]) {
+	if jsonvalid.Valid(b[i : j+1]) {
 		return b[i : j+1]
 	}
 	return b

@@ -136,6 +136,7 @@ func commandData(s string, n int) string {
 	s = TruncateRunes(s, n)
 	s = strings.ReplaceAll(s, "%", "%25")
 	s = strings.ReplaceAll(s, "\r", "%0D")
+	s = strings.ReplaceAll(s, "##[", "##"+zwsp+"[")
 	return strings.ReplaceAll(s, "\n", "%0A")
 }
 
@@ -208,6 +209,7 @@ type ghEscaper struct {
 	raw       bool // agentfmt's own command lines pass as they are
 	lineStart bool // only blanks so far on this line
 	hashes    int  // '#' just before
+	esc       byte // in an escape sequence: 0x1b just read, or '[' of a CSI
 	part      []byte
 	out       []byte
 }
@@ -234,8 +236,29 @@ func (e *ghEscaper) Write(p []byte) (int, error) {
 	out := e.out[:0]
 	for i := 0; i < len(b); {
 		c := b[i]
+		if e.esc != 0 {
+			// An escape sequence (pretty's cursor moves, colours) leaves the
+			// line start where it was: "\r\x1b[2K::error::" is still a
+			// line that starts with "::" once the terminal codes are gone.
+			switch {
+			case e.esc == 0x1b && c == '[':
+				e.esc = '['
+			case e.esc == '[' && c >= 0x20 && c <= 0x3f:
+			default:
+				e.esc = 0
+			}
+			out = append(out, c)
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch {
+			case c == 0x1b:
+				e.esc = 0x1b
+				e.hashes = 0
+				out = append(out, c)
+				i++
+				continue
 			case c == '\n' || c == '\r':
 				e.lineStart = true
 			case e.lineStart && (c == ' ' || c == '\t' || c == '\v' || c == '\f'):
@@ -270,6 +293,61 @@ func (e *ghEscaper) Write(p []byte) (int, error) {
 		out = append(out, b[i:i+n]...)
 		i += n
 	}
+	e.out = out
+	if _, err := e.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// ciWriter is where a renderer other than plain (which writes its own
+// markers, see newCIMarkers) writes in a GitHub Actions job: the runner
+// reads every line of the step's output, whatever the format. pretty,
+// markdown and text go through the escaper (invisible U+200B, so a captured
+// answer is unchanged to the eye); json gets "##[" as "##\u005b", which
+// decodes to the same string, so the JSON stays lossless (a line of JSON
+// never starts with ':'). --ci none writes the bytes as they are.
+func ciWriter(format string, cfg Config, w io.Writer) io.Writer {
+	if cfg.CI != CIGitHub {
+		return w
+	}
+	switch format {
+	case "plain":
+		return w
+	case "json":
+		return &jsonEscaper{w: w}
+	}
+	return &ghEscaper{w: w, lineStart: true}
+}
+
+// jsonEscaper writes JSON lines with every "##[" as "##\u005b": in JSON
+// output '#' is only ever inside a string, where the escape means '['.
+type jsonEscaper struct {
+	w      io.Writer
+	hashes int
+	out    []byte
+}
+
+func (e *jsonEscaper) Write(p []byte) (int, error) {
+	out := e.out[:0]
+	start := 0
+	for i, c := range p {
+		switch {
+		case c == '#':
+			e.hashes++
+		case c == '[' && e.hashes >= 2:
+			out = append(out, p[start:i]...)
+			out = append(out, `\u005b`...)
+			start = i + 1
+			e.hashes = 0
+		default:
+			e.hashes = 0
+		}
+	}
+	if start == 0 {
+		return e.w.Write(p)
+	}
+	out = append(out, p[start:]...)
 	e.out = out
 	if _, err := e.w.Write(out); err != nil {
 		return 0, err

@@ -2,12 +2,9 @@ package render
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-	"unsafe"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -78,70 +75,6 @@ func NewPlain(w io.Writer, cfg Config) *Plain {
 func (p *Plain) Flush() error {
 	p.showPartial()
 	return p.w.Flush()
-}
-
-// showPartial writes what is new of the partial last line of the text block.
-func (p *Plain) showPartial() {
-	if !p.inBlock || len(p.partial) <= p.shown ||
-		(p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) {
-		return
-	}
-	cut := len(p.partial)
-	// Whole characters only, and not a CR that may be half of a CRLF.
-	for cut > p.shown && !utf8.FullRune(p.partial[lastRuneStart(p.partial[:cut]):cut]) {
-		cut = lastRuneStart(p.partial[:cut])
-	}
-	if cut > p.shown && p.partial[cut-1] == '\r' {
-		cut--
-	}
-	if cut <= p.shown {
-		return
-	}
-	frag := string(p.partial[p.shown:cut])
-	if p.shown == 0 {
-		prefix, shown := p.lineParts(frag)
-		p.emitStart(nil, p.curDepth, prefix)
-		p.w.WriteString(shown)
-	} else {
-		p.w.WriteString(p.fragment(frag))
-	}
-	p.shown = cut
-}
-
-// view is b as a string, without a copy, for a line made in b and
-// written out (nothing keeps it) before b is written again.
-func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
-// lastRuneStart is the index of the start of the last rune of b.
-func lastRuneStart(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			return i
-		}
-	}
-	return max(0, len(b)-1)
-}
-
-// fragment is how a piece of a line already started is shown.
-func (p *Plain) fragment(s string) string {
-	s = p.clean(s)
-	if p.curKind == streaming.KindThinkingDelta {
-		return p.p.Dim(s)
-	}
-	return s
-}
-
-// finishShown ends a line whose start showPartial wrote: the rest of the
-// partial line, then rest, then the newline.
-func (p *Plain) finishShown(rest string) {
-	s := view(p.partial[p.shown:])
-	if rest != "" {
-		s += rest
-	}
-	p.w.WriteString(p.fragment(strings.TrimSuffix(s, "\r")))
-	p.w.WriteByte('\n')
-	p.partial = p.partial[:0]
-	p.shown = 0
 }
 
 // cleanOutput sanitises tool output, letting SGR colour through with
@@ -334,84 +267,6 @@ func (p *Plain) err() error {
 	return nil
 }
 
-// toolCall is a tool call begun: the nesting depth of its subagent work
-// and the label of its start line, with what it was made from: the end
-// line of the call reuses it (reading the input again costs as much as
-// the rest of the line). All is copied (events are valid only during
-// Handle) into buf: id, name, subject, title, label.
-type toolCall struct {
-	depth                 int
-	buf                   []byte
-	idEnd, nameEnd, inEnd int // where the id, name and subject end in buf
-	titleEnd              int
-	inputKept             bool // a large subject is not kept (nor the label reused)
-}
-
-// maxKeptInput is the largest tool subject kept to reuse the label.
-const maxKeptInput = 4 << 10
-
-// Buffers of ended calls kept for reuse: how many, and how large.
-const (
-	maxFree    = 256
-	maxFreeCap = 16 << 10
-)
-
-func (c *toolCall) id() string    { return view(c.buf[:c.idEnd]) }
-func (c *toolCall) label() string { return view(c.buf[c.titleEnd:]) }
-
-// madeFrom reports whether the label was made from the end event's name,
-// subject and title.
-func (c *toolCall) madeFrom(ev *streaming.Event) bool {
-	return c.inputKept && view(c.buf[c.idEnd:c.nameEnd]) == ev.Name &&
-		view(c.buf[c.nameEnd:c.inEnd]) == ev.Subject && view(c.buf[c.inEnd:c.titleEnd]) == ev.Title
-}
-
-// startTool keeps a tool call begun at depth d and returns the label of
-// its start line (valid until the call's entry is deleted).
-func (p *Plain) startTool(ev *streaming.Event, d int) string {
-	if old, ok := p.tools[ev.ID]; ok {
-		// The id again: the entry goes (and with it the key, a view of
-		// its buffer) before its buffer is reused.
-		delete(p.tools, ev.ID)
-		p.release(old.buf)
-	}
-	var b []byte
-	if n := len(p.free); n > 0 {
-		b, p.free[n-1] = p.free[n-1], nil
-		p.free = p.free[:n-1]
-	}
-	c := toolCall{depth: d + 1}
-	b = append(b, ev.ID...)
-	c.idEnd = len(b)
-	b = append(b, ev.Name...)
-	c.nameEnd = len(b)
-	if c.inputKept = len(ev.Subject) <= maxKeptInput; c.inputKept {
-		b = append(b, ev.Subject...)
-	}
-	c.inEnd = len(b)
-	b = append(b, ev.Title...)
-	c.titleEnd = len(b)
-	c.buf = p.appendLabel(b, ev)
-	p.tools[c.id()] = c
-	return c.label()
-}
-
-// release keeps the buffer of a deleted call's entry for reuse.
-func (p *Plain) release(b []byte) {
-	if len(p.free) < maxFree && cap(b) <= maxFreeCap {
-		p.free = append(p.free, b[:0])
-	}
-}
-
-// appendLabel appends a tool call's name and key argument.
-func (p *Plain) appendLabel(b []byte, ev *streaming.Event) []byte {
-	b = append(b, p.p.Bold(p.clean(ev.Name))...)
-	if arg := KeyArg(ev); arg != "" {
-		b = append(append(b, ' '), p.clean(TruncateRunes(arg, max(20, p.cfg.Width-len(ev.Name)-4)))...)
-	}
-	return b
-}
-
 func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	// The end line's label is its start line's when made from the same
 	// name, input and title.
@@ -528,158 +383,6 @@ func (p *Plain) resultLine(ev *streaming.Event) {
 	p.hasUsage = false
 }
 
-// text prints assistant text and thinking as complete lines.
-func (p *Plain) text(ev *streaming.Event) {
-	if !p.inBlock || ev.Kind != p.curKind || ev.Block != p.curIndex || ev.Message != string(p.curMsg) {
-		p.endBlock()
-		p.inBlock = true
-		p.curMsg = append(p.curMsg[:0], ev.Message...)
-		p.curKind, p.curIndex = ev.Kind, ev.Block
-		p.curDepth = p.depthOf(ev.Parent)
-		p.curUser = ev.Role == streaming.RoleUser
-		p.lineNo = 0
-		p.thinking.reset()
-	}
-	if ev.Kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull {
-		if p.cfg.Thinking == ThinkingSummary {
-			p.thinking.add(ev.Text)
-		}
-		return
-	}
-	// Only the delta can hold new line ends: look for them there, and
-	// print each finished line without copying what follows it.
-	text := ev.Text
-	if n := p.textLines(text); n > 0 {
-		text = text[n:]
-	}
-	for {
-		i := strings.IndexByte(text, '\n')
-		if i < 0 {
-			break
-		}
-		if p.shown > 0 {
-			p.finishShown(text[:i])
-		} else if len(p.partial) == 0 {
-			p.textLine(ev, text[:i])
-		} else {
-			p.partial = append(p.partial, text[:i]...)
-			p.textLine(ev, view(p.partial))
-			p.partial = p.partial[:0]
-		}
-		text = text[i+1:]
-	}
-	p.partial = append(p.partial, text...)
-}
-
-// spaces indents text lines (two per level).
-const spaces = "                                "
-
-// textLines is the fast path of text for what textLine would print
-// unchanged: the complete lines at the start of text, when there is no
-// partial line before them, no timestamp, no CI marker and nothing to
-// sanitise in them (checked once for all). Assistant text at the top
-// level is written in one piece; other lines get their indent and prefix
-// as textLine gives them. It returns how much of text it printed.
-func (p *Plain) textLines(text string) int {
-	if len(p.partial) > 0 || p.cfg.Timestamps || p.cfg.CI != CINone ||
-		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
-		return 0
-	}
-	end := strings.LastIndexByte(text, '\n')
-	if end < 0 {
-		return 0
-	}
-	body := text[:end+1]
-	if !sanitize.Clean(body) {
-		return 0
-	}
-	if !p.curUser && p.curDepth == 0 {
-		p.w.WriteString(body)
-		p.lineNo += strings.Count(body, "\n")
-	} else {
-		p.prefixedLines(body)
-	}
-	p.printed = true
-	return end + 1
-}
-
-// prefixedLines writes body, complete lines of the current block, each
-// with its indent and (in a user message) prefix as textLine gives them.
-// The lines are put together in the writer's free buffer and handed over
-// in one Write; a line that does not fit goes in pieces, which fill the
-// buffer and flush it, as writing every line in pieces would.
-func (p *Plain) prefixedLines(body string) {
-	indent := spaces[:2*p.curDepth]
-	b := p.w.AvailableBuffer()
-	for len(body) > 0 {
-		i := strings.IndexByte(body, '\n')
-		prefix := ""
-		if p.curUser {
-			if p.lineNo == 0 {
-				prefix = p.p.Blue("› ")
-			} else if i > 0 {
-				prefix = "  "
-			}
-		}
-		if len(indent)+len(prefix)+i+1 <= cap(b)-len(b) {
-			b = append(append(append(b, indent...), prefix...), body[:i+1]...)
-		} else {
-			p.w.Write(b)
-			p.w.WriteString(indent)
-			p.w.WriteString(prefix)
-			p.w.WriteString(body[:i+1])
-			b = p.w.AvailableBuffer()
-		}
-		body = body[i+1:]
-		p.lineNo++
-	}
-	p.w.Write(b)
-}
-
-func (p *Plain) textLine(ev *streaming.Event, s string) {
-	// A CRLF line end is a line end, not a carriage return to show.
-	prefix, s := p.lineParts(strings.TrimSuffix(s, "\r"))
-	p.emitPrefixed(ev, p.curDepth, prefix, s)
-}
-
-// lineParts is the prefix and the shown form of a text line of the current
-// block (or of the start of one).
-func (p *Plain) lineParts(s string) (prefix, shown string) {
-	s = p.clean(s)
-	switch {
-	case p.curKind == streaming.KindThinkingDelta:
-		s = p.p.Dim("┆ " + s)
-	case p.curUser:
-		if p.lineNo == 0 {
-			prefix = p.p.Blue("› ")
-		} else if s != "" {
-			prefix = "  "
-		}
-	default:
-		s = p.ci.content(s)
-	}
-	p.lineNo++
-	return prefix, s
-}
-
-// endBlock finishes the current text block: its partial last line, or the
-// thinking summary.
-func (p *Plain) endBlock() {
-	if !p.inBlock {
-		return
-	}
-	p.inBlock = false
-	if p.shown > 0 {
-		p.finishShown("")
-	} else if len(p.partial) > 0 {
-		p.textLine(nil, view(p.partial))
-		p.partial = p.partial[:0]
-	}
-	if p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {
-		p.emitLine(nil, p.curDepth, p.p.Dim("✻ "+p.thinking.line(p.cfg.Width-2-2*p.curDepth)))
-	}
-}
-
 // Finish writes the closing line of a run that did not finish.
 func (p *Plain) Finish(s Summary) error {
 	p.endBlock()
@@ -704,28 +407,4 @@ func (p *Plain) Finish(s Summary) error {
 	}
 	p.ci.finish()
 	return p.w.Flush()
-}
-
-// thinkingSummary keeps the start of a thinking block for its one-line summary.
-type thinkingSummary struct {
-	head []byte
-	n    int // bytes of thinking seen
-}
-
-func (t *thinkingSummary) reset() {
-	t.head, t.n = t.head[:0], 0
-}
-
-func (t *thinkingSummary) add(s string) {
-	t.n += len(s)
-	if len(t.head) < 400 {
-		t.head = append(t.head, s[:min(len(s), 400-len(t.head))]...)
-	}
-}
-
-// line is "Thinking: first words… (1.2k chars)".
-func (t *thinkingSummary) line(width int) string {
-	text := strings.Join(strings.Fields(sanitize.String(string(t.head), sanitize.Options{})), " ")
-	suffix := fmt.Sprintf(" (%s chars)", Tokens(int64(t.n)))
-	return "thinking: " + TruncateRunes(text, max(10, width-10-len(suffix))) + suffix
 }

@@ -135,5 +135,5 @@ func New(format string, w io.Writer, cfg Config) (Renderer, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return c(w, cfg), nil
+	return c(ciWriter(format, cfg, w), cfg), nil
 }

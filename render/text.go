@@ -1,9 +1,10 @@
 package render
 
 import (
-	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"io"
 	"strings"
+
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 
 	"github.com/agentfmt/agentfmt/streaming"
 )

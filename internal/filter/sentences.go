@@ -96,7 +96,22 @@ func (s *Sentences) end(b *sentBlock) error {
 	if b == nil {
 		return nil
 	}
+	rest := string(b.sp.buf)
 	s.out = b.sp.end(s.out[:0])
+	// The splitter drops white space left at the end (a block of only
+	// white space gives no sentence); the sentences must still add up to
+	// the text: it goes with the last sentence, or is one.
+	n := 0
+	for _, o := range s.out {
+		n += len(o)
+	}
+	if n < len(rest) {
+		if left := rest[n:]; len(s.out) > 0 {
+			s.out[len(s.out)-1] += left
+		} else {
+			s.out = append(s.out, left)
+		}
+	}
 	return s.emit(b)
 }
 

@@ -95,3 +95,30 @@ func TestSentencesAfterUntil(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// The sentences of every block add up to its text, a block of white space
+// only included.
+func TestSentencesAddUpWhitespace(t *testing.T) {
+	for _, parts := range [][]string{{"\n\n"}, {" "}, {"Hi there. ", "\n"}, {"One.", " Two.  ", "\t"}} {
+		var c collect
+		s := NewSentences(&c)
+		for _, p := range parts {
+			if err := s.Handle(delta("m1", 0, p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var got, want string
+		for _, x := range c.sentences() {
+			got += x
+		}
+		for _, p := range parts {
+			want += p
+		}
+		if got != want {
+			t.Errorf("%q: sentences %q add up to %q", parts, c.sentences(), got)
+		}
+	}
+}

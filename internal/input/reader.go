@@ -1,5 +1,5 @@
 // Package input reads agent output line by line: lines of any length (no
-// 64 KiB limit), CRLF and a BOM tolerated, over-long lines skipped without
+// 64 KiB limit), CRLF and a BOM (at the start of any line) tolerated, over-long lines skipped without
 // being held in memory, and a file holding one JSON array read as its
 // elements.
 package input
@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/tidwall/gjson"
 )
 
@@ -20,8 +21,8 @@ var bom = []byte("\xef\xbb\xbf")
 
 // Line is one line of input.
 type Line struct {
-	// Bytes is the line without its line ending (and without a BOM on the
-	// first line). It is valid only until the next call to Next.
+	// Bytes is the line without its line ending (and without a BOM at its
+	// start). It is valid only until the next call to Next.
 	Bytes []byte
 	// N is the 1-based line number.
 	N int
@@ -61,6 +62,7 @@ type Reader struct {
 	size    int      // its length so far
 	reg     region   // where a long line is gathered, when the system lends one
 	inReg   bool     // the line being read is in reg
+	doc     *document
 }
 
 // readSize is the read buffer: lines shorter than it are handed out from
@@ -105,6 +107,9 @@ func (r *Reader) Next() (Line, error) {
 		r.pending = r.pending[1:]
 		return l, nil
 	}
+	if r.doc != nil {
+		return r.readDocument()
+	}
 	line, err := r.readLine()
 	if err != nil {
 		return line, err
@@ -139,7 +144,9 @@ func (r *Reader) readLine() (Line, error) {
 	)
 	for {
 		chunk, err := r.r.ReadSlice('\n')
-		if r.n == 0 && total == 0 && bytes.HasPrefix(chunk, bom) {
+		if total == 0 && bytes.HasPrefix(chunk, bom) {
+			// A BOM at the start of any line: logs concatenated from
+			// tools that write one per file.
 			chunk = chunk[len(bom):]
 		}
 		total += int64(len(chunk))
@@ -304,14 +311,12 @@ func isObjectStart(b []byte) bool {
 }
 
 // readArray handles a first line that opens an array (or, alone on its
-// line, an object). A first line that
-// is a whole array gives its elements, and reading goes on line by line
-// after it (nothing more is held). Otherwise the array spans lines (a
-// pretty-printed file): the whole input is read, and when it is one valid
-// JSON array its elements are returned one by one; when it is not, the
-// lines as they are.
+// line, an object). A first line that is a whole array gives its elements,
+// and reading goes on line by line after it (nothing more is held).
+// Otherwise the value spans lines (a pretty-printed file): it is judged
+// line by line as it comes (see readDocument).
 func (r *Reader) readArray(first Line) (Line, error) {
-	if gjson.ValidBytes(first.Bytes) {
+	if jsonvalid.Valid(first.Bytes) {
 		if first.Owned {
 			r.arrBuf = first.Bytes
 		} else {
@@ -321,54 +326,137 @@ func (r *Reader) readArray(first Line) (Line, error) {
 		r.elements(r.arrBuf, first.N)
 		return r.Next() // the first element, or the line after "[]"
 	}
-	type span struct {
-		start, end int
-		l          Line
+	d := &document{array: bytes.TrimSpace(first.Bytes)[0] == '['}
+	d.add(Line{Bytes: first.Bytes, N: first.N, NoNewline: first.NoNewline})
+	r.doc = d
+	return r.readDocument()
+}
+
+// DocumentLookAhead is the most a pretty-printed document (or one element
+// of a pretty-printed array) is held before it is judged not one: its
+// lines are then read as they came.
+var DocumentLookAhead = 64 << 20
+
+// document is a value that spans lines, from a first line of a lone "{"
+// or an unfinished "[": its lines are held only while they are still the
+// start of one JSON value (jsonvalid.Stream, no line scanned twice). An
+// object is one value once it closes; an array's elements are handed on
+// one by one as each completes, so a long pretty-printed array is shown
+// live and never held whole. Anything else (NDJSON after a lone "{", a
+// cut-off file, a line over --max-line, more than DocumentLookAhead) gives
+// the lines held as they came, and reading goes on line by line.
+type document struct {
+	s     jsonvalid.Stream
+	data  []byte // the held lines, each with a '\n'
+	lines []heldLine
+	array bool
+}
+
+// heldLine is a held line: data[start:end], or a skipped line (start -1).
+type heldLine struct {
+	start, end int
+	l          Line
+	rest       bool // the rest of a line an element ended in
+}
+
+func (d *document) add(l Line) {
+	if l.Skipped > 0 {
+		d.lines = append(d.lines, heldLine{start: -1, end: -1, l: l})
+		return
 	}
-	data := append([]byte(nil), first.Bytes...)
-	data = append(data, '\n')
-	spans := []span{{0, len(first.Bytes), Line{N: first.N, NoNewline: first.NoNewline}}}
-	skipped := false
+	start := len(d.data)
+	d.data = append(d.data, l.Bytes...)
+	d.lines = append(d.lines, heldLine{start: start, end: len(d.data), l: Line{N: l.N, NoNewline: l.NoNewline}})
+	d.data = append(d.data, '\n')
+}
+
+// readDocument goes on with the document being read.
+func (r *Reader) readDocument() (Line, error) {
+	d := r.doc
 	for {
+		st := d.s.Scan(d.data)
+		if d.array && len(d.s.Elems) > 0 {
+			r.handElements(d)
+		}
+		if len(r.pending) > 0 {
+			return r.Next() // back here for the rest
+		}
+		switch {
+		case st == jsonvalid.Done:
+			r.doc = nil
+			r.first = true // another document may follow
+			if !d.array {
+				obj := bytes.TrimSpace(d.data[:d.s.End])
+				r.pending = append(r.pending, Line{Bytes: obj, N: d.lines[0].l.N, Element: true, Owned: true})
+			}
+			return r.Next()
+		case st == jsonvalid.Bad, len(d.data) > DocumentLookAhead:
+			return r.asTheyCame(d)
+		}
 		l, err := r.readLine()
 		if err != nil {
-			// io.EOF, or a read error that readLine keeps for later.
-			break
+			// io.EOF, or a read error that readLine keeps for later: the
+			// value is cut off.
+			if len(d.lines) == 0 {
+				r.doc = nil
+				return Line{}, err
+			}
+			return r.asTheyCame(d)
 		}
+		d.add(l)
 		if l.Skipped > 0 {
-			skipped = true
-			spans = append(spans, span{-1, -1, l})
-			continue
+			return r.asTheyCame(d)
 		}
-		start := len(data)
-		data = append(data, l.Bytes...)
-		spans = append(spans, span{start, len(data), Line{N: l.N, NoNewline: l.NoNewline}})
-		data = append(data, '\n')
 	}
-	r.arrBuf = data
-	r.pending = r.pending[:0]
-	if r.err == nil && !skipped && gjson.ValidBytes(data) {
-		if obj := bytes.TrimSpace(data); obj[0] == '{' {
-			// One pretty-printed object: one value.
-			r.pending = append(r.pending, Line{Bytes: obj, N: first.N, Element: true, Owned: true})
-			return r.Next()
-		}
-		r.elements(data, first.N)
-		if len(r.pending) == 0 {
-			return Line{}, io.EOF
-		}
-		return r.Next()
-	}
-	// Not an array after all: the lines as they came.
-	for _, s := range spans {
-		l := s.l
-		if s.start >= 0 {
-			l.Bytes = data[s.start:s.end]
+}
+
+// asTheyCame ends the document: its held lines are served as lines.
+func (r *Reader) asTheyCame(d *document) (Line, error) {
+	r.doc = nil
+	for _, h := range d.lines {
+		l := h.l
+		if h.start >= 0 {
+			l.Bytes = d.data[h.start:h.end]
 			l.Owned = true // data is not reused
+			if h.rest && len(bytes.Trim(l.Bytes, " \t\r,")) == 0 {
+				continue // the comma after an element handed on
+			}
 		}
 		r.pending = append(r.pending, l)
 	}
 	return r.Next()
+}
+
+// handElements queues the completed elements of an array document (each
+// in its own memory) and drops the lines wholly read.
+func (r *Reader) handElements(d *document) {
+	k := 0
+	for _, e := range d.s.Elems {
+		for k+1 < len(d.lines) && (d.lines[k].start < 0 || d.lines[k].end < e[0]) {
+			k++
+		}
+		r.pending = append(r.pending, Line{Bytes: bytes.Clone(d.data[e[0]:e[1]]), N: d.lines[k].l.N, Element: true, Owned: true})
+	}
+	// What is read is dropped: whole lines, and the start of a line an
+	// element ended in (its rest is held from there).
+	cut := d.s.Elems[len(d.s.Elems)-1][1]
+	d.s.Elems = d.s.Elems[:0]
+	keep := 0
+	for keep < len(d.lines) && (d.lines[keep].start < 0 || d.lines[keep].end <= cut) {
+		keep++
+	}
+	d.lines = append(d.lines[:0], d.lines[keep:]...)
+	for i := range d.lines {
+		h := &d.lines[i]
+		if h.start < 0 {
+			continue
+		}
+		h.rest = h.rest || h.start < cut
+		h.start = max(h.start-cut, 0)
+		h.end -= cut
+	}
+	d.data = append(d.data[:0], d.data[cut:]...)
+	d.s.Rebase(cut)
 }
 
 // elements queues the elements of the JSON array data, whose first byte

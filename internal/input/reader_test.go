@@ -65,8 +65,8 @@ func TestReaderLines(t *testing.T) {
 		{"lines", "a\nb\n", 0, []got{{text: "a", n: 1}, {text: "b", n: 2}}},
 		{"crlf", "a\r\nb\r\n", 0, []got{{text: "a", n: 1}, {text: "b", n: 2}}},
 		{"lone cr kept inside", "a\rb\n", 0, []got{{text: "a\rb", n: 1}}},
-		{"bom on the first line only", "\xef\xbb\xbf{}\n\xef\xbb\xbfx\n", 0,
-			[]got{{text: "{}", n: 1}, {text: "\xef\xbb\xbfx", n: 2}}},
+		{"bom at the start of every line", "\xef\xbb\xbf{}\n\xef\xbb\xbfx\r\n\xef\xbb\xbf{\"a\":1}\na\xef\xbb\xbf\n", 0,
+			[]got{{text: "{}", n: 1}, {text: "x", n: 2}, {text: `{"a":1}`, n: 3}, {text: "a\xef\xbb\xbf", n: 4}}},
 		{"bom and crlf", "\xef\xbb\xbfbanner\r\n{\"a\":1}\r\n", 0, []got{{text: "banner", n: 1}, {text: `{"a":1}`, n: 2}}},
 		{"blank lines", "a\n\n\r\n  \nb\n", 0,
 			[]got{{text: "a", n: 1}, {text: "", n: 2}, {text: "", n: 3}, {text: "  ", n: 4}, {text: "b", n: 5}}},
@@ -91,12 +91,16 @@ func TestReaderLines(t *testing.T) {
 			[]got{{text: "{\n    \"a\": 1\n  }", n: 2, element: true}, {text: "{\"b\": [1,\n 2]}", n: 5, element: true}}},
 		{"pretty-printed array, crlf", "[\r\n  {\"a\": 1},\r\n  {\"b\": 2}\r\n]\r\n", 0,
 			[]got{{text: `{"a": 1}`, n: 2, element: true}, {text: `{"b": 2}`, n: 3, element: true}}},
-		{"[ then invalid content falls back to lines", "[\n{\"a\":1}\nnot json\n{\"b\":", 0,
-			[]got{{text: "[", n: 1}, {text: `{"a":1}`, n: 2}, {text: "not json", n: 3}, {text: `{"b":`, n: 4, noNewline: true}}},
-		{"[{ cut off falls back to lines", "[{\"type\":\"x\"},\n{\"type\":", 0,
-			[]got{{text: `[{"type":"x"},`, n: 1}, {text: `{"type":`, n: 2, noNewline: true}}},
-		{"array followed by more lines falls back", "[\n{\"a\":1}\n]\n{\"b\":2}\n", 0,
-			[]got{{text: "[", n: 1}, {text: `{"a":1}`, n: 2}, {text: "]", n: 3}, {text: `{"b":2}`, n: 4}}},
+		{"[ then invalid content: the elements so far, then lines", "[\n{\"a\":1}\nnot json\n{\"b\":", 0,
+			[]got{{text: `{"a":1}`, n: 2, element: true}, {text: "not json", n: 3}, {text: `{"b":`, n: 4, noNewline: true}}},
+		{"[ then NDJSON: the first line an element, then lines", "[\n{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n", 0,
+			[]got{{text: `{"a":1}`, n: 2, element: true}, {text: `{"b":2}`, n: 3}, {text: `{"c":3}`, n: 4}}},
+		{"lone { then NDJSON: lines", "{\n{\"b\":2}\n{\"c\":3}\n", 0,
+			[]got{{text: "{", n: 1}, {text: `{"b":2}`, n: 2}, {text: `{"c":3}`, n: 3}}},
+		{"[{ cut off: the element, then the rest", "[{\"type\":\"x\"},\n{\"type\":", 0,
+			[]got{{text: `{"type":"x"}`, n: 1, element: true}, {text: `{"type":`, n: 2, noNewline: true}}},
+		{"array followed by more lines", "[\n{\"a\":1}\n]\n{\"b\":2}\n", 0,
+			[]got{{text: `{"a":1}`, n: 2, element: true}, {text: `{"b":2}`, n: 4}}},
 		{"array with a skipped line falls back", "[\n{\"a\":\"0123456789\"}\n]\n", 10,
 			[]got{{text: "[", n: 1}, {n: 2, skipped: 18}, {text: "]", n: 3}}},
 		{"array on the second line is a line", "x\n[{\"a\":1}]\n", 0, []got{{text: "x", n: 1}, {text: `[{"a":1}]`, n: 2}}},
@@ -292,7 +296,7 @@ func TestReaderReadError(t *testing.T) {
 		}
 		texts = append(texts, string(l.Bytes))
 	}
-	if !errors.Is(err, boom) || strings.Join(texts, "|") != `[|{"a":1},` {
+	if !errors.Is(err, boom) || strings.Join(texts, "|") != `{"a":1}` {
 		t.Errorf("array then error: %q %v", texts, err)
 	}
 }
@@ -317,19 +321,18 @@ func TestReaderBuffered(t *testing.T) {
 }
 
 // expectedLines is the specification the fuzz target checks the reader
-// against: the input without a leading BOM, split at '\n', each line
-// without one trailing '\r'.
+// against: the input split at '\n', each line without a leading BOM and
+// one trailing '\r'.
 func expectedLines(data []byte) [][]byte {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(data) == 0 {
+	if len(data) == 0 || bytes.Equal(data, []byte("\xef\xbb\xbf")) {
 		return nil
 	}
 	lines := bytes.Split(data, []byte("\n"))
-	if len(lines[len(lines)-1]) == 0 {
+	if last := lines[len(lines)-1]; len(last) == 0 || bytes.Equal(last, []byte("\xef\xbb\xbf")) {
 		lines = lines[:len(lines)-1]
 	}
 	for i, l := range lines {
-		lines[i] = bytes.TrimSuffix(l, []byte("\r"))
+		lines[i] = bytes.TrimSuffix(bytes.TrimPrefix(l, []byte("\xef\xbb\xbf")), []byte("\r"))
 	}
 	return lines
 }
@@ -364,9 +367,11 @@ func checkReader(t *testing.T, data []byte, max int) {
 			return true
 		})
 		lines, want, first = lines[n:], want[1:], 1
-	} else if body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")); len(want) > 0 && isArrayStart(want[0]) &&
+	} else if body := bytes.Join(want, []byte("\n")); len(want) > 0 && isArrayStart(want[0]) &&
 		(max == 0 || len(want[0]) <= max) && gjson.ValidBytes(body) && !tooLong(want, max) {
-		// A pretty-printed array: its elements, each valid JSON, in order.
+		// A pretty-printed array: its elements, each valid JSON, in order
+		// (and the blank lines after it, read as lines).
+		lines = dropBlank(lines)
 		arr := gjson.ParseBytes(body).Array()
 		if len(lines) != len(arr) {
 			t.Fatalf("%d elements, want %d", len(lines), len(arr))
@@ -380,11 +385,33 @@ func checkReader(t *testing.T, data []byte, max int) {
 		}
 		return
 	}
-	if body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")); len(want) > 0 && isObjectStart(want[0]) &&
+	if body := bytes.Join(want, []byte("\n")); len(want) > 0 && isObjectStart(want[0]) &&
 		gjson.ValidBytes(body) && !tooLong(want, max) {
 		// One pretty-printed object: one value.
+		lines = dropBlank(lines)
 		if len(lines) != 1 || !lines[0].Element || string(lines[0].Bytes) != string(bytes.TrimSpace(body)) {
 			t.Fatalf("object read as %+v", lines)
+		}
+		return
+	}
+	if first == 0 && len(want) > 0 && (max == 0 || len(want[0]) <= max) && (isArrayStart(want[0]) || isObjectStart(want[0])) {
+		// A document that is not one value as a whole: elements handed
+		// on as they completed (each valid JSON), values, and lines as they
+		// came (each the rest of its input line), in order.
+		prev := 0
+		for _, l := range lines {
+			switch {
+			case l.N < prev || l.N > len(want):
+				t.Fatalf("line numbered %d after %d (%d lines)", l.N, prev, len(want))
+			case l.Element:
+				if !gjson.ValidBytes(l.Bytes) {
+					t.Fatalf("element %q is not JSON", l.Bytes)
+				}
+			case l.Skipped > 0:
+			case !bytes.HasSuffix(want[l.N-1], l.Bytes):
+				t.Fatalf("line %d: %q, not the rest of %q", l.N, l.Bytes, want[l.N-1])
+			}
+			prev = l.N
 		}
 		return
 	}
@@ -543,8 +570,8 @@ func TestBufferedIgnoresAPartialLine(t *testing.T) {
 }
 
 // TestPrettyPrintedObject: a whole input that is one pretty-printed JSON
-// object (gemini --output-format json) is one value; several objects, or
-// an object that is not valid, stay lines.
+// object (gemini --output-format json) is one value, and so is each of
+// several in a row; an object that is not valid stays lines.
 func TestPrettyPrintedObject(t *testing.T) {
 	read := func(in string) []Line {
 		r := NewReader(strings.NewReader(in), 0)
@@ -563,11 +590,22 @@ func TestPrettyPrintedObject(t *testing.T) {
 		t.Errorf("one object: got %d lines %+v", len(one), one)
 	}
 	two := read("{\n\"a\":1\n}\n{\n\"b\":2\n}\n")
-	if len(two) != 6 {
-		t.Errorf("two objects: got %d lines, want 6", len(two))
+	if len(two) != 2 || two[1].N != 4 || !two[1].Element {
+		t.Errorf("two objects: got %+v, want two values", two)
 	}
 	bad := read("{\n\"a\":\n")
 	if len(bad) != 2 {
 		t.Errorf("invalid object: got %d lines, want 2", len(bad))
 	}
+}
+
+// dropBlank drops the lines of white space only that follow a document.
+func dropBlank(lines []Line) []Line {
+	var out []Line
+	for _, l := range lines {
+		if l.Element || len(bytes.TrimSpace(l.Bytes)) > 0 || l.Skipped > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
 }

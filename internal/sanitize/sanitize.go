@@ -73,24 +73,42 @@ func safePrefix(s string) int {
 	return i
 }
 
-// Append appends the sanitised s to dst.
+// sgrReset ends the colours a line of tool output set (AllowSGR).
+const sgrReset = "\x1b[0m"
+
+// Append appends the sanitised s to dst. With AllowSGR, a line that set
+// colours ends with a reset (before its newline, and at the end of s), so
+// that a tool's "ESC[30;40m" cannot bleed into what follows and hide it.
 func Append(dst []byte, s string, o Options) []byte {
+	colour := false // an SGR other than a reset passed on this line
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < 0x80 {
 			switch {
-			case c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f):
+			case c == '\n':
+				if colour {
+					dst = append(dst, sgrReset...)
+					colour = false
+				}
+				dst = append(dst, c)
+			case c == '\t' || (c >= 0x20 && c != 0x7f):
 				dst = append(dst, c)
 			case c == 0x1b:
 				if o.AllowSGR {
 					if n := sgrLen(s[i:]); n > 0 {
 						dst = append(dst, s[i:i+n]...)
+						p := s[i+2 : i+n-1]
+						colour = p != "" && p != "0" && p != "00"
 						i += n
 						continue
 					}
 				}
 				dst = append(dst, "␛"...)
 			case c == '\r':
+				if colour && i+1 < len(s) && s[i+1] == '\n' {
+					dst = append(dst, sgrReset...)
+					colour = false
+				}
 				if i+1 < len(s) && s[i+1] == '\n' {
 					if o.KeepCR {
 						dst = append(dst, '\r')
@@ -118,6 +136,9 @@ func Append(dst []byte, s string, o Options) []byte {
 			dst = append(dst, s[i:i+n]...)
 		}
 		i += n
+	}
+	if colour {
+		dst = append(dst, sgrReset...)
 	}
 	return dst
 }

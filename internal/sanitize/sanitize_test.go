@@ -27,7 +27,7 @@ func TestString(t *testing.T) {
 		{"wide chars kept", "日本語 🎉", "日本語 🎉", Options{}},
 		{"sgr blocked", "\x1b[31mred\x1b[0m", "␛[31mred␛[0m", Options{}},
 		{"sgr allowed", "\x1b[31mred\x1b[0m", "\x1b[31mred\x1b[0m", Options{AllowSGR: true}},
-		{"only sgr allowed", "\x1b[2J\x1b[1;32mok", "␛[2J\x1b[1;32mok", Options{AllowSGR: true}},
+		{"only sgr allowed", "\x1b[2J\x1b[1;32mok", "␛[2J\x1b[1;32mok\x1b[0m", Options{AllowSGR: true}},
 		{"bell", "\a", "␇", Options{}},
 	}
 	for _, c := range cases {

@@ -40,6 +40,7 @@ type sblock struct {
 	name   string          // tool name
 	input  string          // input given at content_block_start, when not {}
 	json   strings.Builder // input_json_delta fragments
+	hi     rune            // a surrogate half ending the last delta (see deltaText)
 }
 
 // tool is a tool call of the current run.

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // streamEvent handles a `stream_event` line (--include-partial-messages):
@@ -205,9 +205,9 @@ func (p *parser) blockDelta(idx int, delta, parent string) error {
 	}
 	switch dtyp {
 	case "text_delta":
-		return p.streamText(streaming.KindTextDelta, m, b, idx, textOf(p.line, textRaw))
+		return p.streamText(streaming.KindTextDelta, m, b, idx, deltaText(p.line, textRaw, &b.hi))
 	case "thinking_delta":
-		return p.streamText(streaming.KindThinkingDelta, m, b, idx, textOf(p.line, thinkingRaw))
+		return p.streamText(streaming.KindThinkingDelta, m, b, idx, deltaText(p.line, thinkingRaw, &b.hi))
 	case "input_json_delta":
 		// Copied below and by the decoder (not lent): decoded once, here.
 		pj := parsers.Value(pjRaw).String()
@@ -252,7 +252,7 @@ func (p *parser) startStreamedTool(b *sblock, parent string) error {
 		if input == "" {
 			input = "{}"
 		}
-	case !gjson.Valid(input):
+	case !jsonvalid.String(input):
 		input = "" // cut off: the input deltas showed what came
 	}
 	return p.startTool(b.tool, b.name, input, parent)

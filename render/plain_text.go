@@ -1,0 +1,254 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// The plain renderer's streaming text: complete lines printed as they
+// come, the unfinished last line shown on Flush, thinking summaries.
+
+// showPartial writes what is new of the partial last line of the text block.
+func (p *Plain) showPartial() {
+	if !p.inBlock || len(p.partial) <= p.shown ||
+		(p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) {
+		return
+	}
+	cut := len(p.partial)
+	// Whole characters only, and not a CR that may be half of a CRLF.
+	for cut > p.shown && !utf8.FullRune(p.partial[lastRuneStart(p.partial[:cut]):cut]) {
+		cut = lastRuneStart(p.partial[:cut])
+	}
+	if cut > p.shown && p.partial[cut-1] == '\r' {
+		cut--
+	}
+	if cut <= p.shown {
+		return
+	}
+	frag := string(p.partial[p.shown:cut])
+	if p.shown == 0 {
+		prefix, shown := p.lineParts(frag)
+		p.emitStart(nil, p.curDepth, prefix)
+		p.w.WriteString(shown)
+	} else {
+		p.w.WriteString(p.fragment(frag))
+	}
+	p.shown = cut
+}
+
+// view is b as a string, without a copy, for a line made in b and
+// written out (nothing keeps it) before b is written again.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// lastRuneStart is the index of the start of the last rune of b.
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			return i
+		}
+	}
+	return max(0, len(b)-1)
+}
+
+// fragment is how a piece of a line already started is shown.
+func (p *Plain) fragment(s string) string {
+	s = p.clean(s)
+	if p.curKind == streaming.KindThinkingDelta {
+		return p.p.Dim(s)
+	}
+	return s
+}
+
+// finishShown ends a line whose start showPartial wrote: the rest of the
+// partial line, then rest, then the newline.
+func (p *Plain) finishShown(rest string) {
+	s := view(p.partial[p.shown:])
+	if rest != "" {
+		s += rest
+	}
+	p.w.WriteString(p.fragment(strings.TrimSuffix(s, "\r")))
+	p.w.WriteByte('\n')
+	p.partial = p.partial[:0]
+	p.shown = 0
+}
+
+// text prints assistant text and thinking as complete lines.
+func (p *Plain) text(ev *streaming.Event) {
+	if !p.inBlock || ev.Kind != p.curKind || ev.Block != p.curIndex || ev.Message != string(p.curMsg) {
+		p.endBlock()
+		p.inBlock = true
+		p.curMsg = append(p.curMsg[:0], ev.Message...)
+		p.curKind, p.curIndex = ev.Kind, ev.Block
+		p.curDepth = p.depthOf(ev.Parent)
+		p.curUser = ev.Role == streaming.RoleUser
+		p.lineNo = 0
+		p.thinking.reset()
+	}
+	if ev.Kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull {
+		if p.cfg.Thinking == ThinkingSummary {
+			p.thinking.add(ev.Text)
+		}
+		return
+	}
+	// Only the delta can hold new line ends: look for them there, and
+	// print each finished line without copying what follows it.
+	text := ev.Text
+	if n := p.textLines(text); n > 0 {
+		text = text[n:]
+	}
+	for {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			break
+		}
+		if p.shown > 0 {
+			p.finishShown(text[:i])
+		} else if len(p.partial) == 0 {
+			p.textLine(ev, text[:i])
+		} else {
+			p.partial = append(p.partial, text[:i]...)
+			p.textLine(ev, view(p.partial))
+			p.partial = p.partial[:0]
+		}
+		text = text[i+1:]
+	}
+	p.partial = append(p.partial, text...)
+}
+
+// spaces indents text lines (two per level).
+const spaces = "                                "
+
+// textLines is the fast path of text for what textLine would print
+// unchanged: the complete lines at the start of text, when there is no
+// partial line before them, no timestamp, no CI marker and nothing to
+// sanitise in them (checked once for all). Assistant text at the top
+// level is written in one piece; other lines get their indent and prefix
+// as textLine gives them. It returns how much of text it printed.
+func (p *Plain) textLines(text string) int {
+	if len(p.partial) > 0 || p.cfg.Timestamps || p.cfg.CI != CINone ||
+		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
+		return 0
+	}
+	end := strings.LastIndexByte(text, '\n')
+	if end < 0 {
+		return 0
+	}
+	body := text[:end+1]
+	if !sanitize.Clean(body) {
+		return 0
+	}
+	if !p.curUser && p.curDepth == 0 {
+		p.w.WriteString(body)
+		p.lineNo += strings.Count(body, "\n")
+	} else {
+		p.prefixedLines(body)
+	}
+	p.printed = true
+	return end + 1
+}
+
+// prefixedLines writes body, complete lines of the current block, each
+// with its indent and (in a user message) prefix as textLine gives them.
+// The lines are put together in the writer's free buffer and handed over
+// in one Write; a line that does not fit goes in pieces, which fill the
+// buffer and flush it, as writing every line in pieces would.
+func (p *Plain) prefixedLines(body string) {
+	indent := spaces[:2*p.curDepth]
+	b := p.w.AvailableBuffer()
+	for len(body) > 0 {
+		i := strings.IndexByte(body, '\n')
+		prefix := ""
+		if p.curUser {
+			if p.lineNo == 0 {
+				prefix = p.p.Blue("› ")
+			} else if i > 0 {
+				prefix = "  "
+			}
+		}
+		if len(indent)+len(prefix)+i+1 <= cap(b)-len(b) {
+			b = append(append(append(b, indent...), prefix...), body[:i+1]...)
+		} else {
+			p.w.Write(b)
+			p.w.WriteString(indent)
+			p.w.WriteString(prefix)
+			p.w.WriteString(body[:i+1])
+			b = p.w.AvailableBuffer()
+		}
+		body = body[i+1:]
+		p.lineNo++
+	}
+	p.w.Write(b)
+}
+
+func (p *Plain) textLine(ev *streaming.Event, s string) {
+	// A CRLF line end is a line end, not a carriage return to show.
+	prefix, s := p.lineParts(strings.TrimSuffix(s, "\r"))
+	p.emitPrefixed(ev, p.curDepth, prefix, s)
+}
+
+// lineParts is the prefix and the shown form of a text line of the current
+// block (or of the start of one).
+func (p *Plain) lineParts(s string) (prefix, shown string) {
+	s = p.clean(s)
+	switch {
+	case p.curKind == streaming.KindThinkingDelta:
+		s = p.p.Dim("┆ " + s)
+	case p.curUser:
+		if p.lineNo == 0 {
+			prefix = p.p.Blue("› ")
+		} else if s != "" {
+			prefix = "  "
+		}
+	default:
+		s = p.ci.content(s)
+	}
+	p.lineNo++
+	return prefix, s
+}
+
+// endBlock finishes the current text block: its partial last line, or the
+// thinking summary.
+func (p *Plain) endBlock() {
+	if !p.inBlock {
+		return
+	}
+	p.inBlock = false
+	if p.shown > 0 {
+		p.finishShown("")
+	} else if len(p.partial) > 0 {
+		p.textLine(nil, view(p.partial))
+		p.partial = p.partial[:0]
+	}
+	if p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {
+		p.emitLine(nil, p.curDepth, p.p.Dim("✻ "+p.thinking.line(p.cfg.Width-2-2*p.curDepth)))
+	}
+}
+
+// thinkingSummary keeps the start of a thinking block for its one-line summary.
+type thinkingSummary struct {
+	head []byte
+	n    int // bytes of thinking seen
+}
+
+func (t *thinkingSummary) reset() {
+	t.head, t.n = t.head[:0], 0
+}
+
+func (t *thinkingSummary) add(s string) {
+	t.n += len(s)
+	if len(t.head) < 400 {
+		t.head = append(t.head, s[:min(len(s), 400-len(t.head))]...)
+	}
+}
+
+// line is "Thinking: first words… (1.2k chars)".
+func (t *thinkingSummary) line(width int) string {
+	text := strings.Join(strings.Fields(sanitize.String(string(t.head), sanitize.Options{})), " ")
+	suffix := fmt.Sprintf(" (%s chars)", Tokens(int64(t.n)))
+	return "thinking: " + TruncateRunes(text, max(10, width-10-len(suffix))) + suffix
+}

@@ -1,0 +1,91 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// The GitHub job summary ($GITHUB_STEP_SUMMARY) of the last run, and
+// assistant text made safe to embed in it.
+
+// StepSummary is the markdown appended to $GITHUB_STEP_SUMMARY for the
+// last run: outcome, a table of duration, turns, tokens, cost and tool
+// calls, and the final answer (answer is what was shown: the --until
+// marker already stripped).
+func StepSummary(f *RunFacts, s Summary, answer, until string) string {
+	var b strings.Builder
+	who := "Agent"
+	if f.Agent != "" {
+		who = inline(f.Agent)
+	}
+	if f.Model != "" {
+		who += " (" + codeSpan(f.Model) + ")"
+	}
+	run := ""
+	if f.Runs > 1 {
+		run = fmt.Sprintf(", run %d", f.Runs)
+	}
+	switch {
+	case s.Interrupted:
+		fmt.Fprintf(&b, "### ⊘ %s interrupted%s\n", who, run)
+	case s.Outcome == streaming.Success:
+		fmt.Fprintf(&b, "### ✓ %s succeeded%s\n", who, run)
+	case s.Outcome == streaming.Failure:
+		fmt.Fprintf(&b, "### ✗ %s failed%s\n", who, run)
+	default:
+		fmt.Fprintf(&b, "### … %s did not finish%s\n", who, run)
+	}
+	if !s.Interrupted && s.Outcome != streaming.Success && s.Reason != "" {
+		fmt.Fprintf(&b, "\n%s\n", inline(oneLine(s.Reason)))
+	}
+	if s.UntilMissing {
+		fmt.Fprintf(&b, "\n**The final answer lacks the completion marker** %s\n", codeSpan(until))
+	}
+	dur, turns, tokens, cost := "–", "–", "–", "–"
+	if f.Result.DurationMS > 0 {
+		dur = Duration(f.Result.DurationMS)
+	} else if !f.First.IsZero() && f.Last.After(f.First) {
+		dur = Duration(f.Last.Sub(f.First).Milliseconds())
+	}
+	if f.Result.Turns > 0 {
+		turns = fmt.Sprintf("%d", f.Result.Turns)
+	}
+	if u := f.usage(); u != nil {
+		if u.Total() > 0 {
+			in := Tokens(u.InputTokens)
+			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
+				in += " + " + Tokens(c) + " cached"
+			}
+			tokens = in + " in, " + Tokens(u.OutputTokens) + " out"
+		}
+		if u.HasCost {
+			cost = Cost(u.CostUSD)
+		}
+	}
+	b.WriteString("\n| Duration | Turns | Tokens | Cost | Tool calls |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", dur, turns, tokens, cost, f.ToolList())
+	if strings.TrimSpace(answer) != "" {
+		b.WriteString("\n#### Final answer\n\n")
+		b.WriteString(MarkdownText(answer))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// MarkdownText is an assistant text made safe to embed in a markdown
+// document, as the transcript writes it: raw HTML and mentions defused
+// outside code, a fence left open closed, control characters visible.
+func MarkdownText(s string) string {
+	var b strings.Builder
+	m := &Markdown{w: bufio.NewWriter(&b), cfg: Config{Thinking: ThinkingSummary}, heading: true, last: elemText}
+	m.inBlock, m.lineNo = true, 1
+	m.cur.kind = streaming.KindTextDelta
+	m.role = streaming.RoleAssistant
+	m.addText(strings.TrimRight(s, "\n"))
+	m.endBlock()
+	_ = m.w.Flush()
+	return b.String()
+}
