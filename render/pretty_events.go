@@ -77,7 +77,6 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 		}
 	}
 	t := &textItem{depth: d, user: ev.Role == streaming.RoleUser, think: ev.Kind == streaming.KindThinkingDelta}
-	t.md = r.p.Enabled && !t.user && !t.think
 	t.pend = append(t.pend, ev.Text...)
 	r.cur = t
 	r.push(t)

@@ -72,7 +72,7 @@ func (r *Pretty) blocked() bool {
 		return false
 	}
 	for _, it := range r.items[1:] {
-		if t, ok := it.(*textItem); ok && len(t.ready) > 0 || it.complete() {
+		if t, ok := it.(*textItem); ok && t.ready() || it.complete() {
 			return true
 		}
 	}

@@ -9,7 +9,6 @@
 package mdterm
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -98,20 +97,32 @@ func (r *renderer) block(dst []termwrap.Line, n ast.Node, width int) []termwrap.
 	case *ast.ThematicBreak:
 		return append(dst, termwrap.Line{S: r.style(sgrDim, strings.Repeat("─", width), termwrap.Reset), W: width})
 	case *ast.FencedCodeBlock:
-		info := ""
+		f := Fence{Char: '`', N: 3, Line: "```"}
 		if n.Info != nil {
-			info = string(n.Info.Segment.Value(r.src))
+			f.Info = string(n.Info.Segment.Value(r.src))
 		}
-		lang := strings.Fields(info + " ")[0:]
-		l := ""
-		if len(lang) > 0 {
-			l = lang[0]
+		if start := n.Lines(); start.Len() > 0 || n.Info != nil {
+			// The opening line as written, for colour off.
+			pos := 0
+			if n.Info != nil {
+				pos = n.Info.Segment.Start
+			} else if start.Len() > 0 {
+				pos = max(start.At(0).Start-1, 0)
+			}
+			ls := strings.LastIndexByte(string(r.src[:pos]), '\n') + 1
+			le := strings.IndexByte(string(r.src[ls:]), '\n')
+			if le < 0 {
+				le = len(r.src) - ls
+			}
+			if fo, ok := OpenFence(string(r.src[ls : ls+le])); ok {
+				f = fo
+			}
 		}
-		return r.code(dst, r.rawLines(n), l, info, n, width)
+		return append(dst, CodeBlock(r.rawLines(n), f, width, r.color, true, true)...)
 	case *ast.CodeBlock:
 		return r.indent(dst, Code(r.rawLines(n), "", width-2, r.color), "  ", "  ")
 	case *ast.Blockquote:
-		bar := "│ "
+		bar := "┃ "
 		if !r.color {
 			bar = "> "
 		}
@@ -128,38 +139,6 @@ func (r *renderer) block(dst []termwrap.Line, n ast.Node, width int) []termwrap.
 		return r.blocks(dst, n, width)
 	}
 	return r.wrapLines(dst, strings.TrimRight(r.rawLines(n), "\n"), width)
-}
-
-// code renders a fenced code block: with colour, a dim row naming the
-// language, then the highlighted lines indented by two cells; without,
-// the fences as written around the lines.
-func (r *renderer) code(dst []termwrap.Line, code, lang, info string, n *ast.FencedCodeBlock, width int) []termwrap.Line {
-	if !r.color {
-		fence := "```"
-		if seg := n.Lines(); seg.Len() > 0 || true {
-			if start := n.Info; start != nil && start.Segment.Start >= 3 {
-				// keep ~~~ when that was the fence
-				if i := bytes.LastIndexByte(r.src[:start.Segment.Start], '\n'); r.src[i+1+countSpaces(r.src[i+1:])] == '~' {
-					fence = "~~~"
-				}
-			}
-		}
-		dst = r.wrapLines(dst, fence+info, width)
-		dst = append(dst, Code(code, lang, width, false)...)
-		return append(dst, termwrap.Line{S: fence, W: 3})
-	}
-	if info != "" {
-		dst = r.wrapLines(dst, sgrDim+info+termwrap.Reset, width)
-	}
-	return r.indent(dst, Code(code, lang, width-2, true), "  ", "  ")
-}
-
-func countSpaces(b []byte) int {
-	n := 0
-	for n < len(b) && b[n] == ' ' {
-		n++
-	}
-	return n
 }
 
 // rawLines is the text of a block's lines as written.

@@ -25,7 +25,7 @@ func TestRenderPlain(t *testing.T) {
 	got := plain(Render([]byte(sample), 30, false))
 	want := "# Title\n\nSome **bold**, *italic*,\n`code` and a link (https://\nx.dev).\n\n" +
 		"- a list item that is long\n  enough to wrap onto the next\n  row\n- second\n  1. nested\n\n" +
-		"> quoted text\n\nName │ Size\n─────┼─────\na    │    1\nbbbb │   22\n\n" +
+		"> quoted text\n\nName ╎ Size\n─────┼─────\na    ╎    1\nbbbb ╎   22\n\n" +
 		"```go\nfunc main() {\n    println(\"hi\")\n}\n```\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -35,7 +35,7 @@ func TestRenderPlain(t *testing.T) {
 func TestRenderColour(t *testing.T) {
 	ls := Render([]byte(sample), 30, true)
 	got := plain(ls)
-	for _, s := range []string{"Title\n", "Some bold, italic, code and", "• a list item", "│ quoted text", "  func main() {"} {
+	for _, s := range []string{"Title\n", "Some bold, italic, code and", "• a list item", "┃ quoted text", "  func main() {"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("%q missing from\n%s", s, got)
 		}
@@ -61,7 +61,7 @@ func TestTableTooWide(t *testing.T) {
 		t.Errorf("no list fallback:\n%s", got)
 	}
 	got = plain(Render([]byte(src), 44, false))
-	if !strings.Contains(got, "│") {
+	if !strings.Contains(got, "╎") {
 		t.Errorf("no table at 44:\n%s", got)
 	}
 	for _, l := range strings.Split(got, "\n") {

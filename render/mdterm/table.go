@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/render/termwrap"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 )
 
 // minCol is the narrowest a column is squeezed to before a table gives up
@@ -43,7 +43,7 @@ func (r *renderer) table(dst []termwrap.Line, t *east.Table, width int) []termwr
 			widths[i] = max(widths[i], termwrap.Width(c), 1)
 		}
 	}
-	sep := 3 // " │ "
+	sep := 3 // " ╎ "
 	total := func() int {
 		n := sep * (ncol - 1)
 		for _, w := range widths {
@@ -64,7 +64,7 @@ func (r *renderer) table(dst []termwrap.Line, t *east.Table, width int) []termwr
 		widths[wi]--
 	}
 	aligns := t.Alignments
-	bar := r.style(sgrDim, " │ ", termwrap.Reset)
+	bar := r.style(sgrDim, " ╎ ", termwrap.Reset)
 	for ri, row := range rows {
 		cols := make([][]termwrap.Line, ncol)
 		height := 1

@@ -6,8 +6,9 @@
 //	if err := vtcheck.InOrder(rows, answerTexts); err != nil { … }
 //	if err := vtcheck.Sequences(prettyOut); err != nil { … }
 //
-// Comparisons ignore white space (wrapping, indentation, alignment):
-// Squash removes it from both sides.
+// Comparisons ignore white space (wrapping, indentation, alignment) and
+// markdown syntax (the live renderer shows markdown rendered): Squash
+// removes both from both sides.
 package vtcheck
 
 import (
@@ -87,15 +88,22 @@ func defuse(out []byte) []byte {
 	return append(b, out[last:]...)
 }
 
-// Squash removes all white space from s.
+// Squash removes all white space from s, and the characters that
+// markdown uses as syntax or the live renderer draws in its place (list
+// bullets, table rules, quote bars, emphasis and code markers), so that
+// an answer rendered as markdown compares with its source. The bar │ of a
+// tool's output preview stays.
 func Squash(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
+		if unicode.IsSpace(r) || strings.ContainsRune(mdSyntax, r) {
 			return -1
 		}
 		return r
 	}, s)
 }
+
+// mdSyntax are the characters Squash drops besides white space.
+const mdSyntax = "`*_#>|~-+=[]()!<\\•╎┃─┼┆"
 
 // Count reports how many times text occurs in rows, white space ignored.
 func Count(rows []string, text string) int {
@@ -246,16 +254,8 @@ func hasMark(l string) bool {
 	return false
 }
 
-// norm is Squash without the bars that start each row of a preview or of
-// thinking shown in full.
-func norm(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r == '│' || r == '┆' {
-			return -1
-		}
-		return r
-	}, s)
-}
+// norm is Squash without the bars that start each row of a preview.
+func norm(s string) string { return strings.ReplaceAll(Squash(s), "│", "") }
 
 // stripSGR removes SGR colour sequences.
 func stripSGR(s string) string {
