@@ -53,6 +53,12 @@ type Pretty struct {
 
 	commitBuf, liveBuf []row
 
+	// Lines that came before the session header (hooks), shown after it.
+	early      []item
+	sawSession bool
+	unsettled  []*textItem // text items that still take text
+	plans      planState
+
 	finished bool
 	err      error
 	frames   int // frames drawn
@@ -157,13 +163,27 @@ func (r *Pretty) Finish(s Summary) error {
 		return r.err
 	}
 	r.endBlock()
+	if len(r.early) > 0 {
+		r.flushEarly()
+	}
 	var running []*toolItem
 	for _, it := range r.items {
-		if t, ok := it.(*toolItem); ok && !t.ended {
+		switch t := it.(type) {
+		case *toolItem:
+			if !t.ended {
+				running = append(running, t)
+			}
+		case *headerItem:
+			if !t.t.ended && !t.t.opened {
+				running = append(running, t.t)
+			}
+		}
+	}
+	for _, t := range r.opened {
+		if !t.ended {
 			running = append(running, t)
 		}
 	}
-	running = append(running, r.opened...)
 	for _, t := range running {
 		t.interrupted = s.Interrupted
 		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})

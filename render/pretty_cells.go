@@ -84,3 +84,4 @@ func isZeroWidthStart(s string) bool {
 	}
 	return termwrap.RuneWidth(r) == 0
 }
+

@@ -14,9 +14,7 @@ func (r *Pretty) frame(final bool) {
 	r.clock.dirty = false
 	r.frames++
 	r.pollResize()
-	for _, it := range r.items {
-		it.settle(r)
-	}
+	r.settle()
 	commit := r.commitReady(r.commitBuf[:0], false)
 	live := r.liveRows(r.liveBuf[:0])
 	limit := r.maxRows()
@@ -64,6 +62,9 @@ func (r *Pretty) maxRows() int {
 
 // blocked reports that finished output (a complete item, or finished rows
 // of a text) waits behind a running call at the head of the sequence.
+//
+// Only the items a screen could show are looked at, so that a frame costs
+// the same with thousands of calls running.
 func (r *Pretty) blocked() bool {
 	if len(r.items) < 2 {
 		return false
@@ -71,7 +72,7 @@ func (r *Pretty) blocked() bool {
 	if t, ok := r.items[0].(*toolItem); !ok || t.ended {
 		return false
 	}
-	for _, it := range r.items[1:] {
+	for _, it := range r.items[1:min(len(r.items), 2*r.maxRows()+2)] {
 		if t, ok := it.(*textItem); ok && t.ready() || it.complete() {
 			return true
 		}
@@ -111,19 +112,84 @@ func (r *Pretty) pop() {
 	}
 }
 
+// settle folds the text that arrived into the text items still taking it.
+func (r *Pretty) settle() {
+	keep := r.unsettled[:0]
+	for _, t := range r.unsettled {
+		t.settle(r)
+		if !t.settled {
+			keep = append(keep, t)
+		}
+	}
+	clear(r.unsettled[len(keep):])
+	r.unsettled = keep
+}
+
 // liveRows lays out the region: calls running above work already in the
 // scrollback, then the items not yet committed, then the status line.
+//
+// It is drawn from a bounded set: items are laid out from the last one
+// up until the screen is full, and what does not fit is counted, not
+// laid out ("… 12 more running"). A frame costs the same with 80,000
+// calls running as with 20.
 func (r *Pretty) liveRows(dst []row) []row {
-	for _, t := range r.opened {
-		dst = t.runningRows(r, dst)
+	limit := r.maxRows()
+	// Calls that ended left r.opened: drop them (their done line is in
+	// the sequence).
+	if n := len(r.opened); n > 0 {
+		keep := r.opened[:0]
+		for _, t := range r.opened {
+			if !t.ended {
+				keep = append(keep, t)
+			}
+		}
+		clear(r.opened[len(keep):n])
+		r.opened = keep
 	}
-	for _, it := range r.items {
-		dst = it.live(r, dst)
-	}
+	var parts [][]row // from the bottom up
+	n := 0
 	if r.run.active {
-		dst = append(dst, r.statusRow())
+		parts = append(parts, []row{r.statusRow()})
+		n++
+	}
+	shownRunning := 0
+	i := len(r.items)
+	for i > 0 && n <= limit {
+		i--
+		rows := r.items[i].live(r, nil)
+		parts = append(parts, rows)
+		n += len(rows)
+		if isRunning(r.items[i]) {
+			shownRunning++
+		}
+	}
+	j := len(r.opened)
+	for i == 0 && j > 0 && n <= limit {
+		j--
+		rows := r.opened[j].runningRows(r, nil)
+		parts = append(parts, rows)
+		n += len(rows)
+		shownRunning++
+	}
+	if more := len(r.tools) - shownRunning; (i > 0 || j > 0) && more > 0 {
+		s := truncCells("… "+Tokens(int64(more))+" more running", r.scr.width)
+		dst = append(dst, row{r.p.Dim(s), cells(s)})
+	}
+	for k := len(parts) - 1; k >= 0; k-- {
+		dst = append(dst, parts[k]...)
 	}
 	return dst
+}
+
+// isRunning reports whether an item is a call still running.
+func isRunning(it item) bool {
+	switch t := it.(type) {
+	case *toolItem:
+		return !t.ended
+	case *headerItem:
+		return !t.t.ended
+	}
+	return false
 }
 
 // clip keeps the bottom of a region too tall for the screen, with a line

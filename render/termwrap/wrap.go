@@ -47,15 +47,21 @@ func split(s string) (string, []mark) {
 func Wrap(s string, width int) []Line { return AppendWrap(nil, s, width) }
 
 // AppendWrap is Wrap appending to dst.
-func AppendWrap(dst []Line, s string, width int) []Line {
-	width = max(width, 1)
-	if a := ASCIIPrefix(s); a == len(s) && len(s) <= width {
+func AppendWrap(dst []Line, s string, width int) []Line { return appendWrap(dst, s, width, width) }
+
+// WrapHanging is Wrap with rows after the first rest cells wide (a hanging
+// indent: the caller puts the indent before them).
+func WrapHanging(s string, first, rest int) []Line { return appendWrap(nil, s, first, rest) }
+
+func appendWrap(dst []Line, s string, first, rest int) []Line {
+	first, rest = max(first, 1), max(rest, 1)
+	if a := ASCIIPrefix(s); a == len(s) && len(s) <= first {
 		t := strings.TrimRight(s, " ")
 		return append(dst, Line{t, len(t)})
 	}
 	plain, marks := split(s)
-	w := &wrapper{plain: plain, marks: marks, dst: dst}
-	w.run(width)
+	w := &wrapper{plain: plain, marks: marks, dst: dst, rest: rest}
+	w.run(first)
 	return w.dst
 }
 
@@ -65,6 +71,8 @@ type wrapper struct {
 	k     int // marks before k are applied to st
 	st    State
 	dst   []Line
+	rest  int // the width of rows after the first
+	width int // the width of the row being made
 }
 
 // emit appends the row plain[a:e] of w cells with its styles.
@@ -89,9 +97,11 @@ func (w *wrapper) emit(a, e, cw int) {
 		b.WriteString(Reset)
 	}
 	w.dst = append(w.dst, Line{b.String(), cw})
+	w.width = w.rest
 }
 
-func (w *wrapper) run(width int) {
+func (w *wrapper) run(first int) {
+	w.width = first
 	p := w.plain
 	state := -1
 	pos := 0
@@ -107,7 +117,7 @@ func (w *wrapper) run(width int) {
 		ce := a + len(body)
 		bw := Width(body)
 		sw := len(seg) - len(body) - strings.Count(seg[len(body):], "\n") - strings.Count(seg[len(body):], "\r")
-		if !empty && bw > 0 && rowW+bw > width {
+		if !empty && bw > 0 && rowW+bw > w.width {
 			w.emit(rowStart, rowEnd, rowCW)
 			empty = true
 		}
@@ -115,11 +125,11 @@ func (w *wrapper) run(width int) {
 			rowStart, rowEnd, rowW, rowCW = a, a, 0, 0
 		}
 		switch {
-		case empty && bw > width:
+		case empty && bw > w.width:
 			// A word wider than a row: cut between grapheme clusters.
 			x := a
 			for {
-				n, fw := Fit(p[x:ce], width)
+				n, fw := Fit(p[x:ce], w.width)
 				if x+n >= ce {
 					rowStart, rowEnd, rowW, rowCW = x, ce, fw, fw
 					break
