@@ -57,6 +57,7 @@ type Pretty struct {
 	early      []item
 	sawSession bool
 	unsettled  []*textItem // text items that still take text
+	lhead      int         // items before it hold nothing back (crowd)
 	plans      planState
 
 	finished bool
@@ -108,6 +109,11 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 			switch {
 			case r.cur != nil:
 				r.cur.pend = append(r.cur.pend, ev.Text...)
+				r.cur.recv += len(ev.Text)
+				if n := strings.Count(ev.Text, "\n"); n > 0 {
+					r.cur.nl += n
+					r.crowd()
+				}
 			case r.curTh != nil:
 				r.curTh.add(ev.Text)
 			}
@@ -117,6 +123,7 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 		r.startBlock(ev)
 	} else {
 		r.handle(ev)
+		r.crowd()
 	}
 	r.touch()
 	return r.err

@@ -36,11 +36,9 @@ func (r *Pretty) child(parent string) {
 	if t == nil || t.opened || t.split {
 		return
 	}
-	t.wantOpen = true
 	for i := len(r.items) - 1; i >= 0; i-- {
 		if r.items[i] == item(t) {
-			r.items[i] = &headerItem{t: t}
-			t.split = true
+			r.split(i, t)
 			return
 		}
 	}
@@ -121,6 +119,7 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 	}
 	t := &textItem{depth: d, user: ev.Role == streaming.RoleUser, think: ev.Kind == streaming.KindThinkingDelta}
 	t.pend = append(t.pend, ev.Text...)
+	t.recv, t.nl = len(ev.Text), strings.Count(ev.Text, "\n")
 	r.cur = t
 	r.push(t)
 }

@@ -15,16 +15,9 @@ func (r *Pretty) frame(final bool) {
 	r.frames++
 	r.pollResize()
 	r.settle()
-	commit := r.commitReady(r.commitBuf[:0], false)
+	commit := r.commitReady(r.commitBuf[:0])
 	live := r.liveRows(r.liveBuf[:0])
 	limit := r.maxRows()
-	for !final && len(live) > limit && r.blocked() {
-		// Too tall for the screen while finished items wait: stop waiting
-		// for the oldest running call (its header goes to the scrollback,
-		// its done line will follow later) and commit what that unblocks.
-		commit = r.commitReady(commit, true)
-		live = r.liveRows(live[:0])
-	}
 	commit, live = r.fit(commit), r.fit(live)
 	if len(live) > limit {
 		live = r.clip(live, limit)
@@ -60,6 +53,84 @@ func (r *Pretty) maxRows() int {
 	return max(h-1, 1)
 }
 
+// crowd stops waiting for running calls at the head of the sequence
+// when what waits behind them would take more rows than the screen has
+// and some of it is finished: each such call's header goes to the
+// scrollback, its done line will follow later, and what waited behind it
+// can follow. It is decided from the events alone (text is measured by
+// what arrived, not by what a frame has laid out), never by when frames
+// are drawn, so a replay and a live feed of one log end alike. It looks
+// at no more items than the screen has rows.
+func (r *Pretty) crowd() {
+	// The logical head: the first item that holds the rest back, whether
+	// or not the items before it have reached the scrollback yet.
+	for r.lhead < len(r.items) && passed(r.items[r.lhead]) {
+		r.lhead++
+	}
+	h := r.lhead
+	if h >= len(r.items)-1 {
+		return
+	}
+	if t, ok := r.items[h].(*toolItem); !ok || t.ended {
+		return
+	}
+	limit := r.maxRows()
+	rows, ready := 0, false
+	for _, it := range r.items[h+1 : min(len(r.items), h+limit+2)] {
+		switch it := it.(type) {
+		case *textItem:
+			rows += it.nl + it.recv/max(r.scr.width, 1) + 1
+			ready = ready || it.nl > 0 || it.closed
+		case *toolItem:
+			rows++
+			if it.ended {
+				rows += r.cfg.ToolLines
+				ready = true
+			}
+		case *headerItem:
+			rows++
+		default:
+			rows++
+			ready = true
+		}
+		if rows > limit && ready {
+			break
+		}
+	}
+	if rows <= limit || !ready {
+		return
+	}
+	for i := h; i < len(r.items); i++ {
+		t, ok := r.items[i].(*toolItem)
+		if !ok || t.ended {
+			return
+		}
+		r.split(i, t)
+	}
+}
+
+// split puts a header in the place of running call t at index i of the
+// sequence: its running line while it waits, its header once committed;
+// its done line will be pushed at the end when it ends.
+func (r *Pretty) split(i int, t *toolItem) {
+	r.items[i] = &headerItem{t: t}
+	t.split = true
+}
+
+// passed reports that an item holds nothing after it back: it is final,
+// or a running call whose header will go to the scrollback.
+func passed(it item) bool {
+	switch it := it.(type) {
+	case *textItem:
+		return it.closed
+	case *thinkItem:
+		return it.closed
+	case *toolItem:
+		return it.ended
+	}
+	return true
+}
+
 // blocked reports that finished output (a complete item, or finished rows
 // of a text) waits behind a running call at the head of the sequence.
 //
@@ -81,19 +152,10 @@ func (r *Pretty) blocked() bool {
 }
 
 // commitReady moves complete items at the head of the sequence to the
-// scrollback, with the finished rows of a text still streaming. force
-// opens the running call at the head that blocks the rest.
-func (r *Pretty) commitReady(dst []row, force bool) []row {
+// scrollback, with the finished rows of a text still streaming.
+func (r *Pretty) commitReady(dst []row) []row {
 	for len(r.items) > 0 {
 		head := r.items[0]
-		if t, ok := head.(*toolItem); ok && !t.ended && (t.wantOpen || force) {
-			dst = t.headerRow(r, dst)
-			t.opened = true
-			force = false
-			r.opened = append(r.opened, t)
-			r.pop()
-			continue
-		}
 		if head.complete() {
 			dst = head.commit(r, dst)
 			r.pop()
@@ -105,6 +167,9 @@ func (r *Pretty) commitReady(dst []row, force bool) []row {
 }
 
 func (r *Pretty) pop() {
+	if r.lhead > 0 {
+		r.lhead--
+	}
 	r.items[0] = nil
 	r.items = r.items[1:]
 	if len(r.items) == 0 {

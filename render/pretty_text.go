@@ -36,6 +36,8 @@ type textItem struct {
 	think bool // thinking shown in full: "┆ " before each row
 
 	pend  []byte // raw text not yet settled
+	recv  int    // bytes received, and newlines among them (for crowd)
+	nl    int
 	line  []byte // the current partial line, sanitised
 	block []byte // the complete lines of the open block, sanitised
 	blank bool   // the open block ends in a blank line

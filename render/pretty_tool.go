@@ -31,7 +31,6 @@ type toolItem struct {
 	outTail     []byte
 	edits       []streaming.FileEdit // file changes, shown as a diff
 
-	wantOpen bool // has subagent work: commit its header so the work can follow
 	split    bool // a headerItem holds its place; the done line is pushed at its end
 	hasPlan  bool // it made a plan: shown in place of its output
 	plan     []streaming.PlanEntry
