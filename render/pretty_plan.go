@@ -10,9 +10,9 @@ import (
 // Plans (Codex and ACP plans, Claude's TodoWrite) are shown as checklists:
 // "☑ done", "◐ doing", "☐ to do". A plan is printed once each time it
 // changes (the same list again prints nothing); while it waits in the
-// live region, a newer plan replaces it in place. A plan that a tool call
-// just started made (TodoWrite) is shown under that call's line in place
-// of its output.
+// live region, a newer plan replaces it in place. A plan made by a tool
+// call (TodoWrite: the plan event carries the call's ID) is shown under
+// that call's line in place of its output.
 
 // planState is the last plan shown and the item that shows it.
 type planState struct {
@@ -79,15 +79,13 @@ func (r *Pretty) plan(ev *streaming.Event, depth int) {
 	}
 	changed := key.String() != r.plans.last
 	r.plans.last = key.String()
-	// The call that made it, if it was just started.
-	if n := len(r.items); n > 0 {
-		if t, ok := r.items[n-1].(*toolItem); ok && !t.ended && t.depth == depth {
-			t.hasPlan = true
-			if changed {
-				t.plan = entries
-			}
-			return
+	// The call that made it (the event's ID), shown with it.
+	if t := r.tools[ev.ID]; ev.ID != "" && t != nil {
+		t.hasPlan = true
+		if changed {
+			t.plan = entries
 		}
+		return
 	}
 	if !changed {
 		return

@@ -24,33 +24,34 @@ type previewLine struct {
 }
 
 // layoutLine wraps a line in avail cells, cut to at most maxRows rows
-// (0: no limit) ending in a mark with the line's length in characters.
+// (0: no limit) at a break between words, the last row ending in a mark
+// with the line's length in characters.
 func (r *Pretty) layoutLine(s string, avail, maxRows int) []termwrap.Line {
-	if maxRows > 0 && len(s) > avail*maxRows {
-		plain := termwrap.Strip(s)
-		if w := cells(plain); w > avail*maxRows {
-			mark := " … (" + strconv.Itoa(utf8.RuneCountInString(plain)) + " chars)"
-			// Keep as much as fits before the mark, cut between clusters;
-			// the styles of the cut part are dropped (plain text).
-			room := avail*maxRows - cells(mark) - maxRows // slack for breaks
-			n, _ := fitCells(plain, max(room, 1))
-			ls := termwrap.Wrap(plain[:n], avail)
-			if len(ls) > maxRows {
-				ls = ls[:maxRows]
-			}
-			last := ls[len(ls)-1]
-			if last.W+cells(mark) <= avail {
-				ls[len(ls)-1] = termwrap.Line{S: last.S + r.p.Dim(mark), W: last.W + cells(mark)}
-			} else if len(ls) < maxRows {
-				ls = append(ls, termwrap.Line{S: r.p.Dim(strings.TrimSpace(mark)), W: cells(strings.TrimSpace(mark))})
-			} else {
-				cut := termwrap.Truncate(last.S, avail-cells(mark))
-				ls[len(ls)-1] = termwrap.Line{S: strings.TrimSuffix(cut.S, "…") + r.p.Dim(mark), W: cells(strings.TrimSuffix(termwrap.Strip(cut.S), "…")) + cells(mark)}
-			}
-			return ls
-		}
+	if maxRows <= 0 || len(s) <= avail*maxRows {
+		return termwrap.Wrap(s, avail)
 	}
-	return termwrap.Wrap(s, avail)
+	plain := termwrap.Strip(s)
+	if cells(plain) <= avail*maxRows {
+		return termwrap.Wrap(s, avail)
+	}
+	// Wrap only a prefix long enough to fill the rows (a line may be
+	// megabytes long); the styles of a cut line are dropped.
+	n, _ := fitCells(plain, avail*(maxRows+1))
+	ls := termwrap.Wrap(plain[:n], avail)
+	if len(ls) <= maxRows {
+		return termwrap.Wrap(s, avail)
+	}
+	ls = ls[:maxRows]
+	mark := "… (" + strconv.Itoa(utf8.RuneCountInString(plain)) + " chars)"
+	mw := cells(mark) + 1
+	last := ls[maxRows-1]
+	if last.W+mw > avail {
+		// Make room at a break between words, else between clusters.
+		cut := termwrap.Wrap(last.S, max(avail-mw, 1))[0]
+		last = cut
+	}
+	ls[maxRows-1] = termwrap.Line{S: last.S + " " + r.p.Dim(mark), W: last.W + mw}
+	return ls
 }
 
 // boundRows picks, from lines (the head and the tail of the output, with

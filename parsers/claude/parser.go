@@ -294,7 +294,7 @@ func (p *parser) startTool(wire, name, input, parent string) error {
 	if err := p.send(&p.ev); err != nil {
 		return err
 	}
-	return p.todoPlan(t.name, input, t.parent)
+	return p.todoPlan(t.id, t.name, input, t.parent)
 }
 
 // endTool emits tool.end once per call.

@@ -12,8 +12,9 @@ const todoTool = "TodoWrite"
 
 // todoPlan emits the plan event of a TodoWrite call, after its
 // tool.start: one entry per todo (content, status, priority), the status
-// mapped onto streaming's closed set by the decoder.
-func (p *parser) todoPlan(name, input, parent string) error {
+// mapped onto streaming's closed set by the decoder. Its ID is the call's,
+// so that a renderer can show the list with the call.
+func (p *parser) todoPlan(id, name, input, parent string) error {
 	if name != todoTool {
 		return nil
 	}
@@ -30,7 +31,7 @@ func (p *parser) todoPlan(name, input, parent string) error {
 		entries = append(entries, streaming.PlanEntry{Text: text, Status: t.Get("status").String(), Priority: t.Get("priority").String()})
 		return true
 	})
-	p.ev = streaming.Event{Kind: streaming.KindPlan, Entries: entries, Parent: parent}
+	p.ev = streaming.Event{Kind: streaming.KindPlan, ID: id, Entries: entries, Parent: parent}
 	return p.send(&p.ev)
 }
 

@@ -14,7 +14,7 @@ func TestTodoWritePlan(t *testing.T) {
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_T1","content":"Todos have been modified successfully."}]},"session_id":"s1"}`,
 		resultWith("done"))
 	plans := r.Of(streaming.KindPlan)
-	if len(plans) != 1 {
+	if len(plans) != 1 || plans[0].ID != "toolu_T1" {
 		t.Fatalf("%d plan events", len(plans))
 	}
 	want := []streaming.PlanEntry{{Text: "Read the code", Status: streaming.PlanCompleted}, {Text: "Fix the bug", Status: streaming.PlanInProgress}, {Text: "Run the tests", Status: streaming.PlanPending}}

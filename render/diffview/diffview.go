@@ -47,6 +47,8 @@ func Lines(edits []streaming.FileEdit) []Line {
 		if i == 0 || e.Path != last {
 			out = append(out, Line{File, fileLabel(e)})
 			last = e.Path
+		} else if e.Diff == "" {
+			out = append(out, Line{Hunk, "⋯"}) // the next change of the file
 		}
 		out = append(out, editLines(e)...)
 	}
@@ -83,11 +85,23 @@ func editLines(e streaming.FileEdit) []Line {
 		// A fragment of a file: compare it as whole lines.
 		old, nw = old+"\n", nw+"\n"
 	}
-	d, err := udiff.ToUnified("a", "b", old, udiff.Strings(old, nw), contextLines)
+	d, err := udiff.ToUnified("a", "b", old, udiff.Lines(old, nw), contextLines)
 	if err != nil {
 		return []Line{{Note, err.Error()}}
 	}
-	return parse(d)
+	// The old text is a piece of the file, not the file: its line numbers
+	// would mislead. Hunks are set apart by "⋯" instead.
+	var out []Line
+	for _, l := range parse(d) {
+		if l.Kind == Hunk {
+			if len(out) > 0 {
+				out = append(out, Line{Hunk, "⋯"})
+			}
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // parse reads the lines of a unified diff, skipping file headers.

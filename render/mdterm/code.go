@@ -117,7 +117,17 @@ func Code(code, lang string, width int, color bool) []termwrap.Line {
 	}
 	var out []termwrap.Line
 	for _, l := range lines {
-		out = termwrap.AppendWrap(out, l, width)
+		// A wrapped line of code goes on under its own indent.
+		ind := len(termwrap.Strip(l)) - len(strings.TrimLeft(termwrap.Strip(l), " "))
+		if ind >= width/2 {
+			ind = 0
+		}
+		for i, w := range termwrap.WrapHanging(l, width, width-ind) {
+			if i > 0 && ind > 0 {
+				w = termwrap.Line{S: strings.Repeat(" ", ind) + w.S, W: ind + w.W}
+			}
+			out = append(out, w)
+		}
 	}
 	return out
 }
