@@ -58,12 +58,16 @@ type Pretty struct {
 	sawSession bool
 	unsettled  []*textItem // text items that still take text
 	lhead      int         // items before it hold nothing back (crowd)
+	since      int         // bytes of text and output since the last frame
 	plans      planState
 
 	finished bool
 	err      error
 	frames   int // frames drawn
 }
+
+// sinceMax is how much text and output may arrive between two frames.
+const sinceMax = 512 << 10
 
 // NewPretty returns a live renderer writing to w.
 func NewPretty(w io.Writer, cfg Config) *Pretty {
@@ -117,6 +121,9 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 			case r.curTh != nil:
 				r.curTh.add(ev.Text)
 			}
+			if r.since += len(ev.Text); r.since > sinceMax && r.cfg.Tick == nil {
+				r.frame(false)
+			}
 			r.touch()
 			return r.err
 		}
@@ -124,6 +131,12 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 	} else {
 		r.handle(ev)
 		r.crowd()
+	}
+	// Input read faster than frames are drawn (a replay) piles up in the
+	// sequence: past half a megabyte, draw now, so memory stays bounded.
+	r.since += len(ev.Text) + len(ev.Output)
+	if r.since > sinceMax && r.cfg.Tick == nil {
+		r.frame(false)
 	}
 	r.touch()
 	return r.err

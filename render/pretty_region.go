@@ -12,6 +12,7 @@ func (r *Pretty) frame(final bool) {
 	r.now = r.cfg.Now()
 	r.clock.last = time.Now()
 	r.clock.dirty = false
+	r.since = 0
 	r.frames++
 	r.pollResize()
 	r.settle()

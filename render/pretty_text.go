@@ -132,8 +132,13 @@ func (t *textItem) cutLine(r *Pretty) {
 
 // endLine files the current line, complete, into the open block.
 func (t *textItem) endLine(r *Pretty) {
-	line := string(t.line) // kept by fences and prompt chunks
-	defer func() { t.line = t.line[:0]; t.lines++ }()
+	t.file(r, string(t.line)) // kept by fences and prompt chunks
+	t.line = t.line[:0]
+	t.lines++
+}
+
+// file puts a complete line into the open block, or ends the block.
+func (t *textItem) file(r *Pretty, line string) {
 	if t.user {
 		t.chunks = append(t.chunks, chunk{src: line, kind: chunkPrompt, first: t.lines == 0})
 		return
@@ -299,8 +304,13 @@ func (t *textItem) live(r *Pretty, dst []row) []row {
 			first = rest
 		}
 		b, _ := expandTabs(nil, bstr(t.line), 0)
-		ls := termwrap.Wrap(string(b), t.avail(r))
-		dst = lines2rows(dst, ls, first, rest, empty, r.indentW(t.depth)+t.prefixW())
+		w, pw := t.avail(r), r.indentW(t.depth)+t.prefixW()
+		if t.inFence && r.p.Enabled {
+			// Code shows indented: so does its partial line.
+			first, rest, w, pw = first+"  ", rest+"  ", w-2, pw+2
+		}
+		ls := termwrap.Wrap(string(b), w)
+		dst = lines2rows(dst, ls, first, rest, empty, pw)
 	}
 	return dst
 }

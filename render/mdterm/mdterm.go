@@ -41,9 +41,43 @@ const (
 // separated by one empty row.
 func Render(src []byte, width int, color bool) []termwrap.Line {
 	width = max(width, 8)
+	if plainProse(src) {
+		// Nothing in it that markdown reads: one paragraph, as goldmark
+		// would make it, without the parse.
+		s := strings.Join(strings.Fields(string(src)), " ")
+		return termwrap.Wrap(s, width)
+	}
 	doc := md.Parser().Parse(text.NewReader(src))
 	r := &renderer{src: src, color: color}
 	return r.blocks(nil, doc, width)
+}
+
+// plainProse reports that src is one paragraph with no markdown syntax:
+// no character that opens inline markup or escapes, no line that starts
+// a block (indent, list marker, quote, heading, rule, table, setext
+// underline), no blank line, no hard break.
+func plainProse(src []byte) bool {
+	lineStart := true
+	for i, c := range src {
+		switch c {
+		case '*', '_', '`', '[', ']', '<', '>', '!', '#', '|', '~', '\\', '&', '\t', '\r':
+			return false
+		case '\n':
+			if lineStart || i >= 2 && src[i-1] == ' ' && src[i-2] == ' ' {
+				return false // a blank line, a hard break
+			}
+			lineStart = true
+			continue
+		}
+		if lineStart {
+			switch {
+			case c == ' ', c == '-', c == '+', c == '=', c >= '0' && c <= '9':
+				return false
+			}
+			lineStart = false
+		}
+	}
+	return true
 }
 
 type renderer struct {

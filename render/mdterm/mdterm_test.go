@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/yuin/goldmark/text"
 )
 
 const sample = "# Title\n\nSome **bold**, *italic*, `code` and a [link](https://x.dev).\n\n" +
@@ -23,7 +24,7 @@ func plain(ls []termwrap.Line) string {
 
 func TestRenderPlain(t *testing.T) {
 	got := plain(Render([]byte(sample), 30, false))
-	want := "# Title\n\nSome **bold**, *italic*,\n`code` and a link (https://\nx.dev).\n\n" +
+	want := "# Title\n\nSome **bold**, *italic*,\n`code` and a link\n(https://x.dev).\n\n" +
 		"- a list item that is long\n  enough to wrap onto the next\n  row\n- second\n  1. nested\n\n" +
 		"> quoted text\n\nName ╎ Size\n─────┼─────\na    ╎    1\nbbbb ╎   22\n\n" +
 		"```go\nfunc main() {\n    println(\"hi\")\n}\n```\n"
@@ -67,6 +68,33 @@ func TestTableTooWide(t *testing.T) {
 	for _, l := range strings.Split(got, "\n") {
 		if termwrap.Width(l) > 44 {
 			t.Errorf("row too wide: %q", l)
+		}
+	}
+}
+
+// TestPlainProse: text with no markdown syntax skips the parse and comes
+// out as goldmark's paragraph would.
+func TestPlainProse(t *testing.T) {
+	for src, want := range map[string]bool{
+		"just words\nand more words\n": true,
+		"a **b**\n":                    false,
+		"- item\n":                     false,
+		"1. item\n":                    false,
+		"para\n\npara\n":               false,
+		"Title\n===\n":                 false,
+		"    code\n":                   false,
+		"hard  \nbreak\n":              false,
+	} {
+		if got := plainProse([]byte(src)); got != want {
+			t.Errorf("plainProse(%q) = %v", src, got)
+		}
+		if want {
+			r := &renderer{src: []byte(src)}
+			doc := md.Parser().Parse(text.NewReader([]byte(src)))
+			slow := plain(r.blocks(nil, doc, 12))
+			if fast := plain(Render([]byte(src), 12, false)); fast != slow {
+				t.Errorf("%q: fast %q, goldmark %q", src, fast, slow)
+			}
 		}
 	}
 }

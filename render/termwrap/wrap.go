@@ -103,14 +103,44 @@ func (w *wrapper) emit(a, e, cw int) {
 func (w *wrapper) run(first int) {
 	w.width = first
 	p := w.plain
-	state := -1
 	pos := 0
 	rowStart, rowEnd, rowW, rowCW := 0, 0, 0, 0 // rowW counts trailing spaces, rowCW not
 	empty := true
 	rows := len(w.dst)
+	sub, subState := "", -1 // the rest of a word broken by UAX #14
+	next := func() (seg string, must bool) {
+		// Spaces are break opportunities (UAX #14 breaks after them); a
+		// word between two is broken by UAX #14 itself when it holds
+		// anything but ASCII (ideographs break between them) or is wider
+		// than the row (a path breaks after a slash) — so the segmenter,
+		// the costly part, sees little of most text.
+		if sub != "" {
+			seg, sub, must, subState = uniseg.FirstLineSegmentInString(sub, subState)
+			return seg, must
+		}
+		i, ascii := pos, true
+		for i < len(p) && p[i] != ' ' && p[i] != '\n' {
+			if p[i] >= 0x80 {
+				ascii = false
+			}
+			i++
+		}
+		j := i
+		for j < len(p) && p[j] == ' ' {
+			j++
+		}
+		if j < len(p) && p[j] == '\n' {
+			j++
+			must = true
+		}
+		if !ascii || i-pos > w.width {
+			seg, sub, must, subState = uniseg.FirstLineSegmentInString(p[pos:j], -1)
+			return seg, must
+		}
+		return p[pos:j], must
+	}
 	for pos < len(p) {
-		seg, _, must, ns := uniseg.FirstLineSegmentInString(p[pos:], state)
-		state = ns
+		seg, must := next()
 		a := pos
 		pos += len(seg)
 		body := strings.TrimRight(seg, " \r\n")
