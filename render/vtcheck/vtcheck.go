@@ -278,3 +278,60 @@ func stripSGR(s string) string {
 	}
 	return b.String()
 }
+
+// WordsWhole checks that every word of texts (a run of ASCII letters and
+// digits, which no line breaking may split) that fits in a row of width
+// cells is whole on some row, and returns the first word cut in two.
+func WordsWhole(rows, texts []string, width int) error {
+	var hay strings.Builder
+	for _, r := range rows {
+		hay.WriteString(r)
+		hay.WriteByte('\n')
+	}
+	h := hay.String()
+	for _, t := range texts {
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+			return !(r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+		}) {
+			if len(w) > width-8 { // room for indents and bars
+				continue
+			}
+			if !strings.Contains(h, w) {
+				return fmt.Errorf("word %q is not whole on any row", w)
+			}
+		}
+	}
+	return nil
+}
+
+// MaxWidth is the widest row of out, in cells, as an emulator far wider
+// than the terminal it was made for shows it: a renderer that relies on
+// rows soft-wrapping shows rows wider than its terminal here.
+func MaxWidth(out []byte) int {
+	const wide = 1000
+	e := vt.NewEmulator(wide, DefaultHeight)
+	e.SetScrollbackSize(1 << 24)
+	_, _ = e.Write([]byte("\x1b[20h"))
+	_, _ = e.Write(defuse(out))
+	w := 0
+	used := func(c *uv.Cell) bool { return c != nil && c.Content != "" && c.Content != " " }
+	if sb := e.Scrollback(); sb != nil {
+		for _, l := range sb.Lines() {
+			for x := len(l) - 1; x >= w; x-- {
+				if used(&l[x]) {
+					w = x + max(l[x].Width, 1)
+					break
+				}
+			}
+		}
+	}
+	for y := 0; y < e.Height(); y++ {
+		for x := wide - 1; x >= w; x-- {
+			if c := e.CellAt(x, y); used(c) {
+				w = x + max(c.Width, 1)
+				break
+			}
+		}
+	}
+	return w
+}

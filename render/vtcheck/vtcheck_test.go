@@ -61,3 +61,21 @@ func TestSameText(t *testing.T) {
 		t.Error("missing lines not reported")
 	}
 }
+
+func TestWordsWhole(t *testing.T) {
+	if err := WordsWhole([]string{"the e", "xplorer opens"}, []string{"the explorer opens"}, 40); err == nil {
+		t.Error("a split word passed")
+	}
+	if err := WordsWhole([]string{"the", "explorer opens"}, []string{"the explorer opens"}, 40); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestMaxWidth(t *testing.T) {
+	if w := MaxWidth([]byte("abc\n" + strings.Repeat("x", 45) + "\n")); w != 45 {
+		t.Errorf("MaxWidth = %d", w)
+	}
+	if w := MaxWidth([]byte("日本\n")); w != 4 {
+		t.Errorf("MaxWidth = %d", w)
+	}
+}
