@@ -15,7 +15,9 @@ import (
 //     oldString + newString (OpenCode edit): one modified region;
 //   - file_path + edits[] of old_string/new_string (Claude MultiEdit);
 //   - file_path/filePath + content (Claude Write, OpenCode write), path +
-//     fileText (Cursor write): the whole new text of the file;
+//     fileText (Cursor write), for a tool whose name says it writes or
+//     creates: the whole new text of the file;
+//   - path + content of SEARCH/REPLACE blocks (Cline): one region each;
 //   - changes (Codex file_change / apply_patch): an array of {path, kind,
 //     diff} or an object keyed by path of {add:{content}},
 //     {update:{unified_diff}}, {delete:…};
@@ -28,7 +30,7 @@ import (
 func Edits(name, input, output string) []streaming.FileEdit {
 	in := strings.TrimSpace(input)
 	if len(in) > 1 && (in[0] == '{' || in[0] == '"' || in[0] == '[') {
-		if e := inputEdits(gjson.Parse(in)); e != nil {
+		if e := inputEdits(name, gjson.Parse(in)); e != nil {
 			return e
 		}
 	}
@@ -38,7 +40,7 @@ func Edits(name, input, output string) []streaming.FileEdit {
 	return nil
 }
 
-func inputEdits(v gjson.Result) []streaming.FileEdit {
+func inputEdits(name string, v gjson.Result) []streaming.FileEdit {
 	if v.Type == gjson.String {
 		return patchEdits(v.Str)
 	}
@@ -75,15 +77,24 @@ func inputEdits(v gjson.Result) []streaming.FileEdit {
 			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.String(), New: n.String()})
 		}
 		return out
-	case path != "" && (get("content", "fileText").Type == gjson.String):
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: get("content", "fileText").Str}}
+	case path != "" && get("content", "fileText").Type == gjson.String:
+		content := get("content", "fileText").Str
+		if e := searchReplace(path, content); e != nil {
+			return e
+		}
+		// Other tools carry a path and content too (a read's result): only
+		// a tool named for writing writes it.
+		if n := strings.ToLower(name); strings.Contains(n, "write") || strings.Contains(n, "create") {
+			return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: content}}
+		}
+		return nil
 	}
 	if ch := v.Get("changes"); ch.Exists() {
 		return changeEdits(ch)
 	}
 	for _, k := range []string{"input", "patch", "command", "cmd"} {
 		if r := v.Get(k); r.Exists() {
-			if e := inputEdits(r); e != nil {
+			if e := inputEdits(name, r); e != nil {
 				return e
 			}
 		}
@@ -207,6 +218,36 @@ func diffEdits(diff string) []streaming.FileEdit {
 		e.Diff = strings.TrimRight(strings.Join(lines[i+2:j], "\n"), "\n")
 		out = append(out, e)
 		i = j - 1
+	}
+	return out
+}
+
+// searchReplace reads Cline's SEARCH/REPLACE blocks ("------- SEARCH",
+// "=======", "+++++++ REPLACE"; or <<<<<<< and >>>>>>> markers).
+func searchReplace(path, content string) []streaming.FileEdit {
+	if !strings.Contains(content, "SEARCH\n") {
+		return nil
+	}
+	var out []streaming.FileEdit
+	var old, nw strings.Builder
+	state := 0 // 0 outside, 1 search, 2 replace
+	for _, l := range strings.Split(content, "\n") {
+		switch {
+		case strings.HasSuffix(l, " SEARCH") && (strings.HasPrefix(l, "-------") || strings.HasPrefix(l, "<<<<<<<")):
+			state = 1
+			old.Reset()
+			nw.Reset()
+		case l == "=======" && state == 1:
+			state = 2
+		case strings.HasSuffix(l, " REPLACE") && (strings.HasPrefix(l, "+++++++") || strings.HasPrefix(l, ">>>>>>>")) && state == 2:
+			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify,
+				Old: strings.TrimSuffix(old.String(), "\n"), New: strings.TrimSuffix(nw.String(), "\n")})
+			state = 0
+		case state == 1:
+			old.WriteString(l + "\n")
+		case state == 2:
+			nw.WriteString(l + "\n")
+		}
 	}
 	return out
 }

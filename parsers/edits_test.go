@@ -28,6 +28,11 @@ func TestEdits(t *testing.T) {
 		{"edit", `{}`, "--- a/s.go\n+++ b/s.go\n@@ -1 +1 @@\n-a\n+b", []fe{{Path: "s.go", Op: "modify", Diff: "@@ -1 +1 @@\n-a\n+b"}}},
 		{"edit", `{}`, "--- /dev/null\n+++ b/n.go\n@@ -0,0 +1 @@\n+a", []fe{{Path: "n.go", Op: "create", Diff: "@@ -0,0 +1 @@\n+a"}}},
 		{"Bash", `{"command":"ls -la"}`, "total 0", nil},
+		{"readFile", `{"tool":"readFile","path":"hello.py","content":"/work/hello.py"}`, "", nil},
+		{"listFilesTopLevel", `{"path":".","content":"README.md\nsrc/"}`, "", nil},
+		{"editedExistingFile", `{"path":"src/u.go","content":"------- SEARCH\nfunc Foo() {}\n=======\nfunc Bar() {}\n+++++++ REPLACE"}`, "",
+			[]fe{{Path: "src/u.go", Op: "modify", Old: "func Foo() {}", New: "func Bar() {}"}}},
+		{"replace", `{"file_path":"/n.txt","old_string":"teh","new_string":"the"}`, "", []fe{{Path: "/n.txt", Op: "modify", Old: "teh", New: "the"}}},
 		{"Read", `{"file_path":"/a.go"}`, "1\tpackage a", nil},
 	} {
 		got := Edits(tc.name, tc.in, tc.out)

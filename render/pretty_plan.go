@@ -34,6 +34,19 @@ func (p *planItem) commit(r *Pretty, dst []row) []row {
 	}
 	return p.live(r, dst)
 }
+
+// heldBack reports that item it waits behind a running call, as the
+// events tell it (not as frames happen to have committed): it comes after
+// the logical head of the sequence.
+func (r *Pretty) heldBack(it item) bool {
+	r.advanceHead()
+	for i := r.lhead; i < len(r.items); i++ {
+		if r.items[i] == it {
+			return i > r.lhead
+		}
+	}
+	return false
+}
 func (p *planItem) live(r *Pretty, dst []row) []row {
 	dst = r.styledRows(dst, p.depth, r.p.Bold("Plan"), 0)
 	return r.checklist(dst, p.entries, p.depth)
@@ -90,8 +103,8 @@ func (r *Pretty) plan(ev *streaming.Event, depth int) {
 	if !changed {
 		return
 	}
-	if it := r.plans.item; it != nil && it.depth == depth {
-		it.entries = entries // still live: update it in place
+	if it := r.plans.item; it != nil && it.depth == depth && r.heldBack(it) {
+		it.entries = entries // still waiting: update it in place
 		return
 	}
 	it := &planItem{depth: depth, entries: entries}

@@ -63,11 +63,7 @@ func (r *Pretty) maxRows() int {
 // are drawn, so a replay and a live feed of one log end alike. It looks
 // at no more items than the screen has rows.
 func (r *Pretty) crowd() {
-	// The logical head: the first item that holds the rest back, whether
-	// or not the items before it have reached the scrollback yet.
-	for r.lhead < len(r.items) && passed(r.items[r.lhead]) {
-		r.lhead++
-	}
+	r.advanceHead()
 	h := r.lhead
 	if h >= len(r.items)-1 {
 		return
@@ -116,6 +112,15 @@ func (r *Pretty) crowd() {
 func (r *Pretty) split(i int, t *toolItem) {
 	r.items[i] = &headerItem{t: t}
 	t.split = true
+}
+
+// advanceHead moves the logical head to the first item that holds the
+// rest back, whether or not the items before it have reached the
+// scrollback yet.
+func (r *Pretty) advanceHead() {
+	for r.lhead < len(r.items) && passed(r.items[r.lhead]) {
+		r.lhead++
+	}
 }
 
 // passed reports that an item holds nothing after it back: it is final,

@@ -172,10 +172,9 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 	default:
 		mark = r.p.Yellow(mark)
 	}
-	if len(t.edits) > 0 && t.status == streaming.ToolOK {
-		if add, del := diffview.Stat(diffview.Lines(t.edits)); add+del > 0 {
-			facts = append([]string{fmt.Sprintf("+%d −%d", add, del)}, facts...)
-		}
+	if t.showsDiff() {
+		add, del := diffview.Stat(diffview.Lines(t.edits))
+		facts = append([]string{fmt.Sprintf("+%d −%d", add, del)}, facts...)
 	}
 	suffix := ""
 	if len(facts) > 0 {
@@ -186,10 +185,21 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 	if t.hasPlan {
 		return r.checklist(dst, t.plan, t.depth)
 	}
-	if len(t.edits) > 0 && t.status == streaming.ToolOK {
+	if t.showsDiff() {
 		return r.diffPreview(dst, t.edits, t.subject, t.depth+1)
 	}
 	return r.preview(dst, t.output, t.depth+1)
+}
+
+// showsDiff reports that the call succeeded with file edits whose
+// changes are known (lines added or removed): its preview is their diff.
+// Edits that name files only (a Codex change list) leave the output.
+func (t *toolItem) showsDiff() bool {
+	if len(t.edits) == 0 || t.status != streaming.ToolOK {
+		return false
+	}
+	add, del := diffview.Stat(diffview.Lines(t.edits))
+	return add+del > 0
 }
 
 func (t *toolItem) commit(r *Pretty, dst []row) []row {

@@ -220,22 +220,32 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 // SameText checks that the final screen of the live renderer's output
 // holds the text of the append-only renderer's output for the same events
 // (DESIGN §7). Each line of plain must occur on the pretty screen, white
-// space and the bars │ ┆ ignored, except lines that the two renderers
-// word differently on purpose: tool start lines (▸) and thinking summaries
-// (✻) are skipped, the closing lines (──) too, and for a tool's end line
-// (✓ ✗ ⊘ …) only the tool name must occur.
+// space, markdown syntax and the bars │ ┆ ignored, except lines that the
+// two renderers word differently on purpose: tool start lines (▸),
+// thinking summaries (✻), the closing lines (──) and plans (pretty shows
+// each plan once per change, as a checklist) are skipped; for a tool's end
+// line (✓ ✗ ⊘ …) only the tool name must occur, and plain's previews of
+// output (│) are not looked for: pretty bounds them in rows, not lines,
+// cuts long lines with a mark, and shows file edits as diffs.
 func SameText(pretty, plain []byte, width int) error {
-	hay := norm(strings.Join(Screen(pretty, width), "\n"))
+	rows := Screen(pretty, width)
+	hay := norm(strings.Join(rows, "\n"))
 	for i, line := range strings.Split(stripSGR(string(plain)), "\n") {
 		l := strings.TrimSpace(line)
 		switch {
-		case l == "", strings.HasPrefix(l, "▸"), strings.HasPrefix(l, "✻"), strings.HasPrefix(l, "──"):
+		case l == "", strings.HasPrefix(l, "▸"), strings.HasPrefix(l, "✻"), strings.HasPrefix(l, "──"),
+			l == "Plan", strings.HasPrefix(l, "☐"), strings.HasPrefix(l, "◐"), strings.HasPrefix(l, "☑"), strings.HasPrefix(l, "☒"):
 			continue
 		case hasMark(l):
 			f := strings.Fields(l)
 			if len(f) > 1 && !strings.Contains(hay, norm(f[1])) {
 				return fmt.Errorf("plain line %d %q: tool %q is not on the pretty screen", i+1, clip(l), f[1])
 			}
+			continue
+		case strings.HasPrefix(l, "│"):
+			// A preview of a tool's output: pretty bounds it in rows at
+			// its width, not in lines, and cuts long lines; a call with a
+			// diff shows the diff instead.
 			continue
 		}
 		if !strings.Contains(hay, norm(l)) {
