@@ -84,4 +84,3 @@ func isZeroWidthStart(s string) bool {
 	}
 	return termwrap.RuneWidth(r) == 0
 }
-

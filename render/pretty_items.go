@@ -77,7 +77,7 @@ type thinkItem struct {
 	start, end time.Time
 	head       []byte // the first bytes, for the summary
 	tail       []byte // the last bytes, for the live line
-	n          int // characters
+	n          int    // characters
 	bytes      int
 	closed     bool
 }
@@ -180,7 +180,7 @@ func (l *linesItem) live(r *Pretty, dst []row) []row {
 // committed, with its work after it and its done line after that.
 type headerItem struct{ t *toolItem }
 
-func (h *headerItem) settle(*Pretty)  {}
+func (h *headerItem) settle(*Pretty) {}
 func (h *headerItem) complete() bool { return true }
 
 func (h *headerItem) commit(r *Pretty, dst []row) []row {

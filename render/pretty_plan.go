@@ -26,7 +26,7 @@ type planItem struct {
 	entries []streaming.PlanEntry
 }
 
-func (p *planItem) settle(*Pretty)  {}
+func (p *planItem) settle(*Pretty) {}
 func (p *planItem) complete() bool { return true }
 func (p *planItem) commit(r *Pretty, dst []row) []row {
 	if r.plans.item == p {

@@ -283,4 +283,3 @@ func TestSGRState(t *testing.T) {
 		t.Error("reset did not clear")
 	}
 }
-

@@ -47,8 +47,8 @@ type textItem struct {
 	fenceCont bool // the open fence block continues one already shown in part
 	lines int // lines ended (prompt echo: the first gets the "› ")
 
-	chunks []chunk // rendered pieces not yet committed
-	nOut   int     // pieces made
+	chunks []chunk  // rendered pieces not yet committed
+	nOut   int      // pieces made
 	shown  struct { // the open block's rows as last laid out
 		n, width, lines int
 		rows            []row

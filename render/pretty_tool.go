@@ -31,10 +31,10 @@ type toolItem struct {
 	outTail     []byte
 	edits       []streaming.FileEdit // file changes, shown as a diff
 
-	split    bool // a headerItem holds its place; the done line is pushed at its end
-	hasPlan  bool // it made a plan: shown in place of its output
-	plan     []streaming.PlanEntry
-	opened   bool // header committed; shown running at the top of the region
+	split   bool // a headerItem holds its place; the done line is pushed at its end
+	hasPlan bool // it made a plan: shown in place of its output
+	plan    []streaming.PlanEntry
+	opened  bool // header committed; shown running at the top of the region
 
 	key    string // key argument, cached
 	keyLen int    // len(subject)+len(title) it was computed for, +1
@@ -215,4 +215,3 @@ func (t *toolItem) live(r *Pretty, dst []row) []row {
 	}
 	return t.runningRows(r, dst)
 }
-
