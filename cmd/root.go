@@ -101,7 +101,8 @@ violation, 130/143 interrupted.`,
 		Example: `  claude -p "fix the test" --output-format stream-json --verbose | agentfmt
   codex exec --json "add a flag" | agentfmt -o plain > job.log
   answer=$(opencode run --format json "summarise" | agentfmt -o text)
-  agentfmt session.ndjson`,
+  agentfmt session.ndjson
+  agentfmt --latest --follow        # the newest saved session of this directory, live`,
 		Version:       Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -137,6 +138,8 @@ violation, 130/143 interrupted.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: err} })
 	root.SetVersionTemplate("agentfmt {{.Version}}\n")
 	root.AddCommand(newDemo(env, o, code))
+	root.AddCommand(newSessions(env, o, code))
+	addLatest(root, env, o, code)
 	return root
 }
 

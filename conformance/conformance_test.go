@@ -62,13 +62,6 @@ func jsonTexts(t *testing.T, out string) string {
 	return b.String()
 }
 
-// pendingFolders are corpus folders of formats whose parser is still being
-// written (issue 13). Each entry goes when its extractor is registered.
-var pendingFolders = map[string]bool{
-	"antigravity": true, "claude-transcript": true, "codex-app-server": true,
-	"codex-rollout": true, "copilot": true, "gemini-session": true,
-}
-
 func TestCorpus(t *testing.T) {
 	dir := conformance.CorpusDir()
 	if dir == "" {
@@ -87,10 +80,6 @@ func TestCorpus(t *testing.T) {
 		}
 		extract, ok := conformance.Lookup(folder)
 		if !ok {
-			if pendingFolders[folder] {
-				t.Logf("corpus folder %s: no extractor yet (issue 13)", folder)
-				continue
-			}
 			t.Errorf("corpus folder %s has captures but no extractor", folder)
 			continue
 		}

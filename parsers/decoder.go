@@ -117,6 +117,9 @@ func (d *Decoder) report(line int, format string, args ...any) {
 
 // emit stamps an event with the current agent and line.
 func (d *Decoder) emit(ev *streaming.Event) error {
+	if ev.Kind == streaming.KindUnknown && ev.Type == "" {
+		ev.Type = UnknownType(&d.line)
+	}
 	if d.lent != nil || len(d.line.arena) > 0 {
 		d.own(ev)
 	}
@@ -231,8 +234,11 @@ func (d *Decoder) Decode(in input.Line) error {
 	d.line.arena = d.line.arena[:0]
 	err := d.decode(in)
 	if d.opts.Settle != nil {
+		// The session copies what it keeps of the line's lent memory:
+		// Lent must still know the line's buffer here.
 		d.opts.Settle()
 	}
+	d.lent = nil
 	if d.opts.Scribble {
 		scribble(d.line.arena)
 		if !in.Owned {
@@ -307,8 +313,7 @@ func (d *Decoder) decode(in input.Line) error {
 		// the current parser borrows lines, the text is the reader's
 		// buffer; it is copied if another parser takes the line.
 		if !in.Owned && d.curAgent != nil && d.curAgent.Borrow {
-			d.lent = b
-			defer func() { d.lent = nil }()
+			d.lent = b // until the line is settled (Decode)
 			d.line.resetSpans(unsafe.String(unsafe.SliceData(b), len(b)), in.N, &d.top)
 		} else {
 			d.line.resetSpans(lineString(in, b), in.N, &d.top)
@@ -346,7 +351,7 @@ func (d *Decoder) parse() error {
 	}
 	n, json := d.line.N, d.line.JSON
 	if d.cur == nil {
-		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: d.line.Str("type"), Text: json}
+		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: UnknownType(&d.line), Text: json}
 		d.report(n, "no agent recognises this line (type %q)", d.ev.Type)
 		return d.out(&d.ev)
 	}

@@ -154,7 +154,7 @@ func TestDecoder(t *testing.T) {
 		{
 			name: "an unknown JSON line with no agent is kept",
 			in:   "{\"type\":\"mystery\",\"n\":1}\n{\"no_type\":true}\n",
-			want: []string{`1 unknown  type=mystery {"type":"mystery","n":1}`, `2 unknown  {"no_type":true}`},
+			want: []string{`1 unknown  type=mystery {"type":"mystery","n":1}`, `2 unknown  type=no_type {"no_type":true}`},
 		},
 		{
 			name: "a scalar JSON line is raw",

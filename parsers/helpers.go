@@ -50,3 +50,19 @@ func IntOrNil(v gjson.Result) *int {
 	n := int(v.Int())
 	return &n
 }
+
+// UnknownType names a line no parser understood by its most telling
+// field: its "type", else its "event" (Antigravity), else its "method"
+// (JSON-RPC), else its first key; "{}" for an empty object. It is never
+// empty, so an unknown event is never shown as "?".
+func UnknownType(l *Line) string {
+	for _, k := range [...]string{"type", "event", "method"} {
+		if s := l.Str(k); s != "" {
+			return s
+		}
+	}
+	if l.ntop > 0 {
+		return l.key(0)
+	}
+	return "{}"
+}

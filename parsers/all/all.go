@@ -5,9 +5,11 @@ package all
 import (
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/acp"
+	"github.com/agentfmt/agentfmt/parsers/antigravity"
 	"github.com/agentfmt/agentfmt/parsers/claude"
 	"github.com/agentfmt/agentfmt/parsers/cline"
 	"github.com/agentfmt/agentfmt/parsers/codex"
+	"github.com/agentfmt/agentfmt/parsers/copilot"
 	"github.com/agentfmt/agentfmt/parsers/cursor"
 	"github.com/agentfmt/agentfmt/parsers/gemini"
 	"github.com/agentfmt/agentfmt/parsers/opencode"
@@ -23,6 +25,8 @@ func Agents() []parsers.Agent {
 		cursor.Agent,
 		acp.Agent,
 		cline.Agent,
+		copilot.Agent,
+		antigravity.Agent,
 	}
 }
 

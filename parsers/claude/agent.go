@@ -16,8 +16,8 @@ import (
 var Agent = parsers.Agent{
 	Name:    "claude",
 	Aliases: []string{"qwen", "amp"},
-	Detect:  detect,
-	New:     func() parsers.Parser { return newParser() },
+	Detect:  detectAll, // stream-json frames and transcript records (dispatch.go)
+	New:     newDispatch,
 	// What the parser keeps of a line is copied (see memoryCap), so the
 	// decoder lends it the reader's buffer instead of copying each line.
 	Borrow: true,

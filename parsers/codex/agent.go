@@ -25,8 +25,8 @@ import (
 // Agent is the codex format for the registry.
 var Agent = parsers.Agent{
 	Name:   "codex",
-	Detect: Detect,
-	New:    func() parsers.Parser { return newParser() },
+	Detect: detectAll, // exec, app-server and rollout lines (dispatch.go)
+	New:    newDispatch,
 }
 
 // tool is a tool call the parser has started and not ended.

@@ -405,19 +405,6 @@ func TestUnknownTypesKept(t *testing.T) {
 	}
 }
 
-func TestRolloutFileLabelled(t *testing.T) {
-	r := run(t, `{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`, `{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"hi"}}`)
-	if n := len(r.Of(streaming.KindNotice)); n < 1 || !strings.Contains(r.Of(streaming.KindNotice)[0].Text, "rollout") {
-		t.Errorf("notices %+v", r.Of(streaming.KindNotice))
-	}
-	if n := len(r.Of(streaming.KindUnknown)); n != 2 {
-		t.Errorf("%d unknown", n)
-	}
-	if assistantText(r) != "" {
-		t.Error("rollout lines parsed as messages")
-	}
-}
-
 const (
 	config = `{"model":"gpt-5","sandbox":"read-only","workdir":"/code","approval":"never","reasoning effort":"medium"}`
 	prompt = `{"prompt":"Say hello"}`

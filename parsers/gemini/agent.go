@@ -19,8 +19,8 @@ import (
 // Agent is the Gemini CLI format for the registry.
 var Agent = parsers.Agent{
 	Name:   "gemini",
-	Detect: detect,
-	New:    func() parsers.Parser { return newParser() },
+	Detect: detectAll, // stream-json lines and saved chats (dispatch.go)
+	New:    newDispatch,
 }
 
 // detect scores a line. Gemini's lines are flat objects with snake_case

@@ -1,0 +1,155 @@
+package antigravity
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// step holds the JSON text of a step_update's fields, read in one walk.
+type step struct {
+	conv, index, state, typ, toolName, toolInfo string
+	text, thinking, duration, usage             string
+	errorText, message                          string
+}
+
+func readStep(l *parsers.Line, raw string) step {
+	var s step
+	for f := l.FieldsOf(raw); f.Next(); {
+		switch f.Key {
+		case "conversation_id":
+			s.conv = f.Raw
+		case "step_index":
+			s.index = f.Raw
+		case "state":
+			s.state = f.Raw
+		case "step_type":
+			s.typ = f.Raw
+		case "tool_name":
+			s.toolName = f.Raw
+		case "tool_info":
+			s.toolInfo = f.Raw
+		case "text_delta":
+			s.text = f.Raw
+		case "thinking_delta":
+			s.thinking = f.Raw
+		case "duration_seconds":
+			s.duration = f.Raw
+		case "usage":
+			s.usage = f.Raw
+		case "error":
+			s.errorText = f.Raw
+		case "message":
+			s.message = f.Raw
+		}
+	}
+	return s
+}
+
+// text is what a system or error step says: its text_delta, message or
+// error (a string or an object's message). The notes do not give these
+// steps' fields, so each is tried.
+func (s *step) say(l *parsers.Line) string {
+	for _, raw := range [...]string{s.text, s.message, s.errorText} {
+		if strings.HasPrefix(raw, "{") {
+			if m := l.Field(raw, "message").String(); m != "" {
+				return m
+			}
+			continue
+		}
+		if t := l.Text(raw); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// toolStep is a tool step: ACTIVE starts the call, DONE ends it with its
+// output, ERROR with its error. A terminal update of a step never seen
+// ACTIVE (the docs samples) starts it first, with its parameters.
+func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
+	if err := p.closeMsg(emit); err != nil {
+		return err
+	}
+	id := p.stepID(l, s)
+	var name, params, output, errMsg string
+	for f := l.FieldsOf(s.toolInfo); f.Next(); {
+		switch f.Key {
+		case "name":
+			name = l.Text(f.Raw)
+		case "parameters":
+			params = f.Raw
+		case "output":
+			output = l.Text(f.Raw)
+		case "error":
+			if strings.HasPrefix(f.Raw, "{") {
+				errMsg = l.Field(f.Raw, "message").String()
+			} else {
+				errMsg = l.Text(f.Raw)
+			}
+		}
+	}
+	if n := l.Text(s.toolName); n != "" {
+		name = n
+	}
+	if name == "" {
+		name = "tool"
+	}
+	state := l.Text(s.state)
+	if state == "ACTIVE" || p.tool != id {
+		if state == "ACTIVE" && p.tool == id {
+			return nil // reported ACTIVE again
+		}
+		p.tool = strings.Clone(id)
+		e := p.event(streaming.KindToolStart)
+		e.ID, e.Name = id, name
+		if strings.HasPrefix(params, "{") {
+			e.Input = params
+			// (a copy: the decoder copies no Subject out of a borrowed line)
+			e.Subject = strings.Clone(subject(l, params))
+		}
+		if err := emit(e); err != nil {
+			return err
+		}
+		if state == "ACTIVE" {
+			return nil
+		}
+	}
+	if !terminal(state) {
+		return nil
+	}
+	p.tool = ""
+	e := p.event(streaming.KindToolEnd)
+	e.ID, e.Name = id, name
+	e.DurationMS = seconds(s.duration)
+	e.Status = streaming.ToolOK
+	e.Output = output
+	if state == "ERROR" {
+		e.Status = streaming.ToolError
+		if errMsg != "" {
+			e.Output = errMsg
+		}
+	}
+	return emit(e)
+}
+
+// subjectKeys are the PascalCase parameters that say what a call is about
+// (formats/antigravity.md §2.2), most telling first; the generic subject
+// (parsers.Subject) knows only lower-case keys and would take the first
+// string, a Cwd before a CommandLine.
+var subjectKeys = [...]string{"CommandLine", "AbsolutePath", "DirectoryPath", "Pattern", "SearchDirectory"}
+
+func subject(l *parsers.Line, params string) string {
+	best, val := len(subjectKeys), ""
+	for f := l.FieldsOf(params); f.Next(); {
+		for i, k := range subjectKeys {
+			if f.Key == k && i < best && strings.HasPrefix(f.Raw, `"`) {
+				if v := l.Text(f.Raw); v != "" {
+					best, val = i, v
+				}
+			}
+		}
+	}
+	return val
+}

@@ -1,0 +1,129 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/parsers/parsertest"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// TestTranscriptGolden: testdata/claude-transcript fixtures, written from
+// shared/formats/claude-transcript.md, against their .events dumps.
+func TestTranscriptGolden(t *testing.T) {
+	parsertest.Golden(t, all.Agents(), "claude-transcript", *update)
+}
+
+func trRun(t *testing.T, lines ...string) parsertest.Result {
+	t.Helper()
+	return parsertest.Run(all.Agents(), strings.Join(lines, "\n")+"\n").Check(t)
+}
+
+const env = `"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s1","version":"2.1.39"`
+
+func trUser(uuid, content string) string {
+	return `{"parentUuid":null,` + env + `,"type":"user","message":{"role":"user","content":` + content + `},"uuid":"` + uuid + `","timestamp":"t"}`
+}
+
+func trAssistant(uuid, msg, block string) string {
+	return `{"parentUuid":null,` + env + `,"message":{"id":"` + msg + `","type":"message","role":"assistant","model":"m","content":[` + block + `],"usage":{"input_tokens":1,"output_tokens":1}},"type":"assistant","uuid":"` + uuid + `","timestamp":"t"}`
+}
+
+func TestTranscriptBlocksOfOneMessage(t *testing.T) {
+	r := trRun(t,
+		trUser("u1", `"hi"`),
+		trAssistant("a1", "msg_1", `{"type":"text","text":"\n\n"}`),
+		trAssistant("a2", "msg_1", `{"type":"thinking","thinking":"ponder","signature":"x"}`),
+		trAssistant("a3", "msg_1", `{"type":"text","text":"First."}`),
+		trAssistant("a4", "msg_1", `{"type":"text","text":"Second."}`))
+	if got := r.Text(streaming.KindTextDelta); got != "First.Second." {
+		t.Errorf("text %q", got)
+	}
+	if n := len(r.Of(streaming.KindMessageStart)); n != 2 { // the prompt and one assistant message
+		t.Errorf("%d message.start, want 2 (blocks of one message.id are one message)", n)
+	}
+	if r.Answer != "First.\n\nSecond." || r.Outcome != streaming.Success {
+		t.Errorf("answer %q outcome %v", r.Answer, r.Outcome)
+	}
+	if s := r.Of(streaming.KindSessionStart); len(s) != 1 || s[0].Agent != "claude" {
+		t.Errorf("session.start %+v", s)
+	}
+}
+
+func TestTranscriptExitStatus(t *testing.T) {
+	use := trAssistant("a1", "msg_1", `{"type":"tool_use","id":"tu1","name":"Bash","input":{"command":"ls"}}`)
+	res := trUser("r1", `[{"type":"tool_result","tool_use_id":"tu1","content":"a"}]`)
+	text := trAssistant("a2", "msg_2", `{"type":"text","text":"Done."}`)
+	apiErr := `{"parentUuid":null,` + env + `,"type":"assistant","uuid":"e1","timestamp":"t","message":{"id":"x-1","model":"<synthetic>","role":"assistant","type":"message","content":[{"type":"text","text":"API Error: 500"}]},"isApiErrorMessage":true}`
+	for name, c := range map[string]struct {
+		lines []string
+		want  streaming.Outcome
+	}{
+		"answered":             {[]string{use, res, text}, streaming.Success},
+		"prompt only":          {nil, streaming.Incomplete},
+		"tool pending":         {[]string{use}, streaming.Incomplete},
+		"result awaiting":      {[]string{use, res}, streaming.Incomplete},
+		"api error last":       {[]string{apiErr}, streaming.Failure},
+		"api error then retry": {[]string{apiErr, text}, streaming.Success},
+		"interrupted":          {[]string{use, res, trUser("i1", `[{"type":"text","text":"[Request interrupted by user for tool use]"}]`)}, streaming.Failure},
+		"next prompt cut off":  {[]string{text, trUser("u2", `"more"`)}, streaming.Incomplete},
+	} {
+		r := trRun(t, append([]string{trUser("u1", `"go"`)}, c.lines...)...)
+		if r.Outcome != c.want {
+			t.Errorf("%s: outcome %v, want %v", name, r.Outcome, c.want)
+		}
+	}
+}
+
+func TestTranscriptSidechainUnderTask(t *testing.T) {
+	side := strings.Replace(env, `"isSidechain":false`, `"isSidechain":true`, 1)
+	r := trRun(t,
+		trUser("u1", `"research"`),
+		trAssistant("a1", "msg_1", `{"type":"tool_use","id":"task1","name":"Task","input":{"description":"d","prompt":"look"}}`),
+		`{"parentUuid":null,`+side+`,"type":"user","message":{"role":"user","content":"look"},"uuid":"s1","timestamp":"t"}`,
+		`{"parentUuid":"s1",`+side+`,"message":{"id":"msg_s","type":"message","role":"assistant","content":[{"type":"text","text":"Found it."}]},"type":"assistant","uuid":"s2","timestamp":"t"}`,
+		trUser("r1", `[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Found it."}]}]`),
+		trAssistant("a2", "msg_2", `{"type":"text","text":"All done."}`))
+	for _, e := range r.Of(streaming.KindTextDelta) {
+		if e.Text == "Found it." && e.Parent != "task1" {
+			t.Errorf("sidechain text parent %q, want task1", e.Parent)
+		}
+	}
+	if r.Answer != "All done." {
+		t.Errorf("answer %q: a subagent's text is not the answer", r.Answer)
+	}
+}
+
+func TestTranscriptDetectedBeforeStreamJSON(t *testing.T) {
+	// A transcript's first lines (bookkeeping, then a user record) pick
+	// the transcript reader; stream-json still goes to the stream parser.
+	r := trRun(t, `{"type":"file-history-snapshot","messageId":"u1","snapshot":{},"isSnapshotUpdate":false}`,
+		trUser("u1", `"hi"`), trAssistant("a1", "msg_1", `{"type":"text","text":"Hello."}`))
+	if r.Outcome != streaming.Success || len(r.Of(streaming.KindUnknown)) != 0 {
+		t.Errorf("outcome %v, unknown %d", r.Outcome, len(r.Of(streaming.KindUnknown)))
+	}
+	s := trRun(t, `{"type":"system","subtype":"init","session_id":"x","claude_code_version":"2.1.0","tools":[]}`,
+		`{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"x","num_turns":1}`)
+	if s.Outcome != streaming.Success {
+		t.Errorf("stream-json outcome %v", s.Outcome)
+	}
+}
+
+func TestTranscriptWarmupHidden(t *testing.T) {
+	side := strings.Replace(env, `"isSidechain":false`, `"isSidechain":true,"agentId":"af1ff21"`, 1)
+	sideUser := func(uuid, content string) string {
+		return `{"parentUuid":null,` + side + `,"type":"user","message":{"role":"user","content":` + content + `},"uuid":"` + uuid + `","timestamp":"t"}`
+	}
+	sideAssistant := func(uuid, msg, text string) string {
+		return `{"parentUuid":null,` + side + `,"message":{"id":"` + msg + `","type":"message","role":"assistant","content":[{"type":"text","text":"` + text + `"}]},"type":"assistant","uuid":"` + uuid + `","timestamp":"t"}`
+	}
+	r := trRun(t, sideUser("w1", `"Warmup"`), sideAssistant("w2", "msg_w", "I'm ready to help."),
+		sideUser("s1", `"Find the config loader."`), sideAssistant("s2", "msg_s", "It is in config.go."))
+	if got := r.Text(streaming.KindTextDelta); got != "It is in config.go." {
+		t.Errorf("text %q: the warm-up reply is hidden", got)
+	}
+	if r.Outcome != streaming.Success {
+		t.Errorf("outcome %v", r.Outcome)
+	}
+}

@@ -1,0 +1,489 @@
+package copilot
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// parser is the state of one Copilot stream: where the run is, and the
+// ids of the messages it opened. It keeps no text: the session does.
+type parser struct {
+	ev streaming.Event
+	t  time.Time // the line's timestamp
+	n  int       // the line's number
+
+	run     int    // runs begun (a log can hold several, each ended by a result)
+	started bool   // session.start was emitted for the current run
+	model   string // the model the preamble named, for session.start
+	turns   int    // assistant turns of the run
+
+	open map[string]bool // text message ids opened and not yet stopped
+
+	// The thinking message of the current model call: its id, and
+	// whether it is open. Once closed (the call's assistant.message came)
+	// later reasoning of the call is sent to it as a final, which the
+	// session drops as already shown.
+	think     string
+	thinkOpen bool
+	thinkDone bool // the call's assistant.message has come: its reasoning is over
+	seq       int  // generated ids
+
+	failMsg string // a session.error or failed shutdown of the run
+	aborted string // the abort reason, when the run was aborted
+}
+
+func newParser() *parser {
+	return &parser{open: make(map[string]bool)}
+}
+
+// event resets the scratch event to one of kind k at the line's time.
+func (p *parser) event(k streaming.Kind) *streaming.Event {
+	p.ev = streaming.Event{Kind: k, Time: p.t}
+	return &p.ev
+}
+
+// newID returns an id unique within the stream.
+func (p *parser) newID(prefix string, line int) string {
+	p.seq++
+	return prefix + strconv.Itoa(p.seq) + "@" + strconv.Itoa(line)
+}
+
+// scope makes a wire id unique to the run: a log holding the same run
+// twice (or resumed runs reusing ids) shows each run's calls.
+func (p *parser) scope(id string) string {
+	if p.run == 0 || id == "" {
+		return id
+	}
+	return id + "#" + strconv.Itoa(p.run)
+}
+
+// quiet are the types shown as nothing: the session preamble, internal
+// telemetry and floods (formats/copilot.md §3, §7). Their facts are either
+// repeated by other events or of no use to a reader.
+var quiet = map[string]bool{
+	"session.skills_loaded":            true,
+	"session.custom_agents_updated":    true,
+	"session.extensions_loaded":        true,
+	"session.background_tasks_changed": true,
+	"session.usage_checkpoint":         true,
+	"session.title_changed":            true,
+	"session.context_changed":          true,
+	"session.todos_changed":            true,
+	"session.truncation":               true,
+	"session.idle":                     true,
+	"session.permissions_changed":      true,
+	"session.workspace_file_changed":   true,
+	"session.usage_info":               true,
+	"mcp.tools.list_changed":           true,
+	"model.call_finished":              true,
+	"model.call_final_result":          true,
+	"assistant.tool_call_delta":        true,
+	"assistant.streaming_delta":        true,
+	"assistant.intent":                 true,
+	"prompt_cache_break":               true,
+	"pending_messages.modified":        true,
+	"hook.start":                       true,
+	"hook.end":                         true,
+	"hook.progress":                    true,
+	"system.message":                   true,
+	"sandbox.decision":                 true,
+	"session.mode_changed":             true,
+	"skill.invoked":                    true,
+	"subagent.selected":                true,
+	"subagent.deselected":              true,
+}
+
+// quietPrefixes are families the notes list as nothing to show: their
+// facts (an approval asked and given, a question to the user in an
+// interactive session) have no text of their own on -p stdout.
+var quietPrefixes = [...]string{"hook.", "permission.", "user_input.", "elicitation.", "exit_plan_mode.", "canvas.", "factory."}
+
+func isQuiet(typ string) bool {
+	if quiet[typ] || preamble(typ) {
+		return true
+	}
+	for _, p := range quietPrefixes {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// preamble are the types that come before the run's first turn: they do
+// not begin a run (session.start is emitted at the first line that is
+// not one, with the model they named).
+func preamble(typ string) bool {
+	switch typ {
+	case "session.mcp_server_status_changed", "session.mcp_servers_loaded", "session.tools_updated",
+		"session.auto_mode_resolved", "session.skills_loaded", "session.custom_agents_updated",
+		"session.extensions_loaded", "session.background_tasks_changed", "mcp.tools.list_changed":
+		return true
+	}
+	return false
+}
+
+// Parse handles one line.
+func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.t, p.n = lineTime(l.Str("timestamp")), l.N
+	typ := l.Str("type")
+	if typ == "result" {
+		return p.result(l, emit)
+	}
+	d := readData(l)
+	if typ == "session.start" || typ == "session.resume" {
+		return p.sessionStart(l, &d, emit)
+	}
+	if !p.started && !preamble(typ) {
+		if err := p.begin(emit); err != nil {
+			return err
+		}
+	}
+	switch typ {
+	case "session.mcp_server_status_changed", "session.mcp_servers_loaded":
+		return p.mcpStatus(l, &d, emit)
+	case "session.tools_updated":
+		p.setModel(l.Text(d.model))
+		return nil
+	case "session.auto_mode_resolved":
+		p.setModel(l.Text(d.chosenModel))
+		return nil
+	case "user.message":
+		return p.userMessage(l, &d, emit)
+	case "assistant.turn_start":
+		p.turns++
+		p.setModel(l.Text(d.model))
+		return p.newCall(emit)
+	case "model.call_start":
+		return p.newCall(emit)
+	case "assistant.turn_end":
+		return p.closeThinking(emit)
+	case "assistant.reasoning_delta":
+		return p.thinking(l.Text(d.deltaContent), streaming.Delta, emit)
+	case "assistant.reasoning":
+		return p.thinking(redacted(l.Text(d.content)), streaming.Final, emit)
+	case "assistant.message_start":
+		if err := p.closeThinking(emit); err != nil {
+			return err
+		}
+		_, err := p.openText(p.messageID(l, &d), l.Text(d.parentToolCallID), emit)
+		return err
+	case "assistant.message_delta":
+		return p.textDelta(l, &d, emit)
+	case "assistant.message":
+		return p.message(l, &d, emit)
+	case "assistant.usage":
+		return p.usage(l, &d, emit)
+	case "assistant.idle":
+		if d.aborted == "true" && p.aborted == "" {
+			p.aborted = "aborted"
+		}
+		return p.closeThinking(emit)
+	case "abort":
+		p.aborted = "aborted"
+		if r := l.Text(d.reason); r != "" {
+			p.aborted = "aborted (" + r + ")"
+		}
+		return p.status(p.aborted, streaming.LevelWarning, emit)
+	case "tool.execution_start":
+		return p.toolStart(l, &d, emit)
+	case "tool.execution_partial_result":
+		e := p.event(streaming.KindToolOutputDelta)
+		e.ID, e.Text = p.scope(l.Text(d.toolCallID)), l.Text(d.partialOutput)
+		if e.Text == "" {
+			return nil
+		}
+		return emit(e)
+	case "tool.execution_progress":
+		return p.status(l.Text(d.progressMessage), streaming.LevelInfo, emit)
+	case "tool.execution_complete":
+		return p.toolEnd(l, &d, emit)
+	case "session.error":
+		return p.sessionError(l, &d, emit)
+	case "session.shutdown":
+		if l.Text(d.shutdownType) == "error" {
+			msg := l.Text(d.errorReason)
+			if msg == "" {
+				msg = "the session shut down on an error"
+			}
+			return p.fail(msg, emit)
+		}
+		return nil
+	case "model.call_failure":
+		msg := l.Text(d.errorMessage)
+		if msg == "" {
+			msg = "a model call failed"
+		}
+		return p.status("model call failed: "+msg, streaming.LevelWarning, emit)
+	case "assistant.turn_retry":
+		msg := "retrying the turn"
+		if r := l.Text(d.reason); r != "" {
+			msg += ": " + r
+		}
+		return p.status(msg, streaming.LevelWarning, emit)
+	case "session.info":
+		return p.status(l.Text(d.message), streaming.LevelInfo, emit)
+	case "session.warning":
+		return p.status(l.Text(d.message), streaming.LevelWarning, emit)
+	case "session.compaction_start":
+		return p.status("compacting the context", streaming.LevelInfo, emit)
+	case "session.compaction_complete":
+		if d.success == "false" {
+			msg := "compaction failed"
+			if m := errString(l, d.errorText); m != "" {
+				msg += ": " + m
+			}
+			return p.status(msg, streaming.LevelWarning, emit)
+		}
+		return p.status("context compacted", streaming.LevelInfo, emit)
+	case "session.task_complete":
+		return p.status(l.Text(d.summary), streaming.LevelInfo, emit)
+	case "system.notification":
+		return p.status(l.Text(d.content), streaming.LevelInfo, emit)
+	case "session.plan_changed":
+		return p.status("plan "+l.Text(d.operation), streaming.LevelInfo, emit)
+	case "session.model_change":
+		return p.status("model: "+l.Text(d.newModel), streaming.LevelInfo, emit)
+	case "subagent.started", "subagent.completed", "subagent.failed":
+		return p.subagent(typ, l, &d, emit)
+	}
+	if isQuiet(typ) {
+		return nil
+	}
+	e := p.event(streaming.KindUnknown)
+	e.Type, e.Text = typ, l.JSON
+	return emit(e)
+}
+
+// Finish closes what the parser opened; open tool calls are left to the
+// session, which ends them as incomplete.
+func (p *parser) Finish(emit parsers.Emit) error {
+	return p.closeAll(emit)
+}
+
+func (p *parser) setModel(m string) {
+	if m != "" && m != p.model {
+		p.model = strings.Clone(m)
+	}
+}
+
+// begin starts a run: Copilot's -p stdout has no session.start line.
+func (p *parser) begin(emit parsers.Emit) error {
+	p.started = true
+	e := p.event(streaming.KindSessionStart)
+	e.Model = p.model
+	return emit(e)
+}
+
+// sessionStart is the session.start (or resume) of events.jsonl.
+func (p *parser) sessionStart(l *parsers.Line, d *data, emit parsers.Emit) error {
+	if p.started {
+		if err := p.endRun(emit); err != nil {
+			return err
+		}
+	}
+	p.started = true
+	e := p.event(streaming.KindSessionStart)
+	e.SessionID = l.Text(d.sessionID)
+	e.Model = l.Text(d.selectedModel)
+	if e.Model == "" {
+		e.Model = p.model
+	}
+	e.CWD = l.Field(d.context, "cwd").String()
+	return emit(e)
+}
+
+// status emits a status line (nothing for an empty text).
+func (p *parser) status(text, level string, emit parsers.Emit) error {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	e := p.event(streaming.KindStatus)
+	e.Text, e.Level = text, level
+	return emit(e)
+}
+
+// mcpStatus shows MCP servers that failed to start (the others are
+// preamble noise).
+func (p *parser) mcpStatus(l *parsers.Line, d *data, emit parsers.Emit) error {
+	show := func(name, status, errText string) error {
+		switch status {
+		case "failed", "needs-auth":
+		default:
+			return nil
+		}
+		msg := "MCP server " + name + " " + status
+		if errText != "" {
+			msg += ": " + errText
+		}
+		return p.status(msg, streaming.LevelWarning, emit)
+	}
+	if d.serverName != "" {
+		return show(l.Text(d.serverName), l.Text(d.status), errString(l, d.errorText))
+	}
+	for it := l.ElementsOf(d.servers); it.Next(); {
+		v := it.Value()
+		if err := show(v.Get("name").String(), v.Get("status").String(), v.Get("error").String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sessionError is a user-facing error of the session: the run failed.
+func (p *parser) sessionError(l *parsers.Line, d *data, emit parsers.Emit) error {
+	msg := l.Text(d.message)
+	if t := l.Text(d.errorType); t != "" && msg != "" {
+		msg = t + ": " + msg
+	} else if msg == "" {
+		msg = t
+	}
+	if msg == "" {
+		msg = "session error"
+	}
+	return p.fail(msg, emit)
+}
+
+func (p *parser) fail(msg string, emit parsers.Emit) error {
+	if p.failMsg == "" {
+		p.failMsg = strings.Clone(msg)
+	}
+	e := p.event(streaming.KindError)
+	e.Text, e.Fatal = msg, true
+	return emit(e)
+}
+
+// subagent shows a sub-agent's start and end as status lines under the
+// task call that started it.
+func (p *parser) subagent(typ string, l *parsers.Line, d *data, emit parsers.Emit) error {
+	name := l.Text(d.agentDisplayName)
+	if name == "" {
+		name = l.Text(d.agentName)
+	}
+	if name == "" {
+		name = "sub-agent"
+	}
+	level := streaming.LevelInfo
+	msg := name + " started"
+	switch typ {
+	case "subagent.completed":
+		msg = name + " finished"
+	case "subagent.failed":
+		msg, level = name+" failed", streaming.LevelWarning
+		if m := errString(l, d.errorText); m != "" {
+			msg += ": " + m
+		}
+	}
+	e := p.event(streaming.KindStatus)
+	e.Text, e.Level, e.Parent = msg, level, p.scope(l.Text(d.toolCallID))
+	return emit(e)
+}
+
+// result ends the run: exitCode 0 is success unless the stream reported
+// a session error or an abort.
+func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
+	if !p.started {
+		if err := p.begin(emit); err != nil {
+			return err
+		}
+	}
+	if err := p.closeAll(emit); err != nil {
+		return err
+	}
+	u := l.Get("usage")
+	if err := p.status(usageNote(u), streaming.LevelInfo, emit); err != nil {
+		return err
+	}
+	code := l.Get("exitCode")
+	e := p.event(streaming.KindResult)
+	e.OK = code.Int() == 0 && p.failMsg == "" && p.aborted == ""
+	switch {
+	case code.Int() != 0 && p.failMsg != "":
+		e.Reason = p.failMsg
+	case code.Int() != 0:
+		e.Reason = "copilot exited with status " + code.Raw
+	case p.failMsg != "":
+		e.Reason = p.failMsg
+	case p.aborted != "":
+		e.Reason = p.aborted
+	}
+	e.Turns = p.turns
+	e.DurationMS = u.Get("sessionDurationMs").Int()
+	p.endRunState()
+	return emit(e)
+}
+
+// usageNote is what Copilot reports of a run's cost instead of tokens
+// (formats/copilot.md §7.8): premium requests, API time, lines changed.
+func usageNote(u gjson.Result) string {
+	var parts []string
+	if pr := u.Get("premiumRequests"); pr.Float() > 0 {
+		n := strconv.FormatFloat(pr.Float(), 'f', -1, 64)
+		if n == "1" {
+			parts = append(parts, "1 premium request")
+		} else {
+			parts = append(parts, n+" premium requests")
+		}
+	}
+	if ms := u.Get("totalApiDurationMs").Int(); ms > 0 {
+		parts = append(parts, "API time "+(time.Duration(ms)*time.Millisecond).Round(100*time.Millisecond).String())
+	}
+	if cc := u.Get("codeChanges"); cc.IsObject() {
+		add, del := cc.Get("linesAdded").Int(), cc.Get("linesRemoved").Int()
+		if files := len(cc.Get("filesModified").Array()); add+del > 0 || files > 0 {
+			parts = append(parts, fmt.Sprintf("+%d −%d lines in %d file%s", add, del, files, plural(files)))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// endRun closes the run's messages when another run begins without a
+// result (the session reports the missing result).
+func (p *parser) endRun(emit parsers.Emit) error {
+	err := p.closeAll(emit)
+	p.endRunState()
+	return err
+}
+
+func (p *parser) endRunState() {
+	p.started = false
+	p.run++
+	p.turns = 0
+	p.failMsg, p.aborted = "", ""
+	p.think, p.thinkOpen, p.thinkDone = "", false, false
+}
+
+// lineTime reads the envelope's ISO 8601 timestamp (the fraction's width
+// varies).
+func lineTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// redacted is "" for the literal "[REDACTED]" some captures hold where
+// text was (formats/copilot.md §7.1): the streamed text stands instead.
+func redacted(s string) string {
+	if s == "[REDACTED]" {
+		return ""
+	}
+	return s
+}

@@ -1,0 +1,94 @@
+package gemini_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/parsers/parsertest"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// TestSessionGolden: testdata/gemini-session fixtures, written from
+// shared/formats/gemini-session.md, against their .events dumps. The
+// first is a pretty-printed JSON document (as Entire's copies named
+// full.jsonl are): the reader must hand it over as one value.
+func TestSessionGolden(t *testing.T) {
+	parsertest.Golden(t, all.Agents(), "gemini-session", *update)
+}
+
+func chatRun(t *testing.T, in string) parsertest.Result {
+	t.Helper()
+	return parsertest.Run(all.Agents(), in).Check(t)
+}
+
+func TestSessionPrettyDocumentIsOneValue(t *testing.T) {
+	doc := `{
+  "sessionId": "s-1",
+  "projectHash": "h",
+  "messages": [
+    {
+      "id": "u",
+      "timestamp": "t",
+      "type": "user",
+      "content": "hi"
+    },
+    {
+      "id": "g",
+      "timestamp": "t",
+      "type": "gemini",
+      "content": "Hello.\nHow can I help?",
+      "toolCalls": []
+    }
+  ]
+}`
+	r := chatRun(t, doc)
+	if got := r.Text(streaming.KindTextDelta); got != "Hello.\nHow can I help?" {
+		t.Errorf("text %q", got)
+	}
+	if r.Outcome != streaming.Success || len(r.Of(streaming.KindUnknown)) != 0 || len(r.Of(streaming.KindRaw)) != 0 {
+		t.Errorf("outcome %v, %d unknown, %d raw", r.Outcome, len(r.Of(streaming.KindUnknown)), len(r.Of(streaming.KindRaw)))
+	}
+	if s := r.Of(streaming.KindSessionStart); len(s) != 1 || s[0].Agent != "gemini" || s[0].SessionID != "s-1" {
+		t.Errorf("session.start %+v", s)
+	}
+}
+
+func TestSessionRecordWrittenAgainShownOnce(t *testing.T) {
+	r := chatRun(t, strings.Join([]string{
+		`{"sessionId":"s","projectHash":"h","startTime":"t","kind":"main"}`,
+		`{"id":"u1","timestamp":"t","type":"user","content":[{"text":"count"}]}`,
+		`{"id":"g1","timestamp":"t","type":"gemini","content":"One, two","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":"a"},"status":"executing"}]}`,
+		`{"id":"g1","timestamp":"t","type":"gemini","content":"One, two, three.","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":"a"},"status":"success","result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"x"}}}]}]}`,
+		`{"id":"g2","timestamp":"t","type":"gemini","content":"Done."}`,
+	}, "\n")+"\n")
+	if got := r.Text(streaming.KindTextDelta); got != "One, two, three.Done." {
+		t.Errorf("text %q: a message written again adds only what is new", got)
+	}
+	if n, m := len(r.Of(streaming.KindToolStart)), len(r.Of(streaming.KindToolEnd)); n != 1 || m != 1 {
+		t.Errorf("%d tool.start, %d tool.end, want one each", n, m)
+	}
+	if r.Outcome != streaming.Success {
+		t.Errorf("outcome %v", r.Outcome)
+	}
+}
+
+func TestSessionExitStatus(t *testing.T) {
+	head := `{"sessionId":"s","projectHash":"h"}` + "\n" + `{"id":"u1","timestamp":"t","type":"user","content":"go"}` + "\n"
+	for name, c := range map[string]struct {
+		lines string
+		want  streaming.Outcome
+	}{
+		"answered":                   {`{"id":"g","timestamp":"t","type":"gemini","content":"ok"}`, streaming.Success},
+		"prompt only":                {``, streaming.Incomplete},
+		"call executing":             {`{"id":"g","timestamp":"t","type":"gemini","content":"","toolCalls":[{"id":"c","name":"x","status":"executing"}]}`, streaming.Incomplete},
+		"call done, model to answer": {`{"id":"g","timestamp":"t","type":"gemini","content":"Reading.","toolCalls":[{"id":"c","name":"x","status":"success"}]}`, streaming.Incomplete},
+		"cancelled":                  {`{"id":"g","timestamp":"t","type":"gemini","content":"","toolCalls":[{"id":"c","name":"x","status":"cancelled"}]}`, streaming.Failure},
+		"error message":              {`{"id":"e","timestamp":"t","type":"error","content":"quota"}`, streaming.Failure},
+	} {
+		r := chatRun(t, head+c.lines+"\n")
+		if r.Outcome != c.want {
+			t.Errorf("%s: outcome %v, want %v", name, r.Outcome, c.want)
+		}
+	}
+}
