@@ -137,26 +137,6 @@ func passed(it item) bool {
 	return true
 }
 
-// blocked reports that finished output (a complete item, or finished rows
-// of a text) waits behind a running call at the head of the sequence.
-//
-// Only the items a screen could show are looked at, so that a frame costs
-// the same with thousands of calls running.
-func (r *Pretty) blocked() bool {
-	if len(r.items) < 2 {
-		return false
-	}
-	if t, ok := r.items[0].(*toolItem); !ok || t.ended {
-		return false
-	}
-	for _, it := range r.items[1:min(len(r.items), 2*r.maxRows()+2)] {
-		if t, ok := it.(*textItem); ok && t.ready() || it.complete() {
-			return true
-		}
-	}
-	return false
-}
-
 // commitReady moves complete items at the head of the sequence to the
 // scrollback, with the finished rows of a text still streaming.
 func (r *Pretty) commitReady(dst []row) []row {

@@ -274,9 +274,6 @@ func (t *textItem) render(r *Pretty, c *chunk) []row {
 	return c.rows
 }
 
-// ready reports that finished rows wait to be committed.
-func (t *textItem) ready() bool { return len(t.chunks) > 0 }
-
 func (t *textItem) commit(r *Pretty, dst []row) []row {
 	for i := range t.chunks {
 		dst = append(dst, t.render(r, &t.chunks[i])...)
