@@ -4,7 +4,7 @@ FUZZTIME ?= 30s
 PKGS := ./...
 STATICCHECK ?= v0.8.2
 
-.PHONY: build test lint bench fuzz conformance demo clean
+.PHONY: build test lint bench fuzz conformance demo man clean
 
 build:
 	$(GO) build -o bin/agentfmt .
@@ -38,5 +38,11 @@ conformance:
 demo:
 	$(GO) run . demo
 
+# The manual pages (agentfmt.1, agentfmt-run.1, …), generated from the
+# command tree by the hidden 'agentfmt man DIR'.
+man:
+	$(GO) run . man man
+
+
 clean:
-	rm -rf bin
+	rm -rf bin man

@@ -31,6 +31,13 @@ type Env struct {
 	// redraw timer (tests make pretty output deterministic with them).
 	Now  func() time.Time
 	Tick <-chan time.Time
+	// Environ is the environment of a child process ('agentfmt run'); nil:
+	// the process's own.
+	Environ func() []string
+	// Foreground reports that agentfmt runs in the foreground process
+	// group of its terminal, so that a Ctrl-C there reaches the agent
+	// without agentfmt passing it on (nil: it does not).
+	Foreground func() bool
 	// Scribble overwrites the memory each input line was decoded in once
 	// the line is rendered (tests: anything kept of a line without a copy
 	// shows up as garbage instead of by chance).
@@ -41,6 +48,7 @@ type Env struct {
 func OSEnv() *Env {
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	catchSIGPIPE()
 	return &Env{
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
@@ -50,6 +58,8 @@ func OSEnv() *Env {
 		TermSize:   fileTermSize,
 		Signals:    sig,
 		Resize:     resizeSignals(),
+		Environ:    os.Environ,
+		Foreground: foreground,
 	}
 }
 

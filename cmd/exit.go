@@ -3,20 +3,22 @@ package cmd
 import (
 	"errors"
 	"fmt"
+
+	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // Exit codes (DESIGN §2).
 const (
 	ExitOK          = 0
-	ExitFailed      = 1   // the agent reported failure
-	ExitUsage       = 2   // bad flag or value
-	ExitIncomplete  = 3   // the stream ended before the run did
-	ExitUntil       = 4   // --until marker missing from the final answer
-	ExitDataErr     = 65  // --strict and the input broke the contract
-	ExitInterrupted = 130 // SIGINT
-	ExitTerminated  = 143 // SIGTERM
-	ExitPipe        = 141 // stdout closed (as a shell reports SIGPIPE)
-	ExitInternal    = 70  // a bug in agentfmt (EX_SOFTWARE)
+	ExitFailed      = 1                     // the agent reported failure
+	ExitUsage       = 2                     // bad flag or value
+	ExitIncomplete  = 3                     // the stream ended before the run did
+	ExitUntil       = 4                     // --until marker missing from the final answer
+	ExitDataErr     = streaming.ExitDataErr // --strict and the input broke the contract
+	ExitInterrupted = 130                   // SIGINT
+	ExitTerminated  = 143                   // SIGTERM
+	ExitPipe        = 141                   // stdout closed (as a shell reports SIGPIPE)
+	ExitInternal    = 70                    // a bug in agentfmt (EX_SOFTWARE)
 )
 
 // exitError carries an exit code and an optional message.

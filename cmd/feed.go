@@ -14,16 +14,32 @@ import (
 // unescaped strings): with the default GOGC=100 the collector runs every
 // 4 MB, a hundred times on a 100 MB log. Collecting at three times the
 // live heap (8 MB at least) halves that; more saves little and costs page
-// faults for fresh memory. No memory limit: a stream with a line of tens
-// of megabytes has that much live, and a limit below it would make the
-// collector run without pause. GOGC in the environment wins.
+// faults for fresh memory. A soft memory limit (gcSoftLimit) caps what
+// that factor costs when the live heap is large (one answer of tens of
+// megabytes: three times it would be hundreds): the collector then runs
+// as the heap nears the limit, and, when more than that is live (a line
+// of tens of megabytes), more often (the runtime bounds its share of the
+// CPU). GOGC and GOMEMLIMIT in the environment win.
 func tuneGC() (restore func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
+	gc, limit := -2, int64(-2)
+	if os.Getenv("GOGC") == "" {
+		gc = debug.SetGCPercent(200)
 	}
-	gc := debug.SetGCPercent(200)
-	return func() { debug.SetGCPercent(gc) }
+	if os.Getenv("GOMEMLIMIT") == "" {
+		limit = debug.SetMemoryLimit(gcSoftLimit)
+	}
+	return func() {
+		if gc != -2 {
+			debug.SetGCPercent(gc)
+		}
+		if limit != -2 {
+			debug.SetMemoryLimit(limit)
+		}
+	}
 }
+
+// gcSoftLimit is the memory the collector aims to stay under (see tuneGC).
+const gcSoftLimit = 64 << 20
 
 // feeder reads the source in its own goroutine, so that a signal can end a
 // read that blocks on a silent pipe, and copies every byte to the tee file
@@ -37,6 +53,11 @@ type feeder struct {
 	err  error
 	done chan struct{}
 	once sync.Once
+	// side, when set, delivers lines to show between reads (the agent's
+	// stderr under 'agentfmt run'): onSide shows each in the reading
+	// goroutine. side is set to nil once it is closed.
+	side   <-chan string
+	onSide func(string) error
 }
 
 const (
@@ -143,6 +164,14 @@ func (f *feeder) Read(p []byte) (int, error) {
 			f.cur, f.held = b, b
 		case s := <-f.sig:
 			return 0, &errInterrupted{sig: s}
+		case l, ok := <-f.side:
+			if !ok {
+				f.side = nil
+				continue
+			}
+			if err := f.onSide(l); err != nil {
+				return 0, err
+			}
 		}
 	}
 	n := copy(p, f.cur)

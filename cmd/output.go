@@ -27,6 +27,30 @@ type output struct {
 	marker *filter.Marker
 	facts  render.RunFacts
 	ended  atomic.Bool
+	tally  tally
+	// trim: -o text prints the answer without its leading and trailing
+	// blank lines.
+	trim bool
+}
+
+// tally is what the command learns from the events themselves: whether
+// the input held any agent JSON at all.
+type tally struct {
+	agent     bool // an event decoded from an agent's JSON
+	plainText bool // a line of the input that is not JSON
+}
+
+func (t *tally) handle(ev *streaming.Event) {
+	if ev.Type == stderrLine {
+		return // the agent's stderr, shown by 'agentfmt run'
+	}
+	switch ev.Kind {
+	case streaming.KindRaw:
+		t.plainText = true
+	case streaming.KindNotice, streaming.KindUnknown:
+	default:
+		t.agent = true
+	}
 }
 
 // wrapOutput puts the event filters of the flags (--until, --sentences)
@@ -56,6 +80,7 @@ func wrapOutput(rend render.Renderer, o *Options) (out *output, untilMissing fun
 
 // Handle passes a session event through the filters to the renderer.
 func (o *output) Handle(ev *streaming.Event) error {
+	o.tally.handle(ev)
 	switch ev.Kind {
 	case streaming.KindSessionStart:
 		o.ended.Store(false)
@@ -88,6 +113,9 @@ func (o *output) Finish(s render.Summary) error {
 		}
 	}
 	s.Answer = o.shown(s.Answer)
+	if o.trim {
+		s.Answer = trimBlankLines(s.Answer)
+	}
 	return o.rend.Finish(s)
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/parsers/all"
-	"github.com/agentfmt/agentfmt/render"
 	"github.com/spf13/cobra"
 )
 
@@ -92,13 +91,11 @@ func newRoot(env *Env, code *int) *cobra.Command {
 		Use:   "agentfmt [flags] [FILE...]",
 		Short: "Render the JSON stream of AI coding agents for people, CI logs and scripts",
 		Long: `agentfmt reads the NDJSON that AI coding agents print when run headless (Claude Code,
-Codex, Gemini CLI, OpenCode, Cursor, ACP transcripts, Cline/Kilo) from stdin or FILEs, and
-renders it: live on a terminal, append-only in CI logs, as normalized JSON, or just the answer.
-
-Its exit status is the agent's: 0 success, 1 the agent reported failure, 2 usage error,
-3 the stream ended before the run did, 4 --until marker missing, 65 --strict contract
-violation, 130/143 interrupted.`,
-		Example: `  claude -p "fix the test" --output-format stream-json --verbose | agentfmt
+Codex, Gemini CLI, OpenCode, Cursor, Copilot, Antigravity, Amp, ACP transcripts, Cline/Kilo)
+from stdin or FILEs, and renders it: live on a terminal, append-only in CI logs, as normalized
+JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON flags it needs.`,
+		Example: `  agentfmt run claude -p "fix the test"
+  claude -p "fix the test" --output-format stream-json --verbose | agentfmt
   codex exec --json "add a flag" | agentfmt -o plain > job.log
   answer=$(opencode run --format json "summarise" | agentfmt -o text)
   agentfmt session.ndjson
@@ -107,6 +104,12 @@ violation, 130/143 interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
+		PersistentPreRunE: func(c *cobra.Command, args []string) error {
+			if isCompletion(c) {
+				return nil // (a bad AGENTFMT_ value must not break the shell's completion)
+			}
+			return applyEnv(env, c.Flags())
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.validate(c); err != nil {
 				return err
@@ -132,14 +135,18 @@ violation, 130/143 interrupted.`,
 	f.BoolVar(&o.AllowColor, "allow-color", false, "let colour (SGR) sequences in tool output through")
 	f.BoolVar(&o.Timestamps, "timestamps", false, "prefix plain lines with the event time")
 	f.BoolVar(&o.Sentences, "sentences", false, "with -o json: emit text.sentence events")
-	f.Int64Var(&o.MaxLine, "max-line", input.DefaultMaxLine, "longest input line read whole, in bytes")
+	o.MaxLine = input.DefaultMaxLine
+	f.Var(sizeValue{&o.MaxLine}, "max-line", "longest input line read whole (a size: 64MiB, 1GiB, 1048576)")
 	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: err} })
 	root.SetVersionTemplate("agentfmt {{.Version}}\n")
-	root.AddCommand(newDemo(env, o, code))
+	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root))
 	root.AddCommand(newSessions(env, o, code))
 	addLatest(root, env, o, code)
+	registerCompletions(root)
+	root.Long += "\n\nEvery flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n" +
+		envHelp(root.PersistentFlags(), root.Flags()) + "\n\n" + exitHelp
 	return root
 }
 
@@ -153,7 +160,8 @@ func oneOf(flag, v string, allowed ...string) error {
 }
 
 func (o *Options) validate(c *cobra.Command) error {
-	agents := append([]string{"auto"}, all.Names()...)
+	values := flagValues()
+	agents := values["agent"]
 	for _, a := range all.Agents() {
 		agents = append(agents, a.Aliases...)
 	}
@@ -161,22 +169,14 @@ func (o *Options) validate(c *cobra.Command) error {
 		return err
 	}
 	if o.Format != "" {
-		if err := oneOf("format", o.Format, render.Formats...); err != nil {
+		if err := oneOf("format", o.Format, values["format"]...); err != nil {
 			return err
 		}
 	}
-	checks := []struct {
-		flag, v string
-		allowed []string
-	}{
-		{"color", o.Color, []string{"auto", "always", "never"}},
-		{"thinking", o.Thinking, []string{"summary", "full", "none"}},
-		{"tools", o.Tools, []string{"preview", "full", "none"}},
-		{"ci", o.CI, []string{"auto", "github", "gitlab", "none"}},
-		{"summary", o.Summary, []string{"auto", "always", "never"}},
-	}
-	for _, ch := range checks {
-		if err := oneOf(ch.flag, ch.v, ch.allowed...); err != nil {
+	for _, ch := range []struct{ flag, v string }{
+		{"color", o.Color}, {"thinking", o.Thinking}, {"tools", o.Tools}, {"ci", o.CI}, {"summary", o.Summary},
+	} {
+		if err := oneOf(ch.flag, ch.v, values[ch.flag]...); err != nil {
 			return err
 		}
 	}

@@ -19,18 +19,32 @@ import (
 
 // pipeline is one run of agentfmt over its inputs.
 type pipeline struct {
-	env  *Env
-	o    *Options
-	rend render.Renderer
-	sess *streaming.Session
-	dec  *parsers.Decoder
-	tee  *teeWriter
+	env    *Env
+	o      *Options
+	format string
+	rend   render.Renderer
+	out    *output
+	gate   *gateWriter
+	stderr *lockedWriter
+	sess   *streaming.Session
+	dec    *parsers.Decoder
+	tee    *teeWriter
 	// stdinUsed: "-" may be read once.
 	stdinUsed bool
 	// untilMissing reports whether the final answer lacks the --until marker.
 	untilMissing func(answer string) bool
 	// stop is closed when the run ends (followed files stop waiting).
 	stop chan struct{}
+	// fileErrs counts the FILEs that could not be read (exit 2 at the end).
+	fileErrs int
+	// worst is the worst status of the FILEs before the last, and why.
+	worst       int
+	worstReason string
+	// read reports that some input was opened.
+	read bool
+	// agent is the child of 'agentfmt run', nil otherwise.
+	agent   *agentRun
+	closers []func()
 }
 
 // decide works out the format, colour, width and CI flavour from the flags
@@ -89,7 +103,8 @@ func termSize(env *Env, w io.Writer) (int, int, bool) {
 }
 
 // colorOn is DESIGN §2's order: the flag; NO_COLOR, CLICOLOR=0, TERM=dumb
-// off; CLICOLOR_FORCE, FORCE_COLOR on; else whether the output is a terminal.
+// off; CLICOLOR_FORCE, FORCE_COLOR on; on in a GitHub Actions or GitLab CI
+// log; else whether the output is a terminal.
 func colorOn(env *Env, flag string, tty bool) bool {
 	switch flag {
 	case "always":
@@ -104,6 +119,11 @@ func colorOn(env *Env, flag string, tty bool) bool {
 		if v := env.getenv(k); v != "" && v != "0" {
 			return true
 		}
+	}
+	// GitHub Actions and GitLab CI logs render ANSI colour, though the
+	// job's output is not a terminal (gotestsum does the same).
+	if env.getenv("GITHUB_ACTIONS") == "true" || env.getenv("GITLAB_CI") == "true" {
+		return true
 	}
 	return tty
 }
@@ -128,37 +148,65 @@ func ciOf(env *Env, flag string) render.CI {
 
 // runFormat renders the inputs and returns the exit code.
 func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code int, err error) {
-	var rend render.Renderer
-	defer func() {
-		// A bug must not leave the terminal in a bad state or lose the
-		// cause: finish the output and report the panic as an internal error.
-		if r := recover(); r != nil {
-			if rend != nil {
-				_ = rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: "internal error"})
-			}
-			code, err = ExitInternal, &exitError{code: ExitInternal,
-				msg: fmt.Sprintf("internal error: %v (please report it, with the input)\n%s", r, debug.Stack())}
+	p, err := newPipeline(env, o)
+	if err != nil {
+		return codeOf(err), err
+	}
+	defer p.close()
+	defer p.guard(&code, &err)
+	p.hintTerminal(files)
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var runErr error
+	for i, name := range files {
+		errs := p.fileErrs
+		if runErr = p.readFile(name); runErr != nil {
+			break
 		}
-	}()
+		if i < len(files)-1 && p.fileErrs == errs {
+			p.noteFile()
+		}
+	}
+	return p.finish(runErr)
+}
+
+// noteFile records the status of the last run of a FILE that is not the
+// last one: with several FILEs the exit status is the worst one's.
+func (p *pipeline) noteFile() {
+	outcome, reason := p.sess.Outcome()
+	until := false
+	if p.o.Until != "" && outcome == streaming.Success {
+		until = p.untilMissing(p.sess.FinalAnswer())
+	}
+	if c := outcomeCode(outcome, until); rank(c) > rank(p.worst) {
+		p.worst, p.worstReason = c, reason
+	}
+}
+
+// newPipeline sets up the renderer, the filters, the session and the
+// decoder for a run. close releases what it holds.
+func newPipeline(env *Env, o *Options) (*pipeline, error) {
 	format, cfg := decide(env, o)
 	if format != "plain" && format != "pretty" {
 		cfg.CI = render.CINone
 	}
-	rend, err = render.New(format, env.Stdout, cfg)
+	gate := &gateWriter{w: env.Stdout}
+	rend, err := render.New(format, gate, cfg)
 	if err != nil {
-		return ExitUsage, usagef("%v", err)
+		return nil, usagef("%v", err)
 	}
-	defer tuneGC()()
 	growPipe(env.Stdout)
 	stderr := &lockedWriter{w: env.Stderr}
-	p := &pipeline{env: env, o: o, rend: rend, stop: make(chan struct{})}
-	defer close(p.stop)
+	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{})}
+	p.closers = append(p.closers, tuneGC(), func() { close(p.stop) })
 	if o.Tee != "" {
 		f, err := os.Create(o.Tee)
 		if err != nil {
-			return ExitUsage, fmt.Errorf("--tee: %w", err)
+			p.close()
+			return nil, &exitError{code: ExitUsage, msg: fmt.Sprintf("--tee: %v", err)}
 		}
-		defer f.Close()
+		p.closers = append(p.closers, func() { f.Close() })
 		p.tee = &teeWriter{w: f, stderr: stderr, name: o.Tee}
 	}
 	var report func(int, string)
@@ -172,26 +220,35 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		}
 	}
 	out, untilMissing := wrapOutput(rend, o)
-	p.rend, p.untilMissing = out, untilMissing
-	// The decoder lends the text of each line to the session, which
-	// copies what it keeps past the line when the decoder settles it.
-	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report,
-		Lent: func(s string) bool { return p.dec.Lent(s) }})
+	p.rend, p.out, p.untilMissing = out, out, untilMissing
+	out.trim = format == "text"
+	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
-		Settle: p.sess.Settle, Scribble: env.Scribble}, p.sess.Push)
+		Scribble: env.Scribble}, p.sess.Push)
 	if err != nil {
-		return ExitUsage, usagef("%v", err)
+		p.close()
+		return nil, usagef("%v", err)
 	}
-	if len(files) == 0 {
-		files = []string{"-"}
+	return p, nil
+}
+
+// close releases what the pipeline holds, last first.
+func (p *pipeline) close() {
+	for i := len(p.closers) - 1; i >= 0; i-- {
+		p.closers[i]()
 	}
-	var runErr error
-	for _, name := range files {
-		if runErr = p.readFile(name); runErr != nil {
-			break
-		}
+	p.closers = nil
+}
+
+// guard turns a panic into exit 70: a bug must not leave the terminal in
+// a bad state or lose the cause, so the output is finished and the panic
+// reported as an internal error. It is deferred by the command.
+func (p *pipeline) guard(code *int, err *error) {
+	if r := recover(); r != nil {
+		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: "internal error"})
+		*code, *err = ExitInternal, &exitError{code: ExitInternal,
+			msg: fmt.Sprintf("internal error: %v (please report it, with the input)\n%s", r, debug.Stack())}
 	}
-	return p.finish(runErr)
 }
 
 // errInterrupted is returned by the input when a signal arrives.
@@ -199,6 +256,9 @@ type errInterrupted struct{ sig os.Signal }
 
 func (e *errInterrupted) Error() string { return "interrupted" }
 
+// readFile renders one input. A FILE that cannot be opened or read is
+// reported on stderr and counted, and the next one is read (exit 2 at the
+// end, as jq does): no error comes back for it.
 func (p *pipeline) readFile(name string) error {
 	var src io.Reader
 	if name == "-" {
@@ -213,19 +273,55 @@ func (p *pipeline) readFile(name string) error {
 	} else if p.o.Follow {
 		f, err := openFollow(name, p.stop, p.rend)
 		if err != nil {
-			return err
+			return p.fileError(err)
 		}
 		defer f.Close()
 		src = f
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			return &exitError{code: ExitUsage, msg: err.Error()}
+			return p.fileError(err)
 		}
 		defer f.Close()
 		src = f
 	}
-	feed := newSource(src, p.tee, p.env.Signals)
+	p.read = true
+	err := p.readSource(newSource(src, p.tee, p.env.Signals))
+	var intr *errInterrupted
+	if name != "-" && err != nil && !errors.As(err, &intr) && !isClosedPipe(err) && !isDataErr(err) {
+		var rerr *readError
+		if errors.As(err, &rerr) {
+			return p.fileError(fmt.Errorf("%s: %w", name, rerr.err))
+		}
+	}
+	return err
+}
+
+// readError is an error reading the input (not rendering it).
+type readError struct{ err error }
+
+func (e *readError) Error() string { return e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// fileError reports a FILE that could not be read, on stderr only.
+func (p *pipeline) fileError(err error) error {
+	p.fileErrs++
+	var ee *exitError
+	if errors.As(err, &ee) {
+		err = errors.New(ee.msg)
+	}
+	fmt.Fprintf(p.stderr, "agentfmt: %v\n", err)
+	return nil
+}
+
+// isDataErr reports a --strict contract violation.
+func isDataErr(err error) bool {
+	var ce interface{ ExitCode() int }
+	return errors.As(err, &ce) && ce.ExitCode() == ExitDataErr
+}
+
+// readSource decodes and renders what feed gives, to its end.
+func (p *pipeline) readSource(feed source) error {
 	defer feed.stop()
 	r := input.NewReader(feed, int(min(p.o.MaxLine, int64(^uint(0)>>1))))
 	for {
@@ -234,19 +330,50 @@ func (p *pipeline) readFile(name string) error {
 			return nil
 		}
 		if err != nil {
-			return err
+			var intr *errInterrupted
+			if errors.As(err, &intr) {
+				return err
+			}
+			return &readError{err: err}
 		}
 		if err := p.dec.Decode(l); err != nil {
-			return err
+			return p.drain(feed, err)
 		}
 		// (idle first: it is cheap, and a file or a fast stream is never
 		// idle, while Buffered looks for a line end in what is read.)
 		if feed.idle() && r.Buffered() == 0 {
 			if f, ok := p.rend.(render.Flusher); ok {
 				if err := f.Flush(); err != nil {
-					return err
+					return p.drain(feed, err)
 				}
 			}
+		}
+	}
+}
+
+// drain keeps reading the input to its end once stdout is closed (| head)
+// when --tee is given, so the tee file gets all of it and the writer
+// upstream (the agent) never sees a broken pipe; err is returned after.
+// A signal ends it.
+func (p *pipeline) drain(feed source, err error) error {
+	if p.tee == nil || !isClosedPipe(err) {
+		return err
+	}
+	if f, ok := feed.(*feeder); ok && f.onSide != nil {
+		// The agent's stderr ('agentfmt run') has nowhere to go on a
+		// closed stdout: it must not end the draining.
+		show := f.onSide
+		f.onSide = func(l string) error { _ = show(l); return nil }
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		_, rerr := feed.Read(buf) // (the source copies what it reads to the tee file)
+		var intr *errInterrupted
+		if errors.As(rerr, &intr) {
+			return rerr
+		}
+		if rerr != nil {
+			return err
 		}
 	}
 }
@@ -285,14 +412,33 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
+	// The status the stream gives; with 'agentfmt run', when the stream
+	// gives none, the agent's own failure.
+	code := outcomeCode(outcome, sum.UntilMissing)
+	agentFailed := false
+	if outcome == streaming.Incomplete && p.agent != nil {
+		if c, why := p.agent.failure(); c != 0 {
+			code, sum.Reason, reason, agentFailed = c, why, why, true
+		}
+	}
+	// The worst run's status, when the input held several.
+	if !interrupted && rank(p.worst) > rank(code) {
+		code, reason, agentFailed = p.worst, p.worstReason, false
+	}
+	if !p.read && p.fileErrs > 0 {
+		p.gate.discard = true // no input at all: no run footer for a run that never was
+	}
 	if err := p.rend.Finish(sum); err != nil {
 		if isClosedPipe(err) {
 			return ExitPipe, nil
 		}
 		return ExitUsage, err
 	}
-	if err := writeStepSummary(p.env, p.o, sum, p.rend); err != nil {
-		fmt.Fprintf(p.env.Stderr, "agentfmt: --summary: %v\n", err)
+	if p.read {
+		if err := writeStepSummary(p.env, p.o, sum, p.rend); err != nil {
+			fmt.Fprintf(p.stderr, "agentfmt: --summary: %v\n", err)
+		}
+		p.hintNoJSON()
 	}
 	switch {
 	case interrupted:
@@ -300,14 +446,38 @@ func (p *pipeline) finish(runErr error) (int, error) {
 			return ExitTerminated, nil
 		}
 		return ExitInterrupted, nil
-	case outcome == streaming.Failure:
-		return ExitFailed, nil
-	case outcome == streaming.Incomplete:
-		return ExitIncomplete, nil
-	case sum.UntilMissing:
-		return ExitUntil, nil
+	case p.fileErrs > 0:
+		return ExitUsage, nil
 	}
-	return ExitOK, nil
+	p.explain(code, reason, agentFailed)
+	return code, nil
+}
+
+// outcomeCode is the exit status of a run's outcome.
+func outcomeCode(o streaming.Outcome, untilMissing bool) int {
+	switch {
+	case o == streaming.Failure:
+		return ExitFailed
+	case o == streaming.Incomplete:
+		return ExitIncomplete
+	case untilMissing:
+		return ExitUntil
+	}
+	return ExitOK
+}
+
+// rank orders run statuses from best to worst: success, the --until
+// marker missing, a run cut off, a run the agent reported failed.
+func rank(code int) int {
+	switch code {
+	case ExitOK:
+		return 0
+	case ExitUntil:
+		return 1
+	case ExitIncomplete:
+		return 2
+	}
+	return 3
 }
 
 func (p *pipeline) fail(err error) (int, error) {

@@ -17,11 +17,11 @@ func init() {
 // other update except the ones not shown between messages (usage,
 // available commands, config options, session info, tool call updates)
 // and at a permission request.
-// A new messageId starts a new run. A chunk that begins with the whole
-// run so far and is longer is the text so far, a chunk repeating a long
-// run is dropped, and a run restating the previous one under a new
-// messageId is not a text of its own (cumulative and restating agents,
-// formats/acp.md §8).
+// A new messageId starts a new run. Chunks are appended as they came
+// (an exact repeat is text), except a chunk that begins with the whole run
+// so far, 32 bytes or more, and is longer: that is the text so far
+// (DESIGN §4 rule 3). A run restating the previous one under a new
+// messageId is not a text of its own (formats/acp.md §8 rule 3).
 // Exit: the response to the last session/prompt: stopReason end_turn 0,
 // any other stopReason or an error 1; a prompt without its response (or a
 // transcript with no response at all) 3.
@@ -73,12 +73,8 @@ func acpCapture(data []byte, _ string) Expect {
 					}
 					runID = id
 				}
-				so := run.String()
-				switch {
-				case so != "" && len(t) > len(so) && strings.HasPrefix(t, so):
-					run.Reset() // the text so far
-				case len(so) >= 32 && t == so:
-					continue // the whole message again
+				if so := run.String(); len(so) >= 32 && len(t) > len(so) && strings.HasPrefix(t, so) {
+					run.Reset() // a cumulative chunk: the text so far (DESIGN §4 rule 3)
 				}
 				run.WriteString(t)
 			case "usage_update", "available_commands_update", "config_option_update", "session_info_update", "tool_call_update":

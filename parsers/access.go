@@ -388,12 +388,12 @@ func appendUnescaped(b []byte, s string) []byte {
 const lendMin = 256
 
 // Text is the value raw (a JSON value in the line's text) as gjson's
-// String gives it, like Value(raw).String(). When the decoder lends (see
-// DecoderOptions.Settle), a long string with escapes is decoded into the
+// String gives it, like Value(raw).String(). For a parser that borrows
+// lines (Agent.Borrow), a long string with escapes is decoded into the
 // line's scratch space, which the next line reuses: such a string, like
-// the line's own text, is only valid until the decoder has settled the
-// line. The decoder copies it into every event field that it does not
-// lend.
+// the line's own text, is only valid while the line is handled. The
+// decoder copies it into every event field but the payload of text-like
+// events (see Decoder), which is valid during Emit only.
 func (l *Line) Text(raw string) string {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return Value(raw).String()

@@ -20,8 +20,8 @@ type LineError struct {
 
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
-// ExitCode is 65 (EX_DATAERR).
-func (e *LineError) ExitCode() int { return 65 }
+// ExitCode is streaming.ExitDataErr.
+func (e *LineError) ExitCode() int { return streaming.ExitDataErr }
 
 // DecoderOptions configure a Decoder.
 type DecoderOptions struct {
@@ -31,15 +31,9 @@ type DecoderOptions struct {
 	Strict bool
 	// Report receives detection decisions and notices with their line (--debug).
 	Report func(line int, msg string)
-	// Settle, when set, is called after the events of each line. The
-	// decoder then lends the payload of the line's deltas and tool
-	// outputs (see Decoder.Lent) instead of copying it: it is valid until
-	// Settle returns, and whoever keeps it longer (the session) copies it
-	// in Settle. Without it, every string of an event is the event's own.
-	Settle func()
-	// Scribble overwrites the lent memory of each line once it is
-	// settled, as the reader does when it reuses its buffer (tests: a
-	// lent string kept without a copy turns to garbage).
+	// Scribble overwrites the memory of each line once its events are
+	// handled, as the reader does when it reuses its buffer (tests: a
+	// string of an event kept past Emit without a copy turns to garbage).
 	Scribble bool
 }
 
@@ -58,9 +52,9 @@ type Decoder struct {
 
 	truncated bool
 
-	// lent is the reader's buffer the current line's text is, when it
+	// buf is the reader's buffer the current line's text is, when it
 	// is not a copy (see Agent.Borrow); nil otherwise.
-	lent []byte
+	buf []byte
 	// emitFn is d.emit, made once: a method value passed on every line
 	// would be allocated on every line.
 	emitFn Emit
@@ -120,7 +114,7 @@ func (d *Decoder) emit(ev *streaming.Event) error {
 	if ev.Kind == streaming.KindUnknown && ev.Type == "" {
 		ev.Type = UnknownType(&d.line)
 	}
-	if d.lent != nil || len(d.line.arena) > 0 {
+	if d.buf != nil || len(d.line.arena) > 0 {
 		d.own(ev)
 	}
 	if ev.Agent == "" && d.curAgent != nil {
@@ -141,16 +135,15 @@ func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
 	return d.out(&d.ev)
 }
 
-// Lent reports whether s is (a part of) memory the decoder lends for the
-// current line only: the reader's buffer the line is in (see
-// Agent.Borrow) or the strings Line.Text decoded for it. Such memory is
-// reused once the line is settled (see DecoderOptions.Settle).
-func (d *Decoder) Lent(s string) bool {
+// lent reports whether s is (a part of) memory the decoder reuses after
+// the current line: the reader's buffer the line is in (see
+// Agent.Borrow) or the strings Line.Text decoded for it.
+func (d *Decoder) lent(s string) bool {
 	if len(s) == 0 {
 		return false
 	}
 	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	if lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.lent))); p >= lo && p < lo+uintptr(len(d.lent)) {
+	if lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.buf))); p >= lo && p < lo+uintptr(len(d.buf)) {
 		return true
 	}
 	a := d.line.arena
@@ -158,14 +151,12 @@ func (d *Decoder) Lent(s string) bool {
 	return p >= lo && p < lo+uintptr(len(a))
 }
 
-// lends reports whether the decoder lends ev's payload (s, a field of
-// ev) to the session instead of copying it: the text of deltas and the
-// output of a tool call, the large strings, which the session settles
-// (it copies only what it keeps after the line) and renderers never keep.
-func (d *Decoder) lends(ev *streaming.Event, s *string) bool {
-	if d.opts.Settle == nil {
-		return false
-	}
+// payload reports whether s (a field of ev) is the payload of a text-like
+// event: the text of deltas and the output of a tool call, the large
+// strings. It is handed on as it is, valid during Emit only, as the
+// streaming contract allows: the session copies what it keeps (appending
+// it to a block), and renderers keep none of it.
+func payload(ev *streaming.Event, s *string) bool {
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta:
 		return s == &ev.Text
@@ -175,21 +166,21 @@ func (d *Decoder) lends(ev *streaming.Event, s *string) bool {
 	return false
 }
 
-// own copies the strings of ev that are lent memory (see Lent), except
-// the payload the decoder lends (see lends): the session and the renderer
-// may keep them after the memory is reused.
+// own copies the strings of ev that are the line's memory (see lent),
+// except its payload: ids, names and titles are small, and renderers keep
+// some of them from one event to the next.
 func (d *Decoder) own(ev *streaming.Event) {
 	for _, s := range [...]*string{&ev.Agent, &ev.SessionID, &ev.Model, &ev.CWD, &ev.Message, &ev.Role,
 		&ev.Parent, &ev.Text, &ev.ID, &ev.Name, &ev.Input, &ev.Title, &ev.Output, &ev.Choice, &ev.From,
 		&ev.To, &ev.Level, &ev.Reason, &ev.Type} {
-		if d.Lent(*s) && !d.lends(ev, s) {
+		if d.lent(*s) && !payload(ev, s) {
 			*s = strings.Clone(*s)
 		}
 	}
 	// Tool lists run to a hundred names: one copy for all of them.
 	n := 0
 	for _, t := range ev.Tools {
-		if d.Lent(t) {
+		if d.lent(t) {
 			n += len(t)
 		}
 	}
@@ -197,13 +188,13 @@ func (d *Decoder) own(ev *streaming.Event) {
 		var b strings.Builder
 		b.Grow(n)
 		for _, t := range ev.Tools {
-			if d.Lent(t) {
+			if d.lent(t) {
 				b.WriteString(t)
 			}
 		}
 		all := b.String()
 		for i, t := range ev.Tools {
-			if d.Lent(t) {
+			if d.lent(t) {
 				ev.Tools[i], all = all[:len(t)], all[len(t):]
 			}
 		}
@@ -223,22 +214,15 @@ func (d *Decoder) own(ev *streaming.Event) {
 }
 
 func (d *Decoder) ownString(s *string) {
-	if d.Lent(*s) {
+	if d.lent(*s) {
 		*s = strings.Clone(*s)
 	}
 }
 
 // Decode handles one input line.
 func (d *Decoder) Decode(in input.Line) error {
-	d.line.lend = d.opts.Settle != nil
 	d.line.arena = d.line.arena[:0]
 	err := d.decode(in)
-	if d.opts.Settle != nil {
-		// The session copies what it keeps of the line's lent memory:
-		// Lent must still know the line's buffer here.
-		d.opts.Settle()
-	}
-	d.lent = nil
 	if d.opts.Scribble {
 		scribble(d.line.arena)
 		if !in.Owned {
@@ -313,7 +297,8 @@ func (d *Decoder) decode(in input.Line) error {
 		// the current parser borrows lines, the text is the reader's
 		// buffer; it is copied if another parser takes the line.
 		if !in.Owned && d.curAgent != nil && d.curAgent.Borrow {
-			d.lent = b // until the line is settled (Decode)
+			d.buf = b
+			defer func() { d.buf = nil }()
 			d.line.resetSpans(unsafe.String(unsafe.SliceData(b), len(b)), in.N, &d.top)
 		} else {
 			d.line.resetSpans(lineString(in, b), in.N, &d.top)
@@ -344,11 +329,14 @@ func (d *Decoder) value(json string, n int) error {
 // parse hands the indexed object line to the parser of its agent.
 func (d *Decoder) parse() error {
 	d.choose()
-	if d.lent != nil && (d.cur == nil || !d.curAgent.Borrow) {
+	if d.buf != nil && (d.cur == nil || !d.curAgent.Borrow) {
 		// Taken by a parser that keeps lines: it gets a copy.
-		d.line.rebase(copyString(d.lent))
-		d.lent = nil
+		d.line.rebase(copyString(d.buf))
+		d.buf = nil
 	}
+	// A parser that copies what it keeps may have long strings decoded
+	// into the line's scratch space (see Line.Text).
+	d.line.lend = d.cur != nil && d.curAgent.Borrow
 	n, json := d.line.N, d.line.JSON
 	if d.cur == nil {
 		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: UnknownType(&d.line), Text: json}

@@ -2,11 +2,13 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/jsoncompact"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -31,9 +33,73 @@ func (j *JSON) Flush() error { return j.w.Flush() }
 
 // Handle writes one event.
 func (j *JSON) Handle(ev *streaming.Event) error {
+	if len(ev.Text) > bigString || len(ev.Output) > bigString {
+		return j.handleBig(ev)
+	}
 	j.buf = AppendEventJSON(j.buf[:0], ev)
 	j.buf = append(j.buf, '\n')
 	_, err := j.w.Write(j.buf)
+	if cap(j.buf) > bigString {
+		j.buf = nil // not kept for the next event
+	}
+	return err
+}
+
+// bigString is the length from which the text or output of an event is
+// written out in pieces as it is escaped, not built in memory whole: one
+// long answer costs its own size, not another copy of it.
+const bigString = 1 << 20
+
+// bigMark stands for the big field while the rest of the event is built.
+// Its encoding, after the field's key, cannot occur elsewhere in an
+// event's JSON: a quote inside a string value is escaped.
+const bigMark = "\x00agentfmt:big\x00"
+
+func (j *JSON) handleBig(ev *streaming.Event) error {
+	e := *ev
+	field, key := &e.Text, `"text":`
+	if len(e.Output) > bigString {
+		field, key = &e.Output, `"output":`
+	}
+	big := *field
+	*field = bigMark
+	j.buf = AppendEventJSON(j.buf[:0], &e)
+	mark := appendString(append(j.buf[len(j.buf):], key...), bigMark)
+	at := bytes.Index(j.buf, mark)
+	if at < 0 {
+		// (cannot happen: the field was written under its key)
+		j.buf = AppendEventJSON(j.buf[:0], ev)
+		j.buf = append(j.buf, '\n')
+		_, err := j.w.Write(j.buf)
+		return err
+	}
+	at += len(key)
+	if _, err := j.w.Write(j.buf[:at]); err != nil {
+		return err
+	}
+	rest := append([]byte(nil), j.buf[at+len(mark)-len(key):]...)
+	// The string, escaped in pieces cut at rune boundaries.
+	piece := make([]byte, 0, 64<<10+16)
+	piece = append(piece, '"')
+	for s := big; s != ""; {
+		n := min(len(s), 64<<10)
+		for n < len(s) && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		if n == 0 {
+			n = min(len(s), utf8.UTFMax)
+		}
+		piece = appendEscaped(piece, s[:n])
+		s = s[n:]
+		if _, err := j.w.Write(piece); err != nil {
+			return err
+		}
+		piece = piece[:0]
+	}
+	piece = append(piece, '"')
+	piece = append(piece, rest...)
+	piece = append(piece, '\n')
+	_, err := j.w.Write(piece)
 	return err
 }
 
@@ -66,12 +132,18 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		b = append(b, '"', ':')
 		b = strconv.AppendInt(b, v, 10)
 	}
+	// raw embeds v as JSON when it is a valid JSON value, compacted to
+	// one line (every event is exactly one line), else as a string.
 	raw := func(k, v string) {
-		if v != "" {
-			b = append(b, ',', '"')
-			b = append(b, k...)
-			b = append(b, '"', ':')
-			b = append(b, v...)
+		if v == "" {
+			return
+		}
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		var ok bool
+		if b, ok = jsoncompact.Append(b, v); !ok {
+			b = appendString(b, v)
 		}
 	}
 	switch ev.Kind {
@@ -106,11 +178,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("name", ev.Name)
 		str("title", ev.Title)
 		str("subject", ev.Subject)
-		if ev.Input != "" && validJSON(ev.Input) {
-			raw("input", ev.Input)
-		} else {
-			str("input", ev.Input)
-		}
+		raw("input", ev.Input)
 		str("parent", ev.Parent)
 		b = appendEdits(b, ev.Edits)
 	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta:
@@ -209,11 +277,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("reason", ev.Reason)
 	case streaming.KindUnknown:
 		str("type", ev.Type)
-		if ev.Text != "" && validJSON(ev.Text) {
-			raw("raw", ev.Text)
-		} else {
-			str("raw", ev.Text)
-		}
+		raw("raw", ev.Text)
 	}
 	return append(b, '}')
 }
@@ -247,6 +311,12 @@ const hexDigits = "0123456789abcdef"
 // becomes U+FFFD.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+// appendEscaped appends s escaped as the body of a JSON string.
+func appendEscaped(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -293,8 +363,7 @@ func appendString(b []byte, s string) []byte {
 		}
 		i += n
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // appendEdits appends the "edits" array of a tool call, when it has any.

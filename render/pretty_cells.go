@@ -48,7 +48,10 @@ func wrapStyled(dst []row, s string, avail int, first, rest string, pw int, one 
 			p = strings.TrimRight(p, " ")
 			return append(dst, row{p, cells(p)})
 		}
-		dst = append(dst, row{p + l.S, pw + l.W})
+		if p != "" {
+			l.S = p + l.S
+		}
+		dst = append(dst, row{l.S, pw + l.W})
 	}
 	return dst
 }
@@ -66,7 +69,10 @@ func lines2rows(dst []row, ls []termwrap.Line, first, rest, empty string, pw int
 			dst = append(dst, row{empty, cells(empty)})
 			continue
 		}
-		dst = append(dst, row{p + l.S, pw + l.W})
+		if p != "" {
+			l.S = p + l.S
+		}
+		dst = append(dst, row{l.S, pw + l.W})
 	}
 	return dst
 }

@@ -2,24 +2,26 @@ package streaming
 
 import (
 	"fmt"
-	"hash/maphash"
-	"unsafe"
+	"strings"
 )
 
 // SnapshotMinBytes is how much accumulated text a delta must repeat before
-// it is taken for a snapshot sent as a delta (DESIGN §4 rule 3). Shorter
+// it can be taken for a snapshot sent as a delta (DESIGN §4 rule 3). Shorter
 // repeats are genuine: "=" then "=" is two characters.
 const SnapshotMinBytes = 32
 
-// finishedMemory is how many finished message and tool ids the session
-// remembers to drop late duplicates. It bounds memory on endless streams.
+// ExitDataErr is the exit status of a stream that breaks the contract
+// under --strict (EX_DATAERR): every error of this contract, and the
+// decoder's unparseable lines, report it.
+const ExitDataErr = 65
+
+// finishedMemory is how many finished message and tool ids of a run the
+// session remembers to drop late duplicates. It bounds memory on endless
+// runs.
 const finishedMemory = 512
 
-// Handler receives the session's output. The event is valid only during
-// the call; a handler that keeps it must copy it. That includes its
-// strings: the text of deltas and the output of tool calls can be lent
-// from the decoder's line buffers (see Options.Lent), which the next
-// input line overwrites.
+// Handler receives the session's output. The event and its strings are
+// valid only during the call; a handler that keeps any of it copies it.
 type Handler interface {
 	Handle(ev *Event) error
 }
@@ -37,11 +39,6 @@ type Options struct {
 	// Report, when set, receives contract repairs and other decisions with
 	// their input line (--debug).
 	Report func(line int, msg string)
-	// Lent, when set, reports the strings of pushed events that are only
-	// valid until the next Settle (the decoder lends the text of deltas
-	// and tool outputs from its line buffers): the session copies those
-	// it still keeps when Settle is called.
-	Lent func(s string) bool
 }
 
 // ContractError is a violation of the streaming contract under Strict.
@@ -57,8 +54,8 @@ func (e *ContractError) Error() string {
 	return e.Msg
 }
 
-// ExitCode is 65 (EX_DATAERR).
-func (e *ContractError) ExitCode() int { return 65 }
+// ExitCode is ExitDataErr.
+func (e *ContractError) ExitCode() int { return ExitDataErr }
 
 // Outcome is what the stream says about the agent's run.
 type Outcome int
@@ -89,51 +86,47 @@ type Stats struct {
 	Runs            int // session.start events that began a run
 }
 
-type blockKey struct {
-	kind  Kind
-	index int
+// answer is the final answer of a run: the text blocks of a message (the
+// session keeps a block's text once, so the answer is not a copy of it),
+// or a text of its own (a result's text that no message holds).
+type answer struct {
+	msg  *message
+	text string
 }
 
-type block struct {
-	key  blockKey
-	text []byte
-}
-
-type message struct {
-	id     string
-	role   string
-	parent string
-	blocks []*block
-	closed bool
-}
-
-func (m *message) block(k blockKey) *block {
-	for i := len(m.blocks) - 1; i >= 0; i-- {
-		if m.blocks[i].key == k {
-			return m.blocks[i]
-		}
+func (a *answer) String() string {
+	if a.msg != nil {
+		return a.msg.answerText()
 	}
-	b := &block{key: k}
-	m.blocks = append(m.blocks, b)
-	return b
+	return a.text
 }
 
-type toolCall struct {
-	id     string
-	name   string
-	parent string
-	input  string
-	title  string
-	subj   string
-	output []byte
-	ended  bool
+// single is the one block the answer is, if it is one block.
+func (a *answer) single() *block {
+	if a.msg == nil {
+		return nil
+	}
+	if one, n := a.msg.answerBlocks(); n == 1 {
+		return one
+	}
+	return nil
 }
 
-// lentText is a block's or a tool's text that is a lent string (see
-// Options.Lent), until Settle copies it, if its owner is still open.
-type lentText struct {
-	text   *[]byte
-	closed *bool
+// equal reports whether the answer is s, without copying it.
+func (a *answer) equal(s string) bool {
+	if b := a.single(); b != nil {
+		return b.text.Equal(s)
+	}
+	return a.String() == s
+}
+
+// extends reports whether the answer is longer than s and begins with it.
+func (a *answer) extends(s string) bool {
+	if b := a.single(); b != nil {
+		return b.text.Len() > len(s) && b.text.HasPrefix(s)
+	}
+	t := a.String()
+	return len(t) > len(s) && strings.HasPrefix(t, s)
 }
 
 // run is the state of one agent run (from one session.start to the next).
@@ -141,36 +134,29 @@ type run struct {
 	hasResult bool
 	ok        bool
 	reason    string
-	sawText   bool     // assistant text was shown in this run
-	answerMsg *message // the last top-level assistant message with text
-	answer    []byte   // its text
-	answerEnd *block   // the block the answer ends with (nil: recompute on the next delta)
+	sawText   bool   // assistant text was shown in this run
+	answer    answer // the last top-level assistant message with text, or the result's text
 }
 
 // Session enforces the streaming contract of DESIGN §4 between parsers and
-// renderers. Parsers Push events whose text-like payloads may be deltas,
-// snapshots or finals; the Session passes on only true deltas, opens and
-// closes messages and tool calls, drops duplicates by identity, and keeps
-// the run's outcome. It is not safe for concurrent use.
+// renderers (see the package documentation). It is not safe for
+// concurrent use.
 type Session struct {
 	out   Handler
 	opts  Options
 	stats Stats
 
-	msgs     map[string]*message
-	msgOrder []string // open messages in start order, for closing at EOF
-	tools    map[string]*toolCall
-	toolOrd  []string
-	finished ring // finished message ids
-	ended    ring // ended tool ids
+	msgs     map[string]*message  // open messages
+	tools    map[string]*toolCall // open tool calls
+	seq      uint64               // start order of open messages and tools, for closing them in order
+	finished ring                 // finished message ids of this run
+	ended    ring                 // ended tool ids of this run
 
 	run     run
 	started bool // any event at all
 	closed  bool
 
 	ev Event // scratch event handed to out, to avoid an allocation per delta
-
-	lent []lentText // kept texts that are lent strings, until Settle
 }
 
 // NewSession returns a session that passes its output to out.
@@ -202,7 +188,7 @@ func (s *Session) Outcome() (Outcome, string) {
 
 // FinalAnswer is the final answer of the last run: the result's text when
 // the agent gave one, else the last top-level assistant message.
-func (s *Session) FinalAnswer() string { return string(s.run.answer) }
+func (s *Session) FinalAnswer() string { return s.run.answer.String() }
 
 func (s *Session) report(line int, format string, args ...any) {
 	if s.opts.Report != nil {
@@ -210,11 +196,8 @@ func (s *Session) report(line int, format string, args ...any) {
 	}
 }
 
-func (s *Session) emit(ev *Event) error {
-	return s.out.Handle(ev)
-}
-
-// Push hands one parser event to the session.
+// Push hands one parser event to the session. The session does not
+// change ev, and keeps none of its strings without copying them.
 func (s *Session) Push(ev *Event) error {
 	s.started = true
 	switch ev.Kind {
@@ -235,16 +218,20 @@ func (s *Session) Push(ev *Event) error {
 	case KindResult:
 		return s.result(ev)
 	}
-	return s.emit(ev)
+	return s.out.Handle(ev)
 }
 
+// sessionStart begins a run: what the last one left open is closed, and
+// its identities are forgotten (rule 5: identity is scoped to a run).
 func (s *Session) sessionStart(ev *Event) error {
 	if err := s.endRun(ev.Line, "a new run began before this one finished"); err != nil {
 		return err
 	}
-	s.run = run{answer: s.run.answer[:0]} // (the answer's buffer is reused)
+	s.run = run{}
+	s.finished.reset()
+	s.ended.reset()
 	s.stats.Runs++
-	return s.emit(ev)
+	return s.out.Handle(ev)
 }
 
 // endRun closes what a run left open when another run starts.
@@ -263,301 +250,7 @@ func (s *Session) endRun(line int, why string) error {
 
 func (s *Session) notice(line int, text string) error {
 	s.ev = Event{Kind: KindNotice, Line: line, Text: text}
-	return s.emit(&s.ev)
-}
-
-func (s *Session) messageStart(ev *Event) error {
-	if _, ok := s.msgs[ev.Message]; ok {
-		s.stats.Duplicates++
-		s.report(ev.Line, "message %q started twice; second start ignored", ev.Message)
-		return nil
-	}
-	s.openMessage(ev.Message, ev.Role, ev.Parent)
-	return s.emit(ev)
-}
-
-func (s *Session) openMessage(id, role, parent string) *message {
-	if role == "" {
-		role = RoleAssistant
-	}
-	m := &message{id: id, role: role, parent: parent}
-	s.msgs[id] = m
-	s.msgOrder = append(s.msgOrder, id)
-	return m
-}
-
-func (s *Session) messageStop(ev *Event) error {
-	m, ok := s.msgs[ev.Message]
-	if !ok {
-		s.stats.Duplicates++
-		s.report(ev.Line, "message %q stopped but not open; ignored", ev.Message)
-		return nil
-	}
-	s.forget(m)
-	if ev.Role == "" {
-		ev.Role = m.role
-	}
-	if ev.Parent == "" {
-		ev.Parent = m.parent
-	}
-	return s.emit(ev)
-}
-
-func (s *Session) forget(m *message) {
-	delete(s.msgs, m.id)
-	m.closed = true
-	for i, id := range s.msgOrder {
-		if id == m.id {
-			s.msgOrder = append(s.msgOrder[:i], s.msgOrder[i+1:]...)
-			break
-		}
-	}
-	s.finished.add(m.id)
-}
-
-// ensureMessage returns the open message ev belongs to, opening it
-// implicitly (a stream joined mid-way) when it has not started.
-func (s *Session) ensureMessage(ev *Event) (*message, error) {
-	if m, ok := s.msgs[ev.Message]; ok {
-		return m, nil
-	}
-	s.stats.Implicit++
-	m := s.openMessage(ev.Message, ev.Role, ev.Parent)
-	s.ev = Event{Kind: KindMessageStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		Message: m.id, Role: m.role, Parent: m.parent}
-	return m, s.emit(&s.ev)
-}
-
-func (s *Session) text(ev *Event) error {
-	if ev.Mode != Delta && s.finished.has(ev.Message) {
-		// A final or snapshot of a message that has already stopped: its
-		// text was shown (rule 5).
-		if _, open := s.msgs[ev.Message]; !open {
-			s.stats.Duplicates++
-			s.report(ev.Line, "%s for finished message %q dropped", ev.Mode, ev.Message)
-			return nil
-		}
-	}
-	m, err := s.ensureMessage(ev)
-	if err != nil {
-		return err
-	}
-	b := m.block(blockKey{kind: ev.Kind, index: ev.Block})
-	delta, revised, err := s.merge(&b.text, &m.closed, ev)
-	if err != nil {
-		return err
-	}
-	if !revised && delta == "" {
-		return nil
-	}
-	s.ev = *ev
-	s.ev.Mode = Delta
-	s.ev.Role = m.role
-	s.ev.Parent = m.parent
-	if revised {
-		s.stats.Revisions++
-		s.ev.Text = string(b.text)
-		if ev.Kind == KindTextDelta {
-			s.ev.Kind = KindTextRevision
-		} else {
-			s.ev.Kind = KindThinkingRevision
-		}
-	} else {
-		s.ev.Text = delta
-	}
-	if ev.Kind == KindTextDelta && m.role == RoleAssistant && m.parent == "" {
-		s.noteAnswer(m, b, revised, delta)
-	}
-	return s.emit(&s.ev)
-}
-
-// noteAnswer keeps the text of the last top-level assistant message: the
-// final answer when the agent gives none.
-func (s *Session) noteAnswer(m *message, b *block, revised bool, delta string) {
-	s.run.sawText = true
-	if s.run.answerMsg == m && s.run.answerEnd == b && !revised {
-		// The common case: more text for the block the answer ends with.
-		s.run.answer = append(s.run.answer, delta...)
-		return
-	}
-	// Another message, another block of this one, or a block rewritten:
-	// the answer is the message's text blocks, in order, one paragraph
-	// each (b.text already holds the new text).
-	s.run.answerMsg = m
-	s.run.answerEnd = nil
-	s.run.answer = s.run.answer[:0]
-	for _, blk := range m.blocks {
-		if blk.key.kind != KindTextDelta || len(blk.text) == 0 {
-			continue
-		}
-		if n := len(s.run.answer); n > 0 && s.run.answer[n-1] != '\n' {
-			s.run.answer = append(s.run.answer, "\n\n"...)
-		}
-		s.run.answer = append(s.run.answer, blk.text...)
-		// When b is not the last text block (text for an earlier block),
-		// answerEnd stays nil and the next delta recomputes.
-		s.run.answerEnd = nil
-		if blk == b {
-			s.run.answerEnd = b
-		}
-	}
-}
-
-// merge folds ev.Text into acc (the text of a block or tool that is kept
-// until *closed) according to ev.Mode and returns the new text to pass on,
-// or revised when the block was rewritten.
-func (s *Session) merge(acc *[]byte, closed *bool, ev *Event) (delta string, revised bool, err error) {
-	t := ev.Text
-	have := *acc
-	switch ev.Mode {
-	case Delta:
-		if len(have) >= SnapshotMinBytes && len(t) >= len(have) && t[:len(have)] == string(have) {
-			s.stats.SnapshotAsDelta++
-			s.report(ev.Line, "snapshot sent as a delta (%d bytes repeat the block); only the new %d bytes kept",
-				len(have), len(t)-len(have))
-			if s.opts.Strict {
-				return "", false, &ContractError{Line: ev.Line,
-					Msg: fmt.Sprintf("%s repeats the whole block so far (%d bytes): a snapshot sent as a delta", ev.Kind, len(have))}
-			}
-			t = t[len(have):]
-		}
-		*acc = append(have, t...)
-		return t, false, nil
-	default: // Snapshot, Final
-		switch {
-		case t == string(have):
-			if t != "" {
-				s.stats.Duplicates++
-			}
-			return "", false, nil
-		case len(have) == 0:
-			// A whole block at once (a frame's final text): kept as it
-			// came, without a copy. The slice's capacity ends with the
-			// text, so an append never writes into the string; nothing
-			// else writes into a block's text.
-			*acc = unsafe.Slice(unsafe.StringData(t), len(t))
-			if s.opts.Lent != nil && s.opts.Lent(t) {
-				s.lent = append(s.lent, lentText{text: acc, closed: closed})
-			}
-			return t, false, nil
-		case len(t) > len(have) && t[:len(have)] == string(have):
-			*acc = append(have, t[len(have):]...)
-			return t[len(have):], false, nil
-		case len(t) < len(have) && string(have[:len(t)]) == t:
-			// An older, shorter snapshot: nothing new.
-			s.stats.Duplicates++
-			return "", false, nil
-		}
-		s.report(ev.Line, "%s rewrites the block (%d bytes were shown); shown as a revision", ev.Mode, len(have))
-		*acc = append([]byte(nil), t...) // a fresh copy: have may be a kept string
-		return "", true, nil
-	}
-}
-
-func (s *Session) toolStart(ev *Event) error {
-	if _, ok := s.tools[ev.ID]; ok || (ev.ID != "" && s.ended.has(ev.ID)) {
-		s.stats.Duplicates++
-		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
-		return nil
-	}
-	s.tools[ev.ID] = &toolCall{id: ev.ID, name: ev.Name, parent: ev.Parent, input: ev.Input, title: ev.Title, subj: ev.Subject}
-	s.toolOrd = append(s.toolOrd, ev.ID)
-	return s.emit(ev)
-}
-
-// ensureTool returns the open tool call of ev, starting it implicitly.
-func (s *Session) ensureTool(ev *Event) (*toolCall, error) {
-	if t, ok := s.tools[ev.ID]; ok {
-		return t, nil
-	}
-	s.stats.Implicit++
-	s.report(ev.Line, "tool call %q has no start; started implicitly", ev.ID)
-	name := ev.Name
-	if name == "" {
-		name = "tool"
-	}
-	t := &toolCall{id: ev.ID, name: name, parent: ev.Parent}
-	s.tools[ev.ID] = t
-	s.toolOrd = append(s.toolOrd, ev.ID)
-	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		ID: ev.ID, Name: name, Parent: ev.Parent, Title: ev.Title}
-	return t, s.emit(&s.ev)
-}
-
-func (s *Session) toolOutput(ev *Event) error {
-	if s.ended.has(ev.ID) {
-		s.stats.Duplicates++
-		s.report(ev.Line, "output for ended tool call %q dropped", ev.ID)
-		return nil
-	}
-	t, err := s.ensureTool(ev)
-	if err != nil {
-		return err
-	}
-	delta, revised, err := s.merge(&t.output, &t.ended, ev)
-	if err != nil {
-		return err
-	}
-	if revised {
-		// Tool output cannot be taken back on screen: show what follows.
-		s.stats.Revisions++
-		delta = string(t.output)
-	}
-	if delta == "" {
-		return nil
-	}
-	s.ev = *ev
-	s.ev.Mode = Delta
-	s.ev.Text = delta
-	s.ev.Parent = t.parent
-	return s.emit(&s.ev)
-}
-
-func (s *Session) toolEnd(ev *Event) error {
-	if s.ended.has(ev.ID) {
-		s.stats.Duplicates++
-		s.report(ev.Line, "tool call %q ended twice; second end ignored", ev.ID)
-		return nil
-	}
-	t, err := s.ensureTool(ev)
-	if err != nil {
-		return err
-	}
-	s.endTool(t)
-	if ev.Output == "" && len(t.output) > 0 {
-		ev.Output = string(t.output)
-	}
-	if ev.Name == "" {
-		ev.Name = t.name
-	}
-	if ev.Parent == "" {
-		ev.Parent = t.parent
-	}
-	if ev.Input == "" {
-		ev.Input = t.input
-	}
-	if ev.Title == "" {
-		ev.Title = t.title
-	}
-	if ev.Subject == "" {
-		ev.Subject = t.subj
-	}
-	if ev.Status == "" {
-		ev.Status = ToolOK
-	}
-	return s.emit(ev)
-}
-
-func (s *Session) endTool(t *toolCall) {
-	delete(s.tools, t.id)
-	t.ended = true
-	for i, id := range s.toolOrd {
-		if id == t.id {
-			s.toolOrd = append(s.toolOrd[:i], s.toolOrd[i+1:]...)
-			break
-		}
-	}
-	s.ended.add(t.id)
+	return s.out.Handle(&s.ev)
 }
 
 func (s *Session) result(ev *Event) error {
@@ -565,73 +258,51 @@ func (s *Session) result(ev *Event) error {
 	if err := s.closeMessages(ev.Line); err != nil {
 		return err
 	}
-	answer := s.run.answer // copied only when it becomes the result's text
+	s.ev = *ev
+	res := &s.ev
+	// The answer shown is compared with the result's text where it is
+	// kept: a long answer is not copied to be compared.
 	switch {
-	case ev.Text == "":
-		ev.Text = string(answer)
+	case res.Text == "":
+		res.Text = s.run.answer.String()
 	case !s.run.sawText:
 		// The result holds text never shown (no assistant frames): show it once.
-		if err := s.synthesizeAnswer(ev); err != nil {
+		if err := s.synthesizeAnswer(res); err != nil {
 			return err
 		}
-	case len(answer) > len(ev.Text) && string(answer[:len(ev.Text)]) == ev.Text:
+	case s.run.answer.extends(res.Text):
 		// result.result truncated to the first chunk (claude-code#78686).
-		ev.Text = string(answer)
+		res.Text = s.run.answer.String()
 	}
-	if len(ev.Text) != len(s.run.answer) || string(s.run.answer) != ev.Text {
-		s.run.answer = append(s.run.answer[:0], ev.Text...)
+	if !s.run.answer.equal(res.Text) {
+		s.run.answer = answer{text: strings.Clone(res.Text)}
 	}
-	s.run.answerMsg, s.run.answerEnd = nil, nil // text after the result starts a new answer
 	s.run.hasResult = true
-	s.run.ok = ev.OK
-	s.run.reason = ev.Reason
-	return s.emit(ev)
+	s.run.ok = res.OK
+	s.run.reason = strings.Clone(res.Reason)
+	return s.out.Handle(res)
 }
 
+// synthesizeAnswer shows a result's text as an assistant message. res is
+// the session's scratch event: its fields are saved first.
 func (s *Session) synthesizeAnswer(res *Event) error {
-	id := fmt.Sprintf("result@%d", res.Line)
-	base := Event{Agent: res.Agent, Line: res.Line, Time: res.Time, Message: id, Role: RoleAssistant}
-	s.ev = base
-	s.ev.Kind = KindMessageStart
-	if err := s.emit(&s.ev); err != nil {
-		return err
-	}
-	s.ev = base
-	s.ev.Kind = KindTextDelta
-	s.ev.Text = res.Text
-	if err := s.emit(&s.ev); err != nil {
-		return err
+	saved := *res
+	id := fmt.Sprintf("result@%d", saved.Line)
+	base := Event{Agent: saved.Agent, Line: saved.Line, Time: saved.Time, Message: id, Role: RoleAssistant}
+	for _, kind := range [...]Kind{KindMessageStart, KindTextDelta, KindMessageStop} {
+		s.ev = base
+		s.ev.Kind = kind
+		if kind == KindTextDelta {
+			s.ev.Text = saved.Text
+		}
+		if err := s.out.Handle(&s.ev); err != nil {
+			return err
+		}
 	}
 	s.run.sawText = true
 	s.finished.add(id)
-	s.ev = base
-	s.ev.Kind = KindMessageStop
-	return s.emit(&s.ev)
-}
-
-func (s *Session) closeMessages(line int) error {
-	for len(s.msgOrder) > 0 {
-		m := s.msgs[s.msgOrder[0]]
-		s.forget(m)
-		s.ev = Event{Kind: KindMessageStop, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
-		if err := s.emit(&s.ev); err != nil {
-			return err
-		}
-	}
+	s.ev = saved
 	return nil
-}
-
-// Settle copies the lent strings (see Options.Lent) the session still
-// keeps: the text of blocks and tools that are still open. Texts that
-// ended with their line are never copied.
-func (s *Session) Settle() {
-	for i, l := range s.lent {
-		if !*l.closed && s.opts.Lent(unsafe.String(unsafe.SliceData(*l.text), len(*l.text))) {
-			*l.text = append([]byte(nil), *l.text...)
-		}
-		s.lent[i] = lentText{}
-	}
-	s.lent = s.lent[:0]
 }
 
 // closeOpen closes every open message and tool call.
@@ -639,20 +310,11 @@ func (s *Session) closeOpen(line int) error {
 	if err := s.closeMessages(line); err != nil {
 		return err
 	}
-	for len(s.toolOrd) > 0 {
-		t := s.tools[s.toolOrd[0]]
-		s.endTool(t)
-		s.ev = Event{Kind: KindToolEnd, Line: line, ID: t.id, Name: t.name, Parent: t.parent,
-			Input: t.input, Title: t.title, Subject: t.subj, Status: ToolIncomplete, Output: string(t.output)}
-		if err := s.emit(&s.ev); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.closeTools(line)
 }
 
-// Close ends the stream (rule 6): what is still open is closed as
-// incomplete, and a run without a result is reported.
+// Close ends the stream (rule 7): what is still open is closed as
+// incomplete, and repairs are reported.
 func (s *Session) Close() error {
 	if s.closed {
 		return nil
@@ -674,41 +336,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// ring remembers the last n ids added, by a 64-bit hash of each (no copy
-// of the id is kept; two ids of one stream sharing a hash is a chance of
-// one in 2^64 per pair).
-type ring struct {
-	ids  []uint64
-	set  map[uint64]int32
-	next int
-	seed maphash.Seed
-}
-
-func newRing(n int) ring {
-	return ring{ids: make([]uint64, 0, n), set: make(map[uint64]int32, n), seed: maphash.MakeSeed()}
-}
-
-func (r *ring) add(id string) {
-	h := maphash.String(r.seed, id)
-	if _, ok := r.set[h]; ok {
-		return
-	}
-	if len(r.ids) < cap(r.ids) {
-		r.ids = append(r.ids, h)
-	} else {
-		old := r.ids[r.next]
-		if r.set[old]--; r.set[old] <= 0 {
-			delete(r.set, old)
-		}
-		r.ids[r.next] = h
-		r.next = (r.next + 1) % len(r.ids)
-	}
-	r.set[h]++
-}
-
-func (r *ring) has(id string) bool {
-	_, ok := r.set[maphash.String(r.seed, id)]
-	return ok
 }

@@ -192,10 +192,34 @@ func TestSessionContract(t *testing.T) {
 			stats: Stats{SnapshotAsDelta: 1},
 		},
 		{
-			name:  "snapshot sent as a delta with nothing new gives nothing",
-			in:    []Event{msgStart("m1"), delta("m1", 0, long), delta("m1", 0, long)},
-			want:  []string{"start m1", fmt.Sprintf("text.delta m1/0 %q", long)},
-			stats: Stats{SnapshotAsDelta: 1},
+			name: "an exact repeat of the block is a genuine delta",
+			in:   []Event{msgStart("m1"), delta("m1", 0, long), delta("m1", 0, long), think("m1", 0, long, Delta), think("m1", 0, long, Delta)},
+			want: []string{"start m1", fmt.Sprintf("text.delta m1/0 %q", long), fmt.Sprintf("text.delta m1/0 %q", long),
+				fmt.Sprintf("thinking.delta m1/0 %q", long), fmt.Sprintf("thinking.delta m1/0 %q", long)},
+		},
+		{
+			name: "a 35-byte table rule streamed three times is three rules",
+			in: []Event{msgStart("m1"), delta("m1", 0, "|-----------|-----------|---------|"),
+				delta("m1", 0, "|-----------|-----------|---------|"), delta("m1", 0, "|-----------|-----------|---------|")},
+			want: []string{"start m1", `text.delta m1/0 "|-----------|-----------|---------|"`,
+				`text.delta m1/0 "|-----------|-----------|---------|"`, `text.delta m1/0 "|-----------|-----------|---------|"`},
+		},
+		{
+			name: "tool output is never repaired",
+			in: []Event{toolStart("t1", "Bash"), toolOut("t1", "waiting for postgres on localhost:5432...\n", Delta),
+				toolOut("t1", "waiting for postgres on localhost:5432...\n", Delta),
+				toolOut("t1", "waiting for postgres on localhost:5432...\nwaiting for postgres on localhost:5432...\nready\n", Delta)},
+			want: []string{"tool.start t1 Bash", `tool.out t1 "waiting for postgres on localhost:5432...\n"`,
+				`tool.out t1 "waiting for postgres on localhost:5432...\n"`,
+				`tool.out t1 "waiting for postgres on localhost:5432...\nwaiting for postgres on localhost:5432...\nready\n"`},
+		},
+		{
+			name: "identity is scoped to a run: the same run twice is shown twice",
+			in: []Event{sessStart("s1"), msgStart("m1"), delta("m1", 0, "hi"), msgStop("m1"), toolStart("t1", "Bash"), toolEnd("t1", ToolOK, "x"),
+				sessStart("s1"), msgStart("m1"), final("m1", 0, "hi"), msgStop("m1"), toolStart("t1", "Bash"), toolEnd("t1", ToolOK, "x")},
+			want: []string{"session.start", "start m1", `text.delta m1/0 "hi"`, "stop m1", "tool.start t1 Bash", `tool.end t1 ok "x"`,
+				"notice", "session.start", "start m1", `text.delta m1/0 "hi"`, "stop m1", "tool.start t1 Bash", `tool.end t1 ok "x"`},
+			stats: Stats{Runs: 2},
 		},
 		{
 			name: "short repeats are genuine deltas",
@@ -347,7 +371,7 @@ func TestSnapshotAsDeltaReported(t *testing.T) {
 
 func TestSnapshotAsDeltaStrict(t *testing.T) {
 	const long = "0123456789abcdefghijklmnopqrstuvwxyz"
-	for _, kind := range []Kind{KindTextDelta, KindThinkingDelta, KindToolOutputDelta} {
+	for _, kind := range []Kind{KindTextDelta, KindThinkingDelta} {
 		r := newRecorder(true)
 		in := []Event{
 			{Kind: kind, Message: "m1", ID: "t1", Text: long, Line: 5},
@@ -365,13 +389,24 @@ func TestSnapshotAsDeltaStrict(t *testing.T) {
 			t.Errorf("%s: text before the error %q", kind, got)
 		}
 	}
-	// Strict leaves genuine short repeats alone.
+	// Strict leaves genuine repeats alone: short ones, exact repeats of
+	// the block, and any tool output.
 	r := newRecorder(true)
 	if err := r.push(delta("m1", 0, "="), delta("m1", 0, "="), delta("m1", 0, "=")); err != nil {
 		t.Fatalf("strict rejected genuine deltas: %v", err)
 	}
 	if got := r.text(KindTextDelta); got != "===" {
 		t.Errorf("text %q", got)
+	}
+	r = newRecorder(true)
+	if err := r.push(delta("m1", 0, long), delta("m1", 0, long), toolOut("t1", long, Delta), toolOut("t1", long+long+"!", Delta)); err != nil {
+		t.Fatalf("strict rejected genuine repeats: %v", err)
+	}
+	if got := r.text(KindTextDelta); got != long+long {
+		t.Errorf("text %q", got)
+	}
+	if got := r.text(KindToolOutputDelta); got != long+long+long+"!" {
+		t.Errorf("tool output %q", got)
 	}
 }
 

@@ -8,10 +8,12 @@ import (
 
 // Until strips the --until completion marker from what is shown: the
 // assistant's text and thinking (deltas and revisions) and the result's
-// text. A possible start of the marker at the end of a delta is held back
-// until the next piece of the block tells whether it completes the marker,
-// and flushed when the block ends, so a marker split across deltas is
-// removed too. User prompt echoes, tool input and tool output are shown
+// text, where the marker counts (Marker: a token of its own at the
+// beginning or end of a block). What could still be such a marker — the
+// beginning of a block, a marker or a start of one at the end of a delta,
+// with the whitespace around it — is held back until the next piece of the
+// block tells, and flushed (or dropped, if it was the marker) when the
+// block ends, so a marker split across deltas is removed too. User prompt echoes, tool input and tool output are shown
 // as they are: they are what was asked and done, not what the agent said.
 //
 // Until sits after the session, so the session's final answer (and

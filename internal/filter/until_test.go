@@ -13,30 +13,48 @@ var stripCases = []struct {
 }{
 	{"end of text", "!isfinish", "Zakończyłem zadanie! Wszystko działa poprawnie. !isfinish", "Zakończyłem zadanie! Wszystko działa poprawnie."},
 	{"start of text", "!isfinish", "!isfinish Zakończyłem zadanie!", "Zakończyłem zadanie!"},
-	{"middle", "!isfinish", "Done !isfinish now", "Done now"},
-	{"glued to a word", "!isfinish", "Done.!isfinish next", "Done. next"},
+	{"alone", "DONE", "DONE", ""},
+	{"alone with spaces", "DONE", "  done \n", ""},
+	{"both ends", "DONE", "DONE a DONE", "a"},
+	{"twice at the end", "DONE", "a DONE DONE", "a DONE"},
+	{"middle", "!isfinish", "Done !isfinish now", "Done !isfinish now"},
+	{"mid-sentence word", "done", "I abandoned the old approach; the Done callback is now done properly.", "I abandoned the old approach; the Done callback is now done properly."},
+	{"inside a word", "done", "abandoned", "abandoned"},
+	{"end of a word", "DONE", "TOOL_OK_DONE", "TOOL_OK_DONE"},
+	{"start of a word", "DONE", "DONEs are few", "DONEs are few"},
+	{"punctuation after", "done", "We are done.", "We are done."},
+	{"glued to a word", "!isfinish", "Done.!isfinish", "Done.!isfinish"},
 	{"case-insensitive", "!isfinish", "Finished. !IsFinish", "Finished."},
 	{"unicode case", "<ŻÓŁW>", "ok <żółw>", "ok"},
-	{"twice", "DONE", "DONE a DONE b", "a b"},
-	{"start of a later line", "!isfinish", "Line one.\n!isfinish  Line two.", "Line one.\nLine two."},
-	{"alone on its line", "<promise>DONE</promise>", "All tests pass.\n\n<promise>DONE</promise>\n", "All tests pass.\n\n\n"},
+	{"start of a later line", "!isfinish", "Line one.\n!isfinish  Line two.", "Line one.\n!isfinish  Line two."},
+	{"alone on its last line", "<promise>DONE</promise>", "All tests pass.\n\n<promise>DONE</promise>\n", "All tests pass."},
+	{"alone on its first line", "<promise>DONE</promise>", "\n<promise>DONE</promise>\n\nAll tests pass.\n", "All tests pass.\n"},
 	{"absent", "!isfinish", "Nothing here! is finished", "Nothing here! is finished"},
 	{"prefix only", "!isfinish", "almost !isfin", "almost !isfin"},
-	{"overlapping start", "abab", "aababx", "ax"},
-	{"not recursive", "ab", "aabb", "ab"},
+	{"overlapping", "abab", "x aabab", "x aabab"},
+	{"not recursive", "ab", "aabb", "aabb"},
 	{"tabs before", "XX", "a\t\tXX", "a"},
+	{"bytes kept", "XX", "  a\r\n\tb  ", "  a\r\n\tb  "},
 	{"empty text", "XX", "", ""},
+	{"only spaces", "XX", " \n ", " \n "},
+	{"much space before", "XX", "a" + strings.Repeat(" ", 5000) + "XX", "a" + strings.Repeat(" ", 5000-maxSpace)},
+	{"much space after", "XX", "a XX" + strings.Repeat(" ", 5000), "a XX" + strings.Repeat(" ", 5000)},
+	{"much space first", "XX", strings.Repeat("\n", 5000) + "XX b", strings.Repeat("\n", 5000) + "XX b"},
 }
 
-func TestMarkerStrip(t *testing.T) {
-	for _, c := range stripCases {
-		m := NewMarker(c.marker)
-		if got := m.Strip(c.in); got != c.want {
-			t.Errorf("%s: Strip(%q) = %q, want %q", c.name, c.in, got, c.want)
-		}
-		wantIn := c.want != c.in
-		if got := m.In(c.in); got != wantIn {
-			t.Errorf("%s: In = %v, want %v", c.name, got, wantIn)
+// A block of nothing but whitespace, one byte at a time, costs linear time:
+// what is held back is bounded, at the beginning of a block and after a
+// marker at its end.
+func TestMarkerWhitespaceBounded(t *testing.T) {
+	m := NewMarker("DONE")
+	for _, start := range []string{"", "text DONE"} {
+		var st markerState
+		_, held := m.feed(&st, start, false)
+		for i := 0; i < 2*maxSpace; i++ {
+			_, held = m.feed(&st, held+" ", false)
+			if len(held) > maxSpace+len(start)+1 {
+				t.Fatalf("%q: holding %d bytes after %d spaces", start, len(held), i+1)
+			}
 		}
 	}
 }

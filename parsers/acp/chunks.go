@@ -10,10 +10,10 @@ import (
 
 // message is an open run of chunks of one kind.
 type message struct {
-	id     string // event message id (generated)
-	kind   entry  // entAgent, entThought or entUser
-	wireID string // messageId from the wire, when the agent gives one
-	text   string // what the session holds for the message
+	id     string           // event message id (generated)
+	kind   entry            // entAgent, entThought or entUser
+	wireID string           // messageId from the wire, when the agent gives one
+	text   parsers.TextHash // the message's text, by hash: the session keeps it
 
 	// A user message opened by the client's session/prompt request: the
 	// agent's user_message_chunk echo of it is compared, not appended.
@@ -50,12 +50,11 @@ func (k entry) prefix() string {
 //   - it appends to the open message only if the last entry is that
 //     message (same kind) and its messageId, when both have one, is the
 //     same; otherwise it starts a new message;
-//   - a chunk that begins with the message's whole text and is longer is a
-//     cumulative snapshot, handed to the session as such;
-//   - a chunk that repeats the whole message (32 bytes or more), or that
-//     restates it under a new messageId, is a duplicate: handed over as a
-//     snapshot too, which shows nothing;
-//   - any other chunk is new text, appended verbatim: no overlap guessing.
+//   - a chunk that restates the message just streamed under a new
+//     messageId (claude-agent-acp) is not shown again;
+//   - any other chunk is a delta, handed to the session as it came: the
+//     session alone decides whether it is a cumulative snapshot
+//     (DESIGN §4 rule 3). No overlap guessing.
 func (p *parser) chunk(l *parsers.Line, kind entry, u gjson.Result, emit parsers.Emit) error {
 	if err := p.ensureRun(emit); err != nil {
 		return err
@@ -65,10 +64,10 @@ func (p *parser) chunk(l *parsers.Line, kind entry, u gjson.Result, emit parsers
 	m := p.msg
 	if m != nil && m.kind == kind && p.last == kind {
 		if wireID != "" && m.wireID != "" && wireID != m.wireID {
-			if m.text != "" && same(text, m.text) {
+			if restates(&m.text, text) {
 				// A consolidated restatement of the message just streamed
-				// under another id (claude-agent-acp).
-				return p.emitChunk(m, streaming.Snapshot, m.text, emit)
+				// under another id.
+				return nil
 			}
 			m = nil
 		}
@@ -97,20 +96,15 @@ func (p *parser) chunk(l *parsers.Line, kind entry, u gjson.Result, emit parsers
 		}
 		return p.emitChunk(m, streaming.Snapshot, m.echo, emit)
 	}
-	switch {
-	case m.text != "" && len(text) > len(m.text) && strings.HasPrefix(text, m.text):
-		m.text = text
-		return p.emitChunk(m, streaming.Snapshot, text, emit)
-	case len(m.text) >= streaming.SnapshotMinBytes && text == m.text:
-		return p.emitChunk(m, streaming.Snapshot, text, emit)
-	}
-	m.text += text
+	m.text.Add(text)
 	return p.emitChunk(m, streaming.Delta, text, emit)
 }
 
-// same reports whether a restated text is the message's text.
-func same(a, b string) bool {
-	return a == b || (strings.TrimSpace(a) == strings.TrimSpace(b) && strings.TrimSpace(a) != "")
+// restates reports whether text is the message's text again (white space
+// around either aside).
+func restates(h *parsers.TextHash, text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && h.TrimmedIs(t)
 }
 
 func (p *parser) emitChunk(m *message, mode streaming.Mode, text string, emit parsers.Emit) error {
@@ -152,7 +146,6 @@ func (p *parser) prompt(l *parsers.Line, emit parsers.Emit) error {
 	if text == "" {
 		return nil
 	}
-	p.msg.text = text
 	return p.emitChunk(p.msg, streaming.Final, text, emit)
 }
 

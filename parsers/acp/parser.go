@@ -38,6 +38,7 @@ type parser struct {
 	// run state
 	started   bool // a session.start was emitted for the current run
 	turnDone  bool // a prompt response ended a turn of the current run
+	prompted  bool // the current run has its prompt
 	sessionID string
 	cwd       string
 	model     string
@@ -146,7 +147,7 @@ func (p *parser) startRun(emit parsers.Emit) error {
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
-	p.started, p.turnDone, p.last = true, false, entNone
+	p.started, p.turnDone, p.prompted, p.last = true, false, false, entNone
 	p.toolOrder = p.toolOrder[:0]
 	clear(p.tools)
 	clear(p.terminals)

@@ -141,22 +141,24 @@ func TestChunkRuns(t *testing.T) {
 	}
 }
 
-// TestChunkModes: cumulative and duplicated chunks are shown once; true
-// deltas are never trimmed.
+// TestChunkModes: chunks are deltas, passed on as they came; the session
+// alone repairs a cumulative chunk (one that repeats the whole message,
+// 32 bytes or more, and goes on), and an exact repeat is genuine text.
 func TestChunkModes(t *testing.T) {
 	long := "The quick brown fox jumps over the lazy dog."
 	tests := []struct {
-		name   string
-		chunks []string
-		want   string
+		name     string
+		chunks   []string
+		want     string
+		repaired int
 	}{
-		{"deltas", []string{"Hel", "lo"}, "Hello"},
-		{"cumulative", []string{"Hel", "Hello", "Hello, world"}, "Hello, world"},
-		{"overlapping deltas kept", []string{"|-----|", "-----|"}, "|-----|-----|"},
-		{"short repeats kept", []string{"=", "=", "="}, "==="},
-		{"numbers kept", []string{"300", "0"}, "3000"},
-		{"long duplicate dropped", []string{long, long}, long},
-		{"cumulative then duplicate", []string{"The quick", long, long}, long},
+		{"deltas", []string{"Hel", "lo"}, "Hello", 0},
+		{"cumulative past 32 bytes", []string{long[:33], long[:40], long}, long, 2},
+		{"short cumulative chunks are deltas", []string{"Hel", "Hello"}, "HelHello", 0},
+		{"overlapping deltas kept", []string{"|-----|", "-----|"}, "|-----|-----|", 0},
+		{"short repeats kept", []string{"=", "=", "="}, "===", 0},
+		{"numbers kept", []string{"300", "0"}, "3000", 0},
+		{"long exact repeat kept", []string{long, long, long}, long + long + long, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,8 +170,8 @@ func TestChunkModes(t *testing.T) {
 			if got := assistantText(r); got != tt.want {
 				t.Errorf("text %q, want %q", got, tt.want)
 			}
-			if r.Stats.SnapshotAsDelta != 0 {
-				t.Errorf("the parser sent %d snapshots as deltas", r.Stats.SnapshotAsDelta)
+			if r.Stats.SnapshotAsDelta != tt.repaired {
+				t.Errorf("the session repaired %d chunks, want %d", r.Stats.SnapshotAsDelta, tt.repaired)
 			}
 		})
 	}

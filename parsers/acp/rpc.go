@@ -44,9 +44,11 @@ func (p *parser) request(l *parsers.Line, method string, emit parsers.Emit) erro
 		if s := params.Get("sessionId").Str; s != "" {
 			p.sessionID = s
 		}
-		if p.turnDone {
-			// A new turn after a finished one is a run of its own, so that
-			// a prompt left without its response ends as incomplete.
+		if p.turnDone || p.prompted {
+			// A new turn is a run of its own, so that a prompt left
+			// without its response ends as incomplete, and a transcript
+			// that holds the same turn twice shows it twice (the session
+			// scopes identity to a run).
 			if err := p.startRun(emit); err != nil {
 				return err
 			}
@@ -54,6 +56,7 @@ func (p *parser) request(l *parsers.Line, method string, emit parsers.Emit) erro
 		if err := p.ensureRun(emit); err != nil {
 			return err
 		}
+		p.prompted = true
 		return p.prompt(l, emit)
 	case "session/set_mode":
 		p.clientReqs[key] = method

@@ -95,7 +95,6 @@ func (p *parser) frameMessage(wire, parent string) (*message, error) {
 		// the frame repeats the message being streamed.
 		if m.wire == "" {
 			m.wire = strings.Clone(wire)
-			p.used[m.wire]++
 		}
 		return m, nil
 	}

@@ -28,13 +28,11 @@ func benchDecode(b *testing.B, data []byte, session bool) {
 		events = 0
 		out := parsers.Emit(count)
 		var sess *streaming.Session
-		var dec *parsers.Decoder
-		settle := func() {}
 		if session {
-			sess = streaming.NewSession(count, streaming.Options{Lent: func(s string) bool { return dec.Lent(s) }})
-			out, settle = sess.Push, sess.Settle
+			sess = streaming.NewSession(count, streaming.Options{})
+			out = sess.Push
 		}
-		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Settle: settle}, out)
+		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, out)
 		if err != nil {
 			b.Fatal(err)
 		}

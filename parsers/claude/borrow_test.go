@@ -30,7 +30,9 @@ func decodeLent(t testing.TB, data []byte, borrow, scribble bool) []string {
 	}
 	var evs []streaming.Event
 	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
-		evs = append(evs, *ev)
+		e := *ev
+		e.Text, e.Output = strings.Clone(e.Text), strings.Clone(e.Output) // valid during the call only
+		evs = append(evs, e)
 		return nil
 	}), streaming.Options{})
 	dec, err := parsers.NewDecoder(agents, parsers.DecoderOptions{}, sess.Push)

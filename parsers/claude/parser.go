@@ -9,9 +9,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// memoryCap bounds the maps the parser keeps across runs (ids already
-// used). The session remembers only the last 512 finished ids, so
-// forgetting older ones changes nothing.
+// memoryCap bounds the maps the parser keeps within a run (stopped
+// messages a late frame may name, tool calls), so that an endless run
+// stays in constant memory.
 //
 // Strings the parser keeps beyond the line they came from (ids, names,
 // in these maps and in the messages and tools they hold) are copies: a
@@ -23,7 +23,7 @@ const memoryCap = 4096
 // (top level, or one per running subagent).
 type message struct {
 	wire     string // message.id on the wire ("" for Amp)
-	id       string // the id events carry (wire, or an alias when reused)
+	id       string // the id events carry (wire, or a generated one)
 	parent   string // parent_tool_use_id
 	streamed bool   // opened by a stream_event message_start
 	nblocks  int    // blocks counted so far (frames without partials)
@@ -58,9 +58,7 @@ type parser struct {
 
 	open     []*message          // open assistant messages, one per parent level
 	done     map[string]*message // streamed messages stopped in this run, by wire id
-	used     map[string]int      // wire message ids used so far, any run
 	tools    map[string]*tool    // tool calls of this run, by wire id
-	oldTools map[string]int      // wire tool ids of earlier runs: how many runs used them
 	perms    map[string]string   // control_request id → tool name (can_use_tool)
 	progress map[string]int64    // tool_progress: elapsed seconds last shown per tool
 	apiErr   string              // top-level API error text of this run (Qwen's "[API Error: …]")
@@ -73,9 +71,7 @@ type parser struct {
 func newParser() *parser {
 	return &parser{
 		done:     map[string]*message{},
-		used:     map[string]int{},
 		tools:    map[string]*tool{},
-		oldTools: map[string]int{},
 		perms:    map[string]string{},
 		progress: map[string]int64{},
 	}
@@ -162,23 +158,13 @@ func (p *parser) current(parent string) *message {
 	return nil
 }
 
-// openMessage starts an assistant message. A wire id seen before (Qwen
-// captures with redacted ids, a resumed session) gets an alias, since
-// the session drops text for finished ids.
+// openMessage starts an assistant message under its wire id (identity
+// is scoped to the run by the session), or a generated one (Amp).
 func (p *parser) openMessage(wire, parent string, streamed bool) (*message, error) {
 	wire, parent = strings.Clone(wire), strings.Clone(parent)
 	id := wire
-	switch n := p.used[wire]; {
-	case wire == "":
+	if wire == "" {
 		id = p.gen("turn")
-	case n > 0:
-		id = wire + "#" + strconv.Itoa(n+1)
-	}
-	if wire != "" {
-		if len(p.used) >= memoryCap {
-			clear(p.used)
-		}
-		p.used[wire]++
 	}
 	m := &message{wire: wire, id: id, parent: parent, streamed: streamed, cur: -1}
 	return m, p.reopen(m)
@@ -238,30 +224,19 @@ func (p *parser) closeAll() error {
 // newRun forgets the state of the previous run.
 func (p *parser) newRun() {
 	clear(p.done)
-	if len(p.oldTools)+len(p.tools) > memoryCap {
-		clear(p.oldTools)
-	}
-	for w := range p.tools {
-		p.oldTools[w]++
-	}
 	clear(p.tools)
 	clear(p.perms)
 	clear(p.progress)
 	p.apiErr = ""
 }
 
-// tool returns the tool call with a wire id, creating it. A wire id used
-// by an earlier run gets an alias (the session drops starts of ids it has
-// seen end).
+// tool returns the tool call with a wire id, creating it.
 func (p *parser) tool(wire string) *tool {
 	if t := p.tools[wire]; t != nil {
 		return t
 	}
 	wire = strings.Clone(wire)
 	id := wire
-	if n := p.oldTools[wire]; n > 0 {
-		id = wire + "#" + strconv.Itoa(n+1)
-	}
 	if id == "" {
 		id = p.gen("tool")
 	}

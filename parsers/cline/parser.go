@@ -46,8 +46,9 @@ type parser struct {
 	seq    int
 	lastTS int64 // latest message time (ms), for durations
 
-	msgs  map[string]*entry
-	order []string // identities in arrival order, for eviction
+	msgs    map[string]*entry
+	order   []string // identities in arrival order, for eviction
+	firstID string   // the run's first message identity
 
 	started   bool // session.start emitted
 	run       run
@@ -83,11 +84,27 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	sum := hashString(l.JSON)
 	st := p.msgs[m.id]
 	if st != nil && st.hash == sum {
-		return nil // a byte-identical re-print (positional re-render)
+		if m.id != p.firstID || len(p.order) < 2 {
+			return nil // a byte-identical re-print (positional re-render)
+		}
+		// The run's first message again, after others: the log starts
+		// over (`cat run.jsonl run.jsonl`). Identity is scoped to a run.
+		if err := p.flushPending(); err != nil {
+			return err
+		}
+		p.sawPrompt, p.sawAgent = false, false
+		p.forgetIdentities()
+		if err := p.startRun(l.Path("modelInfo.modelId").String(), ""); err != nil {
+			return err
+		}
+		st = nil
 	}
 	isNew := st == nil
 	if isNew {
 		st = p.remember(m.id)
+		if len(p.order) == 1 {
+			p.firstID = m.id
+		}
 	}
 	st.hash = sum
 	if err := p.boundaries(l, &m, isNew); err != nil {
@@ -116,6 +133,14 @@ func hashString(s string) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// forgetIdentities forgets the messages of the last run, when a new task
+// begins: the session scopes identity to a run, and so does the parser's
+// re-print check.
+func (p *parser) forgetIdentities() {
+	clear(p.msgs)
+	p.order, p.firstID = p.order[:0], ""
 }
 
 func (p *parser) remember(id string) *entry {

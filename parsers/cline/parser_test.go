@@ -435,16 +435,29 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestCommandOutputRepeatedWhole(t *testing.T) {
+// TestCommandOutputRepeatsShown: tool output is never "repaired" (DESIGN
+// §4 rule 3): a command that prints the same line four times shows it four
+// times, and a chunk that repeats the output so far is shown as it came.
+func TestCommandOutputRepeatsShown(t *testing.T) {
+	const wait = "waiting for postgres on localhost:5432...\n"
 	r := parsertest.Run(agents, lines(
-		`{"ts":1,"type":"ask","ask":"command","text":"npm test"}`,
-		`{"ts":2,"type":"ask","ask":"command_output","text":"> jest\nPASS src/a.test.js"}`,
-		`{"ts":3,"type":"ask","ask":"command_output","text":"PASS src/b.test.js"}`,
-		`{"ts":4,"type":"say","say":"command_output","text":"> jest\nPASS src/a.test.js\nPASS src/b.test.js\nTests: 2 passed"}`,
-		`{"ts":5,"type":"say","say":"api_req_started","text":"{}"}`,
+		`{"ts":1,"type":"ask","ask":"command","text":"./wait-for-db"}`,
+		`{"ts":2,"type":"ask","ask":"command_output","text":"waiting for postgres on localhost:5432...\n"}`,
+		`{"ts":3,"type":"ask","ask":"command_output","text":"waiting for postgres on localhost:5432...\n"}`,
+		`{"ts":4,"type":"ask","ask":"command_output","text":"waiting for postgres on localhost:5432...\n"}`,
+		`{"ts":5,"type":"ask","ask":"command_output","text":"waiting for postgres on localhost:5432...\n"}`,
+		`{"ts":6,"type":"say","say":"command_output","text":"waiting for postgres on localhost:5432...\nwaiting for postgres on localhost:5432...\nready\n"}`,
+		`{"ts":7,"type":"say","say":"api_req_started","text":"{}"}`,
 	)).Check(t)
+	want := strings.Repeat(wait, 6) + "ready\n"
+	if got := r.Text(streaming.KindToolOutputDelta); got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
 	ends := r.Of(streaming.KindToolEnd)
-	if len(ends) != 1 || ends[0].Output != "> jest\nPASS src/a.test.js\nPASS src/b.test.js\nTests: 2 passed" {
+	if len(ends) != 1 || ends[0].Output != want {
 		t.Errorf("ends %+v", ends)
+	}
+	if r.Stats.SnapshotAsDelta != 0 {
+		t.Errorf("%d repairs", r.Stats.SnapshotAsDelta)
 	}
 }

@@ -50,6 +50,7 @@ func (p *parser) other(l *parsers.Line) error {
 				return err
 			}
 			p.sawPrompt, p.sawAgent = false, false
+			p.forgetIdentities()
 			return p.startRun("", id)
 		}
 		return nil

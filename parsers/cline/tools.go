@@ -30,8 +30,7 @@ type openTool struct {
 	id     string
 	kind   toolKind
 	outID  string // identity of the output message being streamed
-	out    string // its text so far
-	all    string // the output shown so far
+	out    string // its text so far (Kilo re-prints it as it grows)
 	hasOut bool
 	nl     bool // the output shown so far ends with a newline
 }
@@ -92,7 +91,6 @@ func (p *parser) output(text string) error {
 	t := p.tool
 	t.hasOut = true
 	t.nl = strings.HasSuffix(text, "\n")
-	t.all += text
 	p.ev = streaming.Event{Kind: streaming.KindToolOutputDelta, ID: t.id, Text: text}
 	return p.send()
 }
@@ -190,9 +188,11 @@ func (p *parser) command(m *msg, st *entry) error {
 }
 
 // commandOutput is say/ask command_output. Kilo re-prints one message as
-// the output grows (a snapshot); Cline prints each chunk as a message of
-// its own, sometimes several with the same timestamp. A text that extends
-// the last one is growth; any other text is a new chunk.
+// the output grows (a snapshot of that message: same identity); Cline
+// prints each chunk as a message of its own, sometimes several with the
+// same timestamp. A text that extends the message's last one is growth;
+// any other text is a new chunk, shown as it came, whatever it repeats (a
+// command prints the same line as often as it likes).
 func (p *parser) commandOutput(m *msg, st *entry) error {
 	t := p.tool
 	if t == nil || t.kind != toolCommand {
@@ -215,11 +215,6 @@ func (p *parser) commandOutput(m *msg, st *entry) error {
 		delta = text[len(t.out):]
 	case t.outID == m.id && strings.HasPrefix(t.out, text):
 		return nil // an older, shorter snapshot
-	case len(t.all) >= streaming.SnapshotMinBytes && strings.HasPrefix(text, t.all):
-		// A new message repeating the whole output so far (a final
-		// command_output after the streamed chunks): only its new end.
-		delta = text[len(t.all):]
-		t.outID = m.id
 	default:
 		delta = text
 		if delta != "" && t.hasOut && !t.nl && !strings.HasPrefix(delta, "\n") {

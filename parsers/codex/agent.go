@@ -14,7 +14,6 @@
 package codex
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -45,7 +44,6 @@ type parser struct {
 	// Runs. A run begins with thread.started (session.created, the legacy
 	// config line) or with a turn that follows another turn; item ids are
 	// per process, so ids of later runs get a "#n" suffix (key).
-	run      int  // runs begun before the current one
 	active   bool // the current run has seen a session start, a turn or an item
 	started  bool // a session.start was sent for the current run
 	turns    int  // turns begun in the current run
@@ -90,15 +88,11 @@ func newParser() *parser {
 	return p
 }
 
-// key turns a wire id into the id events carry: unchanged in the first
-// run, suffixed in later ones (exec resume restarts at item_0).
-func (p *parser) key(id string) string {
-	if p.run == 0 {
-		// A copy: a substring would keep its whole line alive in p.done.
-		return strings.Clone(id)
-	}
-	return id + "#" + strconv.Itoa(p.run+1)
-}
+// key is the id events carry for a wire id: the id itself (a copy: a
+// substring would keep its whole line alive in p.done). Ids are scoped
+// to their run by the session (exec resume restarts at item_0 with a new
+// session.start).
+func (p *parser) key(id string) string { return strings.Clone(id) }
 
 // set resets the scratch event to a new event of the given kind.
 func (p *parser) set(kind streaming.Kind) *streaming.Event {
@@ -181,7 +175,6 @@ func (p *parser) note(what, text string, emit parsers.Emit) error {
 // newRun begins a run: later runs get fresh ids and state.
 func (p *parser) newRun() {
 	if p.active {
-		p.run++
 		clear(p.open)
 		clear(p.msgs)
 		clear(p.done)

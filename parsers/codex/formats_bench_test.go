@@ -72,9 +72,8 @@ func benchFormat(b *testing.B, data []byte) {
 	buf := make([]byte, 0, 1<<16)
 	for b.Loop() {
 		events = 0
-		var dec *parsers.Decoder
-		sess := streaming.NewSession(count, streaming.Options{Lent: func(s string) bool { return dec.Lent(s) }})
-		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Settle: sess.Settle}, sess.Push)
+		sess := streaming.NewSession(count, streaming.Options{})
+		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess.Push)
 		if err != nil {
 			b.Fatal(err)
 		}

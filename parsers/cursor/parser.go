@@ -11,9 +11,9 @@ import (
 // segment is a run of assistant text between tool calls: one message.
 type segment struct {
 	id     string
-	text   string // the text the session holds for the segment
-	deltas bool   // partial-output fragments were seen
-	full   bool   // a complete line (recap or plain segment) was seen
+	text   parsers.TextHash // the segment's text, by hash (the session keeps the text)
+	deltas bool             // partial-output fragments were seen
+	full   bool             // a complete line (recap or plain segment) was seen
 }
 
 // parser is the state of one Cursor stream.
@@ -25,13 +25,13 @@ type parser struct {
 	// pending is the last closed segment that got fragments but no recap
 	// yet: a recap arriving after a boundary belongs to it.
 	pending   *segment
-	runText   string // concatenated segment texts of the run (result.result's shape)
-	segCount  int    // segments of the run
-	sawText   bool   // assistant text was shown in this run
+	runText   parsers.TextHash // segment texts of the run (result.result's shape), by hash
+	runBefore parsers.TextHash // runText when the open segment began
+	segCount  int              // segments of the run
+	sawText   bool             // assistant text was shown in this run
 	lastParts []string
 
-	think     string // open thinking message id
-	thinkText string // its accumulated text
+	think string // open thinking message id
 
 	tools    map[string]int64 // open tool call ids → started timestamp_ms (0: none)
 	todos    []streaming.PlanEntry
@@ -114,7 +114,8 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.Finish(emit); err != nil {
 		return err
 	}
-	p.pending, p.runText, p.segCount, p.sawText, p.lastParts = nil, "", 0, false, nil
+	p.pending, p.segCount, p.sawText, p.lastParts = nil, 0, false, nil
+	p.runText.Reset()
 	p.todos, p.todoIDs, p.lastPlan = nil, nil, nil
 	clear(p.tools)
 	ev := p.reset(streaming.KindSessionStart, l)

@@ -205,12 +205,18 @@ func TestThinking(t *testing.T) {
 	if !closed {
 		t.Error("thinking completed did not end the block")
 	}
-	// Builds without timestamp_ms may send the thinking so far.
+	// Thinking lines are deltas (cursor.md): the same text twice is shown
+	// twice; only a line that repeats the whole block (32 bytes or more)
+	// and goes on is a snapshot, which the session repairs.
 	r = run(t, initLine,
-		`{"type":"thinking","subtype":"delta","text":"Let me","session_id":"s1"}`,
-		`{"type":"thinking","subtype":"delta","text":"Let me think.","session_id":"s1"}`, okResult)
-	if got := r.Text(streaming.KindThinkingDelta); got != "Let me think." {
-		t.Errorf("cumulative thinking = %q", got)
+		`{"type":"thinking","subtype":"delta","text":"Let me think about the order of the steps.","session_id":"s1"}`,
+		`{"type":"thinking","subtype":"delta","text":"Let me think about the order of the steps.","session_id":"s1"}`,
+		`{"type":"thinking","subtype":"delta","text":"Let me think about the order of the steps.Let me think about the order of the steps. First","session_id":"s1"}`, okResult)
+	if got, want := r.Text(streaming.KindThinkingDelta), strings.Repeat("Let me think about the order of the steps.", 2)+" First"; got != want {
+		t.Errorf("thinking = %q, want %q", got, want)
+	}
+	if r.Stats.SnapshotAsDelta != 1 {
+		t.Errorf("%d repairs, want 1", r.Stats.SnapshotAsDelta)
 	}
 }
 

@@ -61,6 +61,7 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 			ev.Usage.CostUSD, ev.Usage.HasCost = c.Float(), true
 		}
 	}
-	p.runText, p.segCount, p.pending, p.sawText, p.lastParts = "", 0, nil, false, nil
+	p.segCount, p.pending, p.sawText, p.lastParts = 0, nil, false, nil
+	p.runText.Reset()
 	return emit(ev)
 }

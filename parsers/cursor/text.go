@@ -27,10 +27,19 @@ func textParts(l *parsers.Line) []string {
 	return parts
 }
 
-// same reports whether two texts are the same segment text: equal, or
-// equal after trimming (Cursor's recaps may differ in surrounding space).
-func same(a, b string) bool {
-	return a == b || strings.TrimSpace(a) == strings.TrimSpace(b)
+// same reports whether text is the hashed segment text: equal, or equal
+// after trimming (Cursor's recaps may differ in surrounding space).
+func same(text string, h *parsers.TextHash) bool {
+	if h.Len() == len(text) && (h.Empty() || h.PrefixOf(text)) {
+		return true
+	}
+	t := strings.TrimSpace(text)
+	return t != "" && h.TrimmedIs(t)
+}
+
+// extends reports whether text begins with the hashed text.
+func extends(text string, h *parsers.TextHash) bool {
+	return h.Empty() || h.PrefixOf(text)
 }
 
 func (p *parser) user(l *parsers.Line, emit parsers.Emit) error {
@@ -74,17 +83,10 @@ func (p *parser) thinkingDelta(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.openThinking(l, emit); err != nil {
 		return err
 	}
-	mode := streaming.Delta
-	// Builds without timestamp_ms may send the thinking so far: take a
-	// line that repeats the whole block and extends it for a snapshot.
-	if !l.Has("timestamp_ms") && p.thinkText != "" && len(text) > len(p.thinkText) && strings.HasPrefix(text, p.thinkText) {
-		mode = streaming.Snapshot
-		p.thinkText = text
-	} else {
-		p.thinkText += text
-	}
+	// Deltas (cursor.md: concatenate text); the session alone judges one
+	// that repeats the block.
 	ev := p.reset(streaming.KindThinkingDelta, l)
-	ev.Message, ev.Role, ev.Mode, ev.Text = p.think, streaming.RoleAssistant, mode, text
+	ev.Message, ev.Role, ev.Mode, ev.Text = p.think, streaming.RoleAssistant, streaming.Delta, text
 	return emit(ev)
 }
 
@@ -112,7 +114,6 @@ func (p *parser) openThinking(l *parsers.Line, emit parsers.Emit) error {
 		return nil
 	}
 	p.think = p.newID("think", l.N)
-	p.thinkText = ""
 	ev := p.reset(streaming.KindMessageStart, l)
 	ev.Message, ev.Role = p.think, streaming.RoleAssistant
 	return emit(ev)
@@ -124,7 +125,7 @@ func (p *parser) closeThinking(l *parsers.Line, emit parsers.Emit) error {
 	}
 	ev := p.reset(streaming.KindMessageStop, l)
 	ev.Message, ev.Role = p.think, streaming.RoleAssistant
-	p.think, p.thinkText = "", ""
+	p.think = ""
 	return emit(ev)
 }
 
@@ -162,7 +163,8 @@ func (p *parser) fragment(l *parsers.Line, text string, emit parsers.Emit) error
 		return err
 	}
 	p.cur.deltas = true
-	p.cur.text += text
+	p.cur.text.Add(text)
+	p.runText.Add(text)
 	return p.emitText(l, 0, streaming.Delta, text, emit)
 }
 
@@ -181,14 +183,15 @@ func (p *parser) complete(l *parsers.Line, parts []string, emit parsers.Emit) er
 
 	if c := p.cur; c != nil {
 		switch {
-		case same(text, c.text):
+		case same(text, &c.text):
 			// The recap of the fragments, or a repeat of the segment.
 			c.full = true
 			return nil
-		case strings.HasPrefix(text, c.text) || !c.full:
+		case extends(text, &c.text) || !c.full:
 			// A recap with more (or different) text than the fragments
 			// showed: the session shows the difference.
-			c.text, c.full = text, true
+			p.setSegment(text)
+			c.full = true
 			return p.emitText(l, 0, streaming.Final, text, emit)
 		}
 		// A different complete message after a complete one: a new segment.
@@ -201,28 +204,45 @@ func (p *parser) complete(l *parsers.Line, parts []string, emit parsers.Emit) er
 		// its segment first) belongs to the last segment that had
 		// fragments and no recap.
 		p.pending = nil
-		if same(text, pd.text) {
+		if same(text, &pd.text) {
 			return nil
 		}
-		if len(text) > len(pd.text) && strings.HasPrefix(text, pd.text) {
-			text = text[len(pd.text):]
+		if len(text) > pd.text.Len() && extends(text, &pd.text) {
+			text = text[pd.text.Len():]
 			nonEmpty = []string{text}
 		}
 	}
-	if p.segCount >= 2 && same(text, p.runText) {
+	if p.segCount >= 2 && same(text, &p.runText) {
 		// The whole turn's text again (result.result's shape): shown already.
 		return nil
 	}
 	if err := p.openSegment(l, emit); err != nil {
 		return err
 	}
-	p.cur.text, p.cur.full = text, true
+	p.setSegment(text)
+	p.cur.full = true
 	for i, s := range nonEmpty {
 		if err := p.emitText(l, i, streaming.Final, s, emit); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// setSegment makes text the open segment's text (an extension of it, or
+// a rewrite), in its hash and the run's.
+func (p *parser) setSegment(text string) {
+	c := p.cur
+	if extends(text, &c.text) {
+		rest := text[c.text.Len():]
+		c.text.Add(rest)
+		p.runText.Add(rest)
+		return
+	}
+	c.text.Reset()
+	c.text.Add(text)
+	p.runText = p.runBefore.Clone()
+	p.runText.Add(text)
 }
 
 func (p *parser) emitText(l *parsers.Line, block int, mode streaming.Mode, text string, emit parsers.Emit) error {
@@ -237,6 +257,8 @@ func (p *parser) openSegment(l *parsers.Line, emit parsers.Emit) error {
 		return nil
 	}
 	p.cur = &segment{id: p.newID("text", l.N)}
+	p.cur.text.Reset()
+	p.runBefore = p.runText.Clone()
 	ev := p.reset(streaming.KindMessageStart, l)
 	ev.Message, ev.Role = p.cur.id, streaming.RoleAssistant
 	return emit(ev)
@@ -255,7 +277,6 @@ func (p *parser) closeSegment(l *parsers.Line, emit parsers.Emit) error {
 	} else {
 		p.pending = nil
 	}
-	p.runText += c.text
 	p.segCount++
 	ev := p.reset(streaming.KindMessageStop, l)
 	ev.Message, ev.Role = c.id, streaming.RoleAssistant

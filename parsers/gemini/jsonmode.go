@@ -18,7 +18,8 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	if err := emit(e); err != nil {
 		return err
 	}
-	p.runText.reset()
+	p.runText.Reset()
+	p.lastPara.Reset()
 	p.lastErr = ""
 
 	var err error

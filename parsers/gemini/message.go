@@ -9,10 +9,12 @@ import (
 )
 
 // paragraph is the assistant message being streamed: the deltas of one
-// model turn up to the next tool call, error or result.
+// model turn up to the next tool call, error or result. Its text is the
+// session's; the parser follows it only by hash (see runText), to tell
+// whether a complete message repeats it.
 type paragraph struct {
 	id   string
-	text []byte // what it holds so far, repaired as the session repairs it
+	text parsers.TextHash
 }
 
 func (p *parser) message(l *parsers.Line, emit parsers.Emit) error {
@@ -74,9 +76,8 @@ func (p *parser) userMessage(text string, emit parsers.Emit) error {
 	return emit(e)
 }
 
-// delta is an assistant chunk. It is passed on as a delta even when it
-// repeats the paragraph so far (a cumulative chunk): the session's
-// snapshot-as-delta rule keeps only its new suffix and counts the repair.
+// delta is an assistant chunk, passed on as a delta: the session decides
+// what a chunk that repeats the paragraph is (DESIGN §4 rule 3).
 func (p *parser) delta(text string, emit parsers.Emit) error {
 	if text == "" {
 		return nil
@@ -86,20 +87,9 @@ func (p *parser) delta(text string, emit parsers.Emit) error {
 	}
 	e := p.event(streaming.KindTextDelta)
 	e.Message, e.Role, e.Text, e.Mode = p.para.id, streaming.RoleAssistant, text, streaming.Delta
-	p.note(text)
+	p.para.text.Add(text)
+	p.runText.Add(text)
 	return emit(e)
-}
-
-// note adds a chunk to the paragraph's and the run's text the way the
-// session will: a chunk that repeats the whole paragraph (at least
-// SnapshotMinBytes of it) adds only its suffix.
-func (p *parser) note(chunk string) {
-	have := p.para.text
-	if len(have) >= streaming.SnapshotMinBytes && len(chunk) >= len(have) && chunk[:len(have)] == string(have) {
-		chunk = chunk[len(have):]
-	}
-	p.para.text = append(p.para.text, chunk...)
-	p.runText.add(chunk)
 }
 
 // complete is an assistant message without "delta": Gemini CLI does not
@@ -111,21 +101,21 @@ func (p *parser) complete(text string, emit parsers.Emit) error {
 		return nil
 	}
 	switch {
-	case p.para.id != "" && strings.HasPrefix(text, string(p.para.text)):
-		// The open paragraph, complete: the session shows what is new.
-		rest := text[len(p.para.text):]
+	case p.para.id != "" && p.para.text.PrefixOf(text):
+		// The open paragraph, complete: a final, of which the session
+		// shows what is new.
+		p.runText.Add(text[p.para.text.Len():])
+		p.para.text.Add(text[p.para.text.Len():])
 		e := p.event(streaming.KindTextDelta)
 		e.Message, e.Role, e.Text, e.Mode = p.para.id, streaming.RoleAssistant, text, streaming.Final
-		p.para.text = append(p.para.text, rest...)
-		p.runText.add(rest)
 		return emit(e)
-	case p.runText.trimmedIs(trimmed),
-		p.para.id == "" && trimmed == strings.TrimSpace(string(p.lastPara)):
+	case p.runText.TrimmedIs(trimmed),
+		p.para.id == "" && p.lastPara.TrimmedIs(trimmed):
 		// The whole run's text again (json-mode style), or the paragraph
 		// that just ended.
 		return nil
-	case !p.runText.empty() && p.runText.prefixOf(text):
-		return p.delta(text[p.runText.n:], emit)
+	case !p.runText.Empty() && p.runText.PrefixOf(text):
+		return p.delta(text[p.runText.Len():], emit)
 	}
 	if err := p.closePara(emit); err != nil {
 		return err
@@ -135,7 +125,8 @@ func (p *parser) complete(text string, emit parsers.Emit) error {
 	}
 	e := p.event(streaming.KindTextDelta)
 	e.Message, e.Role, e.Text, e.Mode = p.para.id, streaming.RoleAssistant, text, streaming.Final
-	p.note(text)
+	p.para.text.Add(text)
+	p.runText.Add(text)
 	return emit(e)
 }
 
@@ -145,7 +136,7 @@ func (p *parser) openPara(emit parsers.Emit) error {
 		return nil
 	}
 	p.para.id = p.nextID("turn")
-	p.para.text = p.para.text[:0]
+	p.para.text.Reset()
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = p.para.id, streaming.RoleAssistant
 	return emit(e)
@@ -159,7 +150,7 @@ func (p *parser) closePara(emit parsers.Emit) error {
 	}
 	id := p.para.id
 	p.para.id = ""
-	p.lastPara, p.para.text = p.para.text, p.lastPara[:0]
+	p.lastPara, p.para.text = p.para.text, p.lastPara
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleAssistant
 	return emit(e)

@@ -72,11 +72,13 @@ func (r *idRing) reset() {
 
 // run is what the parser knows of the current run's outcome.
 type run struct {
-	session  string
-	steps    int
-	usage    streaming.Usage
-	hasUsage bool
-	lastText string // the last text part: the final answer
+	session   string
+	steps     int
+	usage     streaming.Usage
+	hasUsage  bool
+	lastText  string // the last text part: the final answer
+	lastPart  string // its kind/part id
+	firstStep string // part.messageID of the run's first step
 
 	firstTime time.Time // the first line's timestamp
 	endTime   time.Time // the last line's timestamp
@@ -97,7 +99,10 @@ func newParser() *parser {
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.t = lineTime(l.Get("timestamp"))
-	if err := p.session(l.Str("sessionID"), emit); err != nil {
+	// The run's first step again: the log starts over (`cat run.jsonl
+	// run.jsonl`), a run of its own (the session scopes identity to it).
+	again := p.run.firstStep != "" && l.Str("type") == "step_start" && l.Path("part.messageID").Str == p.run.firstStep
+	if err := p.session(l.Str("sessionID"), again, emit); err != nil {
 		return err
 	}
 	if !p.t.IsZero() {
@@ -137,10 +142,11 @@ func (p *parser) Finish(emit parsers.Emit) error {
 	return p.endRun(emit)
 }
 
-// session begins a run at the first line and whenever the sessionID
-// changes (logs of several runs concatenated). OpenCode has no init line.
-func (p *parser) session(id string, emit parsers.Emit) error {
-	if p.started && (id == "" || id == p.run.session) {
+// session begins a run at the first line, whenever the sessionID
+// changes (logs of several runs concatenated), and when the run's first
+// step comes again. OpenCode has no init line.
+func (p *parser) session(id string, again bool, emit parsers.Emit) error {
+	if p.started && !again && (id == "" || id == p.run.session) {
 		return nil
 	}
 	if p.started {

@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"strings"
+
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -15,6 +17,9 @@ func (p *parser) stepStart(part gjson.Result, emit parsers.Emit) error {
 		return err
 	}
 	p.stepMsg = part.Get("messageID").String()
+	if p.run.firstStep == "" {
+		p.run.firstStep = strings.Clone(p.stepMsg)
+	}
 	if p.stepMsg == "" {
 		p.stepMsg = p.genID("step")
 	}

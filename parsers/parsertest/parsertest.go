@@ -36,18 +36,17 @@ func Run(agents []parsers.Agent, in string) Result {
 // RunOpts is Run with options.
 func RunOpts(agents []parsers.Agent, in string, dopts parsers.DecoderOptions, sopts streaming.Options) Result {
 	var res Result
-	// The decoder lends line text as the command's does, and scribbles
-	// over it after each line: whatever the parser or the session keeps
-	// without a copy shows up as garbage.
-	var dec *parsers.Decoder
-	sopts.Lent = func(s string) bool { return dec.Lent(s) }
+	// The decoder scribbles over each line once its events are handled:
+	// whatever the parser or the session keeps of it without a copy shows
+	// up as garbage. Events are valid during the call only: the handler
+	// keeps copies.
 	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
 		e := *ev
-		e.Text, e.Output = strings.Clone(e.Text), strings.Clone(e.Output) // lent until the line is settled
+		e.Text, e.Output = strings.Clone(e.Text), strings.Clone(e.Output)
 		res.Events = append(res.Events, e)
 		return nil
 	}), sopts)
-	dopts.Settle, dopts.Scribble = sess.Settle, true
+	dopts.Scribble = true
 	dec, err := parsers.NewDecoder(agents, dopts, sess.Push)
 	if err != nil {
 		res.Err = err

@@ -81,6 +81,12 @@ func (w *wrapper) emit(a, e, cw int) {
 		w.st.Apply(w.marks[w.k].seq)
 		w.k++
 	}
+	if w.st.Zero() && (w.k == len(w.marks) || w.marks[w.k].pos >= e) {
+		// No style here: the row is a piece of the text as it is.
+		w.dst = append(w.dst, Line{w.plain[a:e], cw})
+		w.width = w.rest
+		return
+	}
 	var b strings.Builder
 	b.WriteString(w.st.Open())
 	at := a

@@ -1,32 +1,32 @@
-package gemini
+package parsers
 
 import (
 	"strings"
 	"testing"
 )
 
-// checkRunText feeds chunks to a runText and to a plain buffer, and
+// checkRunText feeds chunks to a TextHash and to a plain buffer, and
 // compares their answers to the questions complete() asks.
 func checkRunText(t *testing.T, chunks []string, probes []string) {
 	t.Helper()
-	var r runText
-	r.reset()
+	var r TextHash
+	r.Reset()
 	var all []byte
 	for _, c := range chunks {
-		r.add(c)
+		r.Add(c)
 		all = append(all, c...)
-		if r.empty() != (len(all) == 0) || r.n != len(all) {
+		if r.Empty() != (len(all) == 0) || r.Len() != len(all) {
 			t.Fatalf("%q: %d bytes, want %d", chunks, r.n, len(all))
 		}
 		for _, p := range append(probes, string(all), strings.TrimSpace(string(all)), string(all)+"more", "x"+string(all)) {
-			if got, want := r.prefixOf(p), len(all) > 0 && strings.HasPrefix(p, string(all)); got != want {
+			if got, want := r.PrefixOf(p), len(all) > 0 && strings.HasPrefix(p, string(all)); got != want {
 				t.Fatalf("%q: prefixOf(%q) = %v, want %v", chunks, p, got, want)
 			}
 			trimmed := strings.TrimSpace(p)
 			if trimmed == "" {
 				continue
 			}
-			if got, want := r.trimmedIs(trimmed), trimmed == strings.TrimSpace(string(all)); got != want {
+			if got, want := r.TrimmedIs(trimmed), trimmed == strings.TrimSpace(string(all)); got != want {
 				t.Fatalf("%q: trimmedIs(%q) = %v, want %v (all %q)", chunks, trimmed, got, want, all)
 			}
 		}
@@ -63,16 +63,16 @@ func FuzzRunText(f *testing.F) {
 
 // The run's text is not kept: memory does not grow with it.
 func TestRunTextConstant(t *testing.T) {
-	var r runText
-	r.reset()
+	var r TextHash
+	r.Reset()
 	chunk := strings.Repeat("some text ", 100)
 	for i := 0; i < 10000; i++ {
-		r.add(chunk)
+		r.Add(chunk)
 	}
 	if cap(r.pend) > 64 || cap(r.hold) > 8 {
 		t.Errorf("kept %d + %d bytes", cap(r.pend), cap(r.hold))
 	}
-	if !r.prefixOf(strings.Repeat(chunk, 10000)) {
+	if !r.PrefixOf(strings.Repeat(chunk, 10000)) {
 		t.Error("not a prefix")
 	}
 }

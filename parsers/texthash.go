@@ -1,4 +1,4 @@
-package gemini
+package parsers
 
 import (
 	"hash/maphash"
@@ -7,11 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// runText follows all the assistant text of a run in constant memory (a
+// TextHash follows a text that streams in pieces in constant memory (a
 // run can stream hours of text): its length, and hashes of it whole and
 // of it without the white space around it (as strings.TrimSpace trims),
-// enough to tell whether a complete message repeats it or extends it.
-type runText struct {
+// enough to tell whether a complete message repeats it or extends it. It
+// is how a parser recognises an agent restating what it streamed without
+// keeping a copy of the text, which only the session keeps.
+type TextHash struct {
 	seed  maphash.Seed
 	n     int          // bytes so far
 	all   maphash.Hash // of all of them
@@ -23,7 +25,7 @@ type runText struct {
 }
 
 // reset forgets the text (a new run).
-func (r *runText) reset() {
+func (r *TextHash) Reset() {
 	if r.seed == (maphash.Seed{}) {
 		r.seed = maphash.MakeSeed()
 		r.all.SetSeed(r.seed)
@@ -36,9 +38,9 @@ func (r *runText) reset() {
 }
 
 // add appends s to the run's text.
-func (r *runText) add(s string) {
+func (r *TextHash) Add(s string) {
 	if r.seed == (maphash.Seed{}) {
-		r.reset()
+		r.Reset()
 	}
 	r.n += len(s)
 	r.all.WriteString(s)
@@ -85,18 +87,29 @@ func cutRune(b string) int {
 	return -1
 }
 
-// empty reports a run without text.
-func (r *runText) empty() bool { return r.n == 0 }
+// Clone returns a copy of r that goes on independently of it.
+func (r *TextHash) Clone() TextHash {
+	c := *r
+	c.pend = append([]byte(nil), r.pend...)
+	c.hold = append([]byte(nil), r.hold...)
+	return c
+}
+
+// Empty reports that no text was added.
+func (r *TextHash) Empty() bool { return r.n == 0 }
+
+// Len is the length of the text.
+func (r *TextHash) Len() int { return r.n }
 
 // prefixOf reports whether text starts with the run's text (which is not
 // empty).
-func (r *runText) prefixOf(text string) bool {
+func (r *TextHash) PrefixOf(text string) bool {
 	return r.n > 0 && len(text) >= r.n && maphash.String(r.seed, text[:r.n]) == r.all.Sum64()
 }
 
 // trimmedIs reports whether the run's text without the white space around
 // it is trimmed (not empty).
-func (r *runText) trimmedIs(trimmed string) bool {
+func (r *TextHash) TrimmedIs(trimmed string) bool {
 	if r.n == 0 {
 		return false
 	}

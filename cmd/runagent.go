@@ -1,0 +1,357 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/spf13/cobra"
+)
+
+// ExitNotFound is the exit status when the agent cannot be started: 127
+// when it is not found, as a shell says.
+const ExitNotFound = 127
+
+// stderrLine is the Type of the events that show the agent's stderr.
+const stderrLine = "stderr"
+
+func newRun(env *Env, o *Options, code *int) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "run AGENT [ARGS...]",
+		Short: "Run an agent with the JSON flags it needs, and render its output",
+		Long: `Run AGENT as a child process with ARGS, adding the flags that make it print its JSON stream when
+they are not there already, and render that stream. agentfmt's own flags go before AGENT; everything
+after AGENT is the agent's.
+
+  claude, qwen      --output-format stream-json --verbose --include-partial-messages (and -p for claude)
+  codex             exec … --json
+  gemini            --output-format stream-json
+  opencode, kilo    run … --format json
+  cursor-agent      -p --output-format stream-json --stream-partial-output
+  copilot           --output-format json
+  agy               --output-format stream-json
+  amp               --stream-json
+
+Any other command runs as it is. The agent's stderr is shown in place (dim in pretty, plain lines in
+plain, on agentfmt's stderr for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
+the agent, agentfmt waits for it and exits 130 or 143 (a third signal kills it). The exit status is
+the stream's; when the stream ends without a result, the agent's own failure: 1, or 128+signal.
+When the agent exits at once rejecting a flag agentfmt added (an older version), agentfmt says so.`,
+		Example: `  agentfmt run claude -p "fix the flaky test"
+  agentfmt run codex "add a --dry-run flag"
+  agentfmt -o plain --tee run.jsonl run gemini -p "explain main.go" > job.log
+  answer=$(agentfmt -o text run opencode "summarise the README")`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("run needs an AGENT (claude, codex, gemini, …)")
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.validate(c); err != nil {
+				return err
+			}
+			if o.Follow {
+				return usagef("--follow does not go with run")
+			}
+			n, err := runAgent(env, o, args[0], args[1:])
+			*code = n
+			return err
+		},
+	}
+	c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveDefault // the agent's own arguments
+		}
+		var names []string
+		for _, s := range agentSpecs {
+			names = append(names, s.names[0]+"\t"+s.title)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	}
+	c.Flags().SetInterspersed(false) // everything from AGENT on is the agent's
+	return c
+}
+
+// agentRun is the agent's process under 'agentfmt run'.
+type agentRun struct {
+	name  string // as typed
+	spec  *agentSpec
+	added []string
+	cmd   *exec.Cmd
+
+	mu   sync.Mutex
+	sig  os.Signal // the first signal passed on
+	head bytes.Buffer
+}
+
+// stderrHead is how much of the agent's stderr is kept to tell a
+// rejected flag.
+const stderrHead = 8 << 10
+
+// runAgent runs the agent and renders its stdout.
+func runAgent(env *Env, o *Options, name string, args []string) (code int, err error) {
+	spec, command := lookupAgent(name)
+	argv, added := args, []string(nil)
+	if spec != nil {
+		argv, added = spec.prepare(args)
+	}
+	path, err := lookPath(env, command)
+	if err != nil {
+		return ExitNotFound, &exitError{code: ExitNotFound, msg: err.Error()}
+	}
+	// Signals are the run's: passed on to the agent, not ending the input.
+	penv := *env
+	penv.Signals = nil
+	p, err := newPipeline(&penv, o)
+	if err != nil {
+		return codeOf(err), err
+	}
+	defer p.close()
+	defer p.guard(&code, &err)
+
+	a := &agentRun{name: name, spec: spec, added: added}
+	cmd := exec.Command(path, argv...)
+	cmd.Args[0] = command
+	cmd.Stdin = env.Stdin
+	if env.Environ != nil {
+		cmd.Env = env.Environ()
+	}
+	// A stdin that is not a file is copied by a goroutine that may wait
+	// for input the agent never reads: do not wait for it long.
+	cmd.WaitDelay = 2 * time.Second
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return ExitInternal, err
+	}
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		return ExitInternal, err
+	}
+	if err := cmd.Start(); err != nil {
+		p.gate.discard = true // no run to show a footer for
+		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete})
+		return ExitNotFound, &exitError{code: ExitNotFound, msg: err.Error()}
+	}
+	a.cmd = cmd
+	p.agent = a
+	p.read = true
+
+	side := make(chan string, 64)
+	go a.readStderr(errPipe, side)
+	done := make(chan struct{})
+	forwarded := make(chan struct{})
+	go func() {
+		defer close(forwarded)
+		a.forward(env, done)
+	}()
+
+	feed := newFeeder(stdout, p.tee, nil)
+	feed.side, feed.onSide = side, p.showStderr
+	runErr := p.readSource(feed)
+	if runErr != nil {
+		// Stdout is closed (| head) or rendering failed: the agent gets a
+		// broken pipe on its next write, as in a shell pipeline.
+		stdout.Close()
+	}
+	for l := range side { // what the agent wrote to stderr at its end
+		switch {
+		case runErr == nil:
+			runErr = p.showStderr(l)
+		case !p.rendersStderr():
+			_ = p.showStderr(l) // (agentfmt's stderr is still there)
+		}
+	}
+	waitErr := cmd.Wait()
+	close(done)
+	<-forwarded
+	var ee *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &ee) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+		fmt.Fprintf(p.stderr, "agentfmt: %s: %v\n", name, waitErr)
+	}
+	if s := a.signal(); s != nil && (runErr == nil || !isClosedPipe(runErr)) {
+		runErr = &errInterrupted{sig: s}
+	}
+	code, err = p.finish(runErr)
+	if code != ExitOK && code != ExitInterrupted && code != ExitTerminated {
+		a.explainRejected(p)
+	}
+	return code, err
+}
+
+// showStderr shows one line of the agent's stderr in place: through the
+// renderer in pretty (dim, sanitised) and plain (a plain line; CI
+// workflow commands in it are neutralised like any content), on
+// agentfmt's stderr for the formats that are data (json, text, markdown).
+func (p *pipeline) showStderr(line string) error {
+	switch p.format {
+	case "pretty":
+		ev := streaming.Event{Kind: streaming.KindStatus, Level: streaming.LevelInfo, Text: line, Type: stderrLine}
+		return p.sess.Push(&ev)
+	case "plain":
+		ev := streaming.Event{Kind: streaming.KindRaw, Text: line, Type: stderrLine}
+		return p.sess.Push(&ev)
+	}
+	_, err := fmt.Fprintln(p.stderr, line)
+	if err != nil {
+		return nil // (agentfmt's stderr is gone: nothing to tell anyone)
+	}
+	return nil
+}
+
+// rendersStderr reports that the agent's stderr goes through the
+// renderer, to stdout.
+func (p *pipeline) rendersStderr() bool { return p.format == "pretty" || p.format == "plain" }
+
+// readStderr reads the agent's stderr line by line into side, keeping
+// its beginning, and closes side at its end. A line longer than 64 KiB is
+// passed on in pieces.
+func (a *agentRun) readStderr(r io.Reader, side chan<- string) {
+	defer close(side)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		b, err := br.ReadSlice('\n')
+		if len(b) > 0 {
+			a.mu.Lock()
+			if n := stderrHead - a.head.Len(); n > 0 {
+				a.head.Write(b[:min(n, len(b))])
+			}
+			a.mu.Unlock()
+			side <- strings.TrimRight(string(b), "\r\n")
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			return
+		}
+	}
+}
+
+// forward passes SIGINT and SIGTERM on to the agent until done. When
+// agentfmt and the agent share the terminal's foreground process group,
+// a Ctrl-C at the terminal has reached the agent already: the first
+// SIGINT is not sent twice. A third signal kills the agent.
+func (a *agentRun) forward(env *Env, done <-chan struct{}) {
+	n := 0
+	for {
+		select {
+		case s := <-env.Signals:
+			n++
+			a.mu.Lock()
+			if a.sig == nil {
+				a.sig = s
+			}
+			a.mu.Unlock()
+			switch {
+			case n >= 3:
+				_ = a.cmd.Process.Kill()
+			case n == 1 && s == os.Interrupt && env.Foreground != nil && env.Foreground():
+				// the terminal sent it to the agent too
+			default:
+				_ = a.cmd.Process.Signal(s)
+			}
+		case <-done:
+			return
+		}
+	}
+}
+
+func (a *agentRun) signal() os.Signal {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sig
+}
+
+// failure is the agent's own failure, for a stream that gave no outcome:
+// 1 for a non-zero exit, 128+N for a death by signal N; 0 when it
+// succeeded.
+func (a *agentRun) failure() (int, string) {
+	st := a.cmd.ProcessState
+	if st == nil {
+		return 0, ""
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), fmt.Sprintf("%s was killed by signal %d (%v) without a result", a.name, int(ws.Signal()), ws.Signal())
+	}
+	if c := st.ExitCode(); c != 0 {
+		return ExitFailed, fmt.Sprintf("%s exited with status %d without a result", a.name, c)
+	}
+	return 0, ""
+}
+
+// explainRejected says when the agent failed at once because it does not
+// take a flag agentfmt added (an older version): its own message is shown
+// above, this says what to do.
+func (a *agentRun) explainRejected(p *pipeline) {
+	if a.spec == nil || len(a.added) == 0 || p.out.tally.agent {
+		return
+	}
+	if c, _ := a.failure(); c == 0 {
+		return
+	}
+	a.mu.Lock()
+	head := a.head.String()
+	a.mu.Unlock()
+	bad := a.spec.rejected(a.added, head)
+	if len(bad) == 0 {
+		return
+	}
+	msg := fmt.Sprintf("agentfmt: %s rejected %s, which 'agentfmt run' added for %s's JSON stream: this %s is probably too old",
+		a.name, strings.Join(bad, " "), a.spec.title, a.name)
+	if a.spec.since != "" {
+		msg += " (" + a.spec.since + ")"
+	}
+	msg += fmt.Sprintf(". Update it, or run it with the flags it takes and pipe it in: %s … | agentfmt", a.name)
+	fmt.Fprintln(p.stderr, msg)
+}
+
+// lookPath finds a command on the PATH of env, as exec.LookPath does on
+// the process's.
+func lookPath(env *Env, name string) (string, error) {
+	if strings.ContainsRune(name, filepath.Separator) {
+		if err := executable(name); err != nil {
+			return "", fmt.Errorf("%s: %w", name, err)
+		}
+		return name, nil
+	}
+	path := os.Getenv("PATH")
+	if env.Getenv != nil {
+		path = env.getenv("PATH")
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if executable(p) == nil {
+			if !filepath.IsAbs(p) {
+				p = "." + string(filepath.Separator) + p
+			}
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: not found on PATH (is it installed?)", name)
+}
+
+func executable(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return errors.New("is a directory")
+	}
+	if st.Mode()&0o111 == 0 {
+		return errors.New("not executable")
+	}
+	return nil
+}

@@ -1,0 +1,464 @@
+package cmd
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentfmt/agentfmt/render/vtcheck"
+)
+
+// fakeAgent is a PATH holding small shell scripts that play an agent: each
+// records its arguments (one a line, in $FAKE_DIR/args), then does what
+// $FAKE_MODE says.
+const fakeAgentScript = `#!/bin/sh
+printf '%s\n' "$@" > "$FAKE_DIR/args.tmp" && mv "$FAKE_DIR/args.tmp" "$FAKE_DIR/args"
+case "$FAKE_MODE" in
+capture) cat "$FAKE_CAPTURE" ;;
+stderr) echo "warning: \033[31mcolour\033[0m from the agent" >&2; cat "$FAKE_CAPTURE"; echo "done talking" >&2 ;;
+stdin) cat ;;
+die) echo "Error: not logged in" >&2; exit 2 ;;
+die-after-text) head -3 "$FAKE_CAPTURE"; exit 1 ;;
+killed) head -3 "$FAKE_CAPTURE"; kill -9 $$ ;;
+reject) echo "error: unknown option '--include-partial-messages'" >&2; exit 1 ;;
+plain) echo "Hello, I am a plain text answer." ;;
+interleave)
+	head -14 "$FAKE_CAPTURE"; echo "warn: one" >&2; sleep 0.3
+	sed -n '15,27p' "$FAKE_CAPTURE"; echo "warn: two" >&2; sleep 0.3
+	tail -n +28 "$FAKE_CAPTURE" ;;
+chatty)
+	i=0
+	while [ $i -lt 300 ]; do cat "$FAKE_CAPTURE" || exit 9; echo "stderr line $i" >&2; i=$((i+1)); done
+	: > "$FAKE_DIR/finished" ;;
+wait)
+	trap 'echo "got INT" >&2; exit 130' INT
+	trap 'echo "got TERM" >&2; exit 143' TERM
+	head -3 "$FAKE_CAPTURE"
+	: > "$FAKE_DIR/ready"
+	while :; do sleep 0.05; done ;;
+esac
+`
+
+type fakeRun struct {
+	dir     string
+	mode    string
+	capture string
+	stdin   io.Reader
+	signals chan os.Signal
+	tty     bool
+}
+
+// newFakeRun puts fake agents for every name in a temporary PATH.
+func newFakeRun(t *testing.T, mode, capture string) *fakeRun {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range agentSpecs {
+		for _, n := range s.names {
+			if err := os.WriteFile(filepath.Join(bin, n), []byte(fakeAgentScript), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(bin, "mytool"), []byte(fakeAgentScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &fakeRun{dir: dir, mode: mode, capture: capture}
+}
+
+func (f *fakeRun) run(t *testing.T, args ...string) cliResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	path := filepath.Join(f.dir, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")
+	vars := map[string]string{"PATH": path, "FAKE_DIR": f.dir, "FAKE_MODE": f.mode, "FAKE_CAPTURE": f.capture}
+	env := &Env{
+		Stdin:  f.stdin,
+		Stdout: &out,
+		Stderr: &errb,
+		Getenv: func(k string) string { return vars[k] },
+		Environ: func() []string {
+			e := os.Environ()
+			for k, v := range vars {
+				e = append(e, k+"="+v)
+			}
+			return e
+		},
+		IsTerminal: func(w io.Writer) bool { return f.tty && w == io.Writer(&out) },
+		Now:        func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Tick:       make(chan time.Time),
+		Signals:    f.signals,
+	}
+	code := Run(args, env)
+	return cliResult{out.String(), errb.String(), code}
+}
+
+// args returns what the fake agent was given.
+func (f *fakeRun) args(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(f.dir, "args"))
+	if err != nil {
+		t.Fatalf("the agent did not run: %v", err)
+	}
+	s := strings.TrimSuffix(string(b), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+func corpusFile(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "shared", "corpus", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	abs, _ := filepath.Abs(p)
+	return abs
+}
+
+// Every agent named in DESIGN §2: the flags it is given, and its stream
+// rendered exactly as when piped into agentfmt.
+func TestRunEveryAgent(t *testing.T) {
+	cases := []struct {
+		args    []string
+		want    []string
+		capture string
+	}{
+		{[]string{"claude", "-p", "fix it"}, []string{"-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "-p", "fix it"}[1:], "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl"},
+		{[]string{"claude", "fix it"}, []string{"-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "fix it"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
+		{[]string{"claude", "--print", "--verbose", "--output-format=stream-json", "x"}, []string{"--include-partial-messages", "--print", "--verbose", "--output-format=stream-json", "x"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
+		{[]string{"qwen", "-p", "fix it"}, []string{"--output-format", "stream-json", "--verbose", "--include-partial-messages", "-p", "fix it"}, "qwen/01-multica-0.20.0-thinking-tool-use-redacted.jsonl"},
+		{[]string{"codex", "add a flag"}, []string{"exec", "--json", "add a flag"}, "codex/01-vincent-success-agent-message.jsonl"},
+		{[]string{"codex", "exec", "add a flag"}, []string{"exec", "--json", "add a flag"}, "codex/02-vincent-command-execution.jsonl"},
+		{[]string{"codex", "-m", "o3", "exec", "--experimental-json", "x"}, []string{"-m", "o3", "exec", "--experimental-json", "x"}, "codex/01-vincent-success-agent-message.jsonl"},
+		{[]string{"gemini", "-p", "explain"}, []string{"--output-format", "stream-json", "-p", "explain"}, "gemini/03-agentcmd-v0.11-read-file.jsonl"},
+		{[]string{"gemini", "-o", "stream-json", "-p", "explain"}, []string{"-o", "stream-json", "-p", "explain"}, "gemini/02-agentcmd-v0.11-say-hello.jsonl"},
+		{[]string{"opencode", "update deps"}, []string{"run", "--format", "json", "update deps"}, "opencode/04-ralph-two-bash-tools.jsonl"},
+		{[]string{"opencode", "run", "update deps"}, []string{"run", "--format", "json", "update deps"}, "opencode/03-ralph-greeting-text-only.jsonl"},
+		{[]string{"kilo", "run", "x"}, []string{"run", "--format", "json", "x"}, "opencode/03-ralph-greeting-text-only.jsonl"},
+		{[]string{"cursor-agent", "fix it"}, []string{"-p", "--output-format", "stream-json", "--stream-partial-output", "fix it"}, "cursor/05-multica-2026.07.20-read-shell-edit-thinking.jsonl"},
+		{[]string{"copilot", "-p", "fix it", "--allow-all-tools"}, []string{"--output-format", "json", "-p", "fix it", "--allow-all-tools"}, "copilot/01-covencave-1.0.70-sanitized-bash-tool-deltas-result.jsonl"},
+		{[]string{"agy", "-p", "list files"}, []string{"--output-format", "stream-json", "-p", "list files"}, "antigravity/05-gobby-agy-1.1.18-run-command-text-delta-active-done-success.jsonl"},
+		{[]string{"agy", "-output-format=stream-json", "-p", "x"}, []string{"-output-format=stream-json", "-p", "x"}, "antigravity/03-agentjournal-agy-1.1.17-clean-list-dir-view-file-success.jsonl"},
+		{[]string{"amp", "-x", "what is 2+2?"}, []string{"-x", "what is 2+2?", "--stream-json"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
+		{[]string{"amp", "-x", "q", "--", "-v"}, []string{"-x", "q", "--stream-json", "--", "-v"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
+		// Not an agent agentfmt knows: run as it is.
+		{[]string{"mytool", "--flag", "x"}, []string{"--flag", "x"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			capture := corpusFile(t, c.capture)
+			f := newFakeRun(t, "capture", capture)
+			for _, format := range []string{"plain", "json", "text", "markdown"} {
+				r := f.run(t, append([]string{"-o", format, "run"}, c.args...)...)
+				if got := f.args(t); strings.Join(got, "\x00") != strings.Join(c.want, "\x00") {
+					t.Fatalf("the agent got %q, want %q", got, c.want)
+				}
+				in, _ := os.ReadFile(capture)
+				piped := cli{args: []string{"-o", format}, stdin: bytes.NewReader(in)}.run(t)
+				if r.stdout != piped.stdout || r.code != piped.code {
+					t.Errorf("-o %s: run gave exit %d and\n%s\npiped: exit %d and\n%s", format, r.code, r.stdout, piped.code, piped.stdout)
+				}
+				if r.stderr != piped.stderr {
+					t.Errorf("-o %s: stderr %q, piped %q", format, r.stderr, piped.stderr)
+				}
+			}
+		})
+	}
+}
+
+// The agent's stderr is shown in place: a plain line in plain, a dim
+// sanitised line in pretty, on agentfmt's stderr for the data formats.
+func TestRunShowsAgentStderr(t *testing.T) {
+	f := newFakeRun(t, "stderr", corpusFile(t, "claude/03-minimal-text-only-v2.1.7.jsonl"))
+	r := f.run(t, "-o", "plain", "run", "claude", "-p", "x")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "warning: ␛[31mcolour␛[0m from the agent\n") || strings.Contains(r.stdout, "\x1b") {
+		t.Errorf("plain: agent stderr not shown as a sanitised line:\n%q", r.stdout)
+	}
+	if strings.Index(r.stdout, "done talking") < strings.Index(r.stdout, "warning:") {
+		t.Errorf("plain: stderr lines out of order:\n%s", r.stdout)
+	}
+	if r.stderr != "" {
+		t.Errorf("plain: agentfmt's stderr %q", r.stderr)
+	}
+
+	f.tty = true
+	r = f.run(t, "-o", "pretty", "--color", "always", "run", "claude", "-p", "x")
+	if !strings.Contains(r.stdout, "\x1b[2m· warning: ␛[31mcolour␛[0m from the agent\x1b[22m\n") {
+		t.Errorf("pretty: agent stderr not a dim line:\n%q", r.stdout)
+	}
+	if strings.Contains(r.stdout, "\x1b[31m") {
+		t.Errorf("pretty: the agent's colour went through:\n%q", r.stdout)
+	}
+	f.tty = false
+
+	r = f.run(t, "-o", "json", "run", "claude", "-p", "x")
+	if strings.Contains(r.stdout, "warning") || !strings.Contains(r.stderr, "warning: \x1b[31mcolour\x1b[0m from the agent\n") {
+		t.Errorf("json: stdout %q\nstderr %q", r.stdout, r.stderr)
+	}
+}
+
+// An agent that dies without a result: its own failure is the status.
+func TestRunAgentDies(t *testing.T) {
+	capture := corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl")
+	f := newFakeRun(t, "die", capture)
+	r := f.run(t, "-o", "plain", "run", "claude", "-p", "x")
+	if r.code != ExitFailed {
+		t.Errorf("exit %d, want 1 (the agent exited 2 without a result)", r.code)
+	}
+	if !strings.Contains(r.stdout, "Error: not logged in") || !strings.Contains(r.stdout, "claude exited with status 2") {
+		t.Errorf("output:\n%s", r.stdout)
+	}
+	r = f.run(t, "-o", "text", "run", "claude", "-p", "x")
+	if r.code != ExitFailed || r.stderr != "Error: not logged in\nagentfmt: claude exited with status 2 without a result (exit 1)\n" {
+		t.Errorf("-o text: exit %d, stderr %q", r.code, r.stderr)
+	}
+
+	f.mode = "die-after-text"
+	r = f.run(t, "-o", "plain", "run", "claude", "-p", "x")
+	if r.code != ExitFailed {
+		t.Errorf("died after some text: exit %d, want 1", r.code)
+	}
+
+	f.mode = "killed"
+	r = f.run(t, "-o", "plain", "run", "claude", "-p", "x")
+	if r.code != 128+9 || !strings.Contains(r.stdout, "killed by signal 9") {
+		t.Errorf("killed: exit %d, want 137:\n%s", r.code, r.stdout)
+	}
+
+	// An agent that ends well without a result still leaves the stream cut off.
+	f = newFakeRun(t, "capture", capture)
+	trunc := filepath.Join(f.dir, "cut.jsonl")
+	b, _ := os.ReadFile(capture)
+	os.WriteFile(trunc, b[:len(b)/2], 0o644)
+	f.capture = trunc
+	if r := f.run(t, "-o", "plain", "run", "claude", "-p", "x"); r.code != ExitIncomplete {
+		t.Errorf("cut-off stream, agent exit 0: exit %d, want 3", r.code)
+	}
+}
+
+// An agent too old for a flag agentfmt added: said plainly.
+func TestRunRejectedFlag(t *testing.T) {
+	f := newFakeRun(t, "reject", "")
+	r := f.run(t, "-o", "plain", "run", "claude", "-p", "x")
+	if r.code != ExitFailed {
+		t.Errorf("exit %d", r.code)
+	}
+	if !strings.Contains(r.stdout, "unknown option '--include-partial-messages'") {
+		t.Errorf("the agent's message is not shown:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "claude rejected --include-partial-messages, which 'agentfmt run' added") {
+		t.Errorf("no explanation: %q", r.stderr)
+	}
+	// A flag the user gave themselves is not agentfmt's to explain.
+	r = f.run(t, "-o", "plain", "run", "claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "x")
+	if strings.Contains(r.stderr, "rejected") {
+		t.Errorf("explained a flag agentfmt did not add: %q", r.stderr)
+	}
+}
+
+func TestRunPassesStdin(t *testing.T) {
+	in, err := os.ReadFile(corpusFile(t, "codex/01-vincent-success-agent-message.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeRun(t, "stdin", "")
+	f.stdin = bytes.NewReader(in)
+	r := f.run(t, "-o", "json", "run", "codex", "exec", "-")
+	piped := cli{args: []string{"-o", "json"}, stdin: bytes.NewReader(in)}.run(t)
+	if r.code != piped.code || r.stdout != piped.stdout || r.code != 0 {
+		t.Errorf("exit %d (piped %d):\n%s", r.code, piped.code, r.stdout)
+	}
+}
+
+// Ctrl-C and SIGTERM reach the agent; agentfmt waits for it, shows what it
+// said, and exits 130 or 143.
+func TestRunForwardsSignals(t *testing.T) {
+	for _, c := range []struct {
+		sig  os.Signal
+		want int
+		said string
+	}{
+		{os.Interrupt, ExitInterrupted, "got INT"},
+		{syscall.SIGTERM, ExitTerminated, "got TERM"},
+	} {
+		f := newFakeRun(t, "wait", corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl"))
+		f.signals = make(chan os.Signal, 1)
+		done := make(chan cliResult, 1)
+		go func() { done <- f.run(t, "-o", "plain", "run", "claude", "-p", "x") }()
+		waitFile(t, filepath.Join(f.dir, "ready"))
+		f.signals <- c.sig
+		var r cliResult
+		select {
+		case r = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v: agentfmt did not end", c.sig)
+		}
+		if r.code != c.want {
+			t.Errorf("%v: exit %d, want %d", c.sig, r.code, c.want)
+		}
+		if !strings.Contains(r.stdout, c.said+"\n") {
+			t.Errorf("%v: the agent did not get the signal:\n%s", c.sig, r.stdout)
+		}
+		if !strings.Contains(r.stdout, "interrupted") {
+			t.Errorf("%v: no interrupted footer:\n%s", c.sig, r.stdout)
+		}
+	}
+}
+
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for i := 0; i < 2000; i++ {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("%s never appeared", path)
+}
+
+func TestRunErrors(t *testing.T) {
+	f := newFakeRun(t, "capture", "")
+	r := f.run(t, "run", "no-such-agent-xyz")
+	if r.code != ExitNotFound || !strings.Contains(r.stderr, "no-such-agent-xyz: not found on PATH") {
+		t.Errorf("missing agent: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// Found but not something the system can run: no footer on stdout.
+	bad := filepath.Join(f.dir, "bin", "badagent")
+	if err := os.WriteFile(bad, []byte("\x7fELF\x00garbage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"plain", "pretty", "json"} {
+		f.tty = format == "pretty"
+		r = f.run(t, "-o", format, "run", "badagent")
+		if r.code != ExitNotFound || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("-o %s, unrunnable agent: exit %d, stdout %q, stderr %q", format, r.code, r.stdout, r.stderr)
+		}
+	}
+	f.tty = false
+	r = f.run(t, "run")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "run needs an AGENT") {
+		t.Errorf("no agent: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = f.run(t, "--follow", "run", "claude")
+	if r.code != ExitUsage {
+		t.Errorf("--follow: exit %d", r.code)
+	}
+	// Plain text from the agent: the hint names what turned the JSON off.
+	f.mode = "plain"
+	r = f.run(t, "-o", "plain", "run", "claude", "-p", "x", "--output-format", "text")
+	if !strings.Contains(r.stderr, "claude printed no JSON") {
+		t.Errorf("no hint: %q", r.stderr)
+	}
+}
+
+// --tee under run copies the agent's stdout byte for byte.
+func TestRunTee(t *testing.T) {
+	capture := corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl")
+	f := newFakeRun(t, "stderr", capture)
+	tee := filepath.Join(f.dir, "tee.jsonl")
+	r := f.run(t, "-o", "json", "--tee", tee, "run", "claude", "-p", "x")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	got, _ := os.ReadFile(tee)
+	want, _ := os.ReadFile(capture)
+	if !bytes.Equal(got, want) {
+		t.Errorf("tee holds %d bytes, the agent wrote %d", len(got), len(want))
+	}
+}
+
+// 'agentfmt --tee f run AGENT | head -1': the agent writes all it has
+// (stdout and stderr) without a broken pipe, f holds all of its stdout,
+// and agentfmt exits 141.
+func TestRunTeeAfterStdoutCloses(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	bin := hostileBinary(t)
+	capture := corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl")
+	f := newFakeRun(t, "chatty", capture)
+	one, _ := os.ReadFile(capture)
+	want := bytes.Repeat(one, 300)
+	for _, format := range []string{"plain", "json"} {
+		os.Remove(filepath.Join(f.dir, "finished"))
+		tee := filepath.Join(f.dir, "tee-"+format)
+		c := exec.Command("bash", "-c", `{ "$BIN" -o "$FORMAT" --tee "$TEE" run claude -p x; echo "agentfmt=$?" > "$FAKE_DIR/status"; } | head -1 >/dev/null`)
+		c.Env = append(os.Environ(), "BIN="+bin, "FORMAT="+format, "TEE="+tee, "FAKE_DIR="+f.dir, "FAKE_MODE=chatty", "FAKE_CAPTURE="+capture,
+			"PATH="+filepath.Join(f.dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v %s", format, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(f.dir, "finished")); err != nil {
+			t.Errorf("%s: the agent did not finish writing (broken pipe?)", format)
+		}
+		if got, _ := os.ReadFile(tee); !bytes.Equal(got, want) {
+			t.Errorf("%s: tee holds %d of %d bytes", format, len(got), len(want))
+		}
+		if b, _ := os.ReadFile(filepath.Join(f.dir, "status")); string(b) != "agentfmt=141\n" {
+			t.Errorf("%s: %q", format, b)
+		}
+	}
+}
+
+// In pretty, the agent's stderr goes above the live region (a running
+// tool call, streaming text) without breaking it: on the final screen
+// each line is there once, the answer once, and nothing but the allowed
+// sequences was written.
+func TestRunStderrKeepsLiveRegion(t *testing.T) {
+	f := newFakeRun(t, "interleave", corpusFile(t, "claude/10-roma-partial-thinking-input-json-bash-task-2.1.220.jsonl"))
+	f.tty = true
+	r := f.run(t, "-o", "pretty", "--color", "always", "--width", "80", "run", "claude", "-p", "x")
+	if err := vtcheck.Sequences([]byte(r.stdout)); err != nil {
+		t.Fatal(err)
+	}
+	rows := vtcheck.Screen([]byte(r.stdout), 80)
+	for _, want := range []string{"· warn: one", "· warn: two", "The command printed"} {
+		if n := vtcheck.Count(rows, want); n != 1 {
+			t.Errorf("%q %d times on the screen:\n%s", want, n, strings.Join(rows, "\n"))
+		}
+	}
+	if err := vtcheck.InOrder(rows, []string{"· warn: one", "· warn: two", "The command printed"}); err != nil {
+		t.Errorf("%v:\n%s", err, strings.Join(rows, "\n"))
+	}
+}
+
+// What argument parsers say about a flag they do not take.
+func TestRejectedMessages(t *testing.T) {
+	spec := func(name string) *agentSpec { s, _ := lookupAgent(name); return s }
+	for _, c := range []struct {
+		agent, stderr string
+		added         []string
+		want          string
+	}{
+		{"claude", "error: unknown option '--include-partial-messages'", claudeAdded, "--include-partial-messages"},
+		{"codex", "error: unexpected argument '--json' found\n\nUsage: codex exec [OPTIONS] [PROMPT]", []string{"--json"}, "--json"},
+		{"agy", "flag provided but not defined: -output-format\nUsage of agy:", []string{"--output-format", "stream-json"}, "--output-format"},
+		{"gemini", "Unknown argument: output-format", []string{"--output-format", "stream-json"}, "--output-format"},
+		{"copilot", "error: option '--output-format <format>' argument 'json' is invalid. Allowed choices are text.", []string{"--output-format", "json"}, "--output-format"},
+		{"cursor-agent", "error: unknown option '--stream-partial-output'", []string{"-p", "--output-format", "stream-json", "--stream-partial-output"}, "--stream-partial-output"},
+		// Failures that are not about the flags.
+		{"claude", "Error: Invalid API key · Please run /login", claudeAdded, ""},
+		{"codex", "error: unexpected argument 'foo' found", []string{"--json"}, ""},
+		{"gemini", "Please set an Auth method in your settings.json", []string{"--output-format", "stream-json"}, ""},
+	} {
+		got := strings.Join(spec(c.agent).rejected(c.added, c.stderr), " ")
+		if got != c.want {
+			t.Errorf("%s %q: rejected %q, want %q", c.agent, c.stderr, got, c.want)
+		}
+	}
+}
+
+var claudeAdded = []string{"--output-format", "stream-json", "--verbose", "--include-partial-messages"}

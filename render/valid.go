@@ -1,5 +1,0 @@
-package render
-
-import "github.com/tidwall/gjson"
-
-func validJSON(s string) bool { return gjson.Valid(s) }

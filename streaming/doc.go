@@ -1,0 +1,34 @@
+// Package streaming is the contract between agentfmt's parsers and its
+// renderers (DESIGN §4), kept by one Session.
+//
+// A parser pushes events that say what they carry: a text, thinking or
+// tool output event is a Delta (new text), a Snapshot (the whole block so
+// far) or a Final (the complete block). The Session hands its Handler
+// only deltas, and:
+//
+//   - turns snapshots and finals into deltas by comparing them with the
+//     block it holds: equal gives nothing, an extension gives the new
+//     suffix, a rewrite gives a text.revision (or thinking.revision);
+//   - repairs one contract violation, and only this one: a text or
+//     thinking delta that begins with the block's whole text (at least
+//     SnapshotMinBytes of it) and is longer than it is a snapshot sent as
+//     a delta, and only its new suffix is passed on (counted, reported,
+//     fatal under Options.Strict). Every other delta is genuine and passed
+//     on exactly as it came: an exact repeat is new text, and tool output
+//     is never repaired;
+//   - decides what is the same thing by identity (message ids, block
+//     indexes scoped to their message, tool call ids), within a run: a
+//     session.start begins a new run and forgets the ids of the last one,
+//     so a log that holds the same run twice is shown twice;
+//   - opens messages and tool calls that arrive without a start, closes
+//     what is left open at a new run and at Close (as incomplete), and
+//     keeps the run's outcome and final answer.
+//
+// The Session keeps each block's text once, and is the only place that
+// does: parsers keep no accumulated text of their own.
+//
+// Memory: the strings of a pushed event are only valid during Push (as
+// bufio.Scanner.Bytes is until the next Scan); the Session copies what it
+// keeps. Likewise the event a Handler receives, and its strings, are only
+// valid during Handle: a handler that keeps one copies it.
+package streaming

@@ -1,0 +1,342 @@
+package streaming
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The property test of the session: random sequences of parser events
+// (runs, messages, text and thinking blocks in every mode, tool calls with
+// output) go through a Session, and what a consumer rebuilds from its
+// output is compared, after every event, with a reference model of
+// DESIGN §4 written from the design, not from the session's code:
+//
+//   - a delta is new text: it is shown exactly as it came, unless it is a
+//     text or thinking delta that starts with the block's whole text
+//     (32 bytes or more) and goes on past it, when only what goes past is
+//     shown (and --strict fails there, and nowhere else);
+//   - a snapshot or final is the block's whole text: the consumer ends up
+//     with it, unless it is an older version (a prefix of what is shown);
+//   - ids are the same thing only within a run: after session.start, a
+//     message, block or tool call id that ended before is new again;
+//   - a tool call is shown started once and ended once per run, and its
+//     output is every delta it got, repeats included.
+
+var modelAlphabet = []string{"=", "a", "b", " ", "\n", "é", "日", "🎉", "|---|"}
+
+type mkey struct {
+	msg   string
+	kind  Kind
+	block int
+}
+
+// reference is the model: what a consumer must see.
+type reference struct {
+	runs     int
+	open     map[string]bool // messages open in this run
+	done     map[string]bool // messages stopped in this run
+	blocks   map[mkey]string // text of blocks of open messages (and stopped ones, for reading)
+	toolOpen map[string]bool
+	toolDone map[string]bool
+	output   map[string]string // tool output shown, per id (this run)
+	starts   map[string]int    // tool.start shown per "run/id"
+	ends     map[string]int
+}
+
+func newReference() *reference {
+	return &reference{open: map[string]bool{}, done: map[string]bool{}, blocks: map[mkey]string{},
+		toolOpen: map[string]bool{}, toolDone: map[string]bool{}, output: map[string]string{},
+		starts: map[string]int{}, ends: map[string]int{}}
+}
+
+func (r *reference) dropBlocks(msg string) {
+	for k := range r.blocks {
+		if k.msg == msg {
+			delete(r.blocks, k)
+		}
+	}
+}
+
+// step applies ev and says what the output must show for it: the text a
+// delta must come out as (want) and whether it breaks the contract.
+func (r *reference) step(ev *Event) (want string, violation bool) {
+	switch ev.Kind {
+	case KindSessionStart:
+		for id := range r.toolOpen {
+			r.ends[fmt.Sprint(r.runs, "/", id)]++ // left open: ended as incomplete
+		}
+		r.runs++
+		r.open, r.done = map[string]bool{}, map[string]bool{}
+		r.toolOpen, r.toolDone = map[string]bool{}, map[string]bool{}
+		r.blocks, r.output = map[mkey]string{}, map[string]string{}
+	case KindMessageStart:
+		if !r.open[ev.Message] {
+			r.open[ev.Message] = true
+			delete(r.done, ev.Message)
+			r.dropBlocks(ev.Message)
+		}
+	case KindMessageStop:
+		if r.open[ev.Message] {
+			delete(r.open, ev.Message)
+			r.done[ev.Message] = true
+		}
+	case KindTextDelta, KindThinkingDelta:
+		if !r.open[ev.Message] {
+			if ev.Mode != Delta && r.done[ev.Message] {
+				return "", false // the text of a stopped message was shown
+			}
+			r.open[ev.Message] = true
+			delete(r.done, ev.Message)
+			r.dropBlocks(ev.Message)
+		}
+		k := mkey{ev.Message, ev.Kind, ev.Block}
+		have := r.blocks[k]
+		if ev.Mode == Delta {
+			add := ev.Text
+			if len(have) >= 32 && len(add) > len(have) && strings.HasPrefix(add, have) {
+				add, violation = add[len(have):], true
+			}
+			r.blocks[k] = have + add
+			return add, violation
+		}
+		if !strings.HasPrefix(have, ev.Text) {
+			r.blocks[k] = ev.Text
+		}
+	case KindToolStart:
+		if !r.toolOpen[ev.ID] && !r.toolDone[ev.ID] {
+			r.toolOpen[ev.ID] = true
+			r.starts[fmt.Sprint(r.runs, "/", ev.ID)]++
+		}
+	case KindToolOutputDelta:
+		if r.toolDone[ev.ID] {
+			return "", false
+		}
+		if !r.toolOpen[ev.ID] {
+			r.toolOpen[ev.ID] = true
+			r.starts[fmt.Sprint(r.runs, "/", ev.ID)]++
+		}
+		r.output[ev.ID] += ev.Text
+		return ev.Text, false
+	case KindToolEnd:
+		if r.toolDone[ev.ID] {
+			return "", false
+		}
+		if !r.toolOpen[ev.ID] {
+			r.starts[fmt.Sprint(r.runs, "/", ev.ID)]++
+		}
+		delete(r.toolOpen, ev.ID)
+		r.toolDone[ev.ID] = true
+		r.ends[fmt.Sprint(r.runs, "/", ev.ID)]++
+	}
+	return "", false
+}
+
+// consumer rebuilds the session's output.
+type consumer struct {
+	runs   int
+	blocks map[mkey]string
+	output map[string]string
+	starts map[string]int
+	ends   map[string]int
+	step   []Event
+	err    error
+}
+
+func newConsumer() *consumer {
+	return &consumer{blocks: map[mkey]string{}, output: map[string]string{}, starts: map[string]int{}, ends: map[string]int{}}
+}
+
+func (c *consumer) Handle(ev *Event) error {
+	c.step = append(c.step, *ev)
+	if ev.Mode != Delta {
+		c.err = fmt.Errorf("%s passed on with mode %s", ev.Kind, ev.Mode)
+	}
+	switch ev.Kind {
+	case KindSessionStart:
+		c.runs++
+		c.blocks, c.output = map[mkey]string{}, map[string]string{}
+	case KindMessageStart:
+		for k := range c.blocks {
+			if k.msg == ev.Message {
+				delete(c.blocks, k)
+			}
+		}
+	case KindTextDelta, KindThinkingDelta:
+		c.blocks[mkey{ev.Message, ev.Kind, ev.Block}] += ev.Text
+	case KindTextRevision:
+		c.blocks[mkey{ev.Message, KindTextDelta, ev.Block}] = ev.Text
+	case KindThinkingRevision:
+		c.blocks[mkey{ev.Message, KindThinkingDelta, ev.Block}] = ev.Text
+	case KindToolStart:
+		c.starts[fmt.Sprint(c.runs, "/", ev.ID)]++
+	case KindToolOutputDelta:
+		c.output[ev.ID] += ev.Text
+	case KindToolEnd:
+		c.ends[fmt.Sprint(c.runs, "/", ev.ID)]++
+	}
+	return nil
+}
+
+// genEvent makes the next event from the fuzz input, its text chosen
+// against the model's current block: fresh text, the block exactly, the
+// block and more, a prefix of the block, the block and more twice.
+func genEvent(ref *reference, data []byte, i *int) Event {
+	next := func() byte {
+		if *i >= len(data) {
+			return 0
+		}
+		b := data[*i]
+		*i++
+		return b
+	}
+	b := next()
+	msg := fmt.Sprint("m", b>>4%3)
+	tool := fmt.Sprint("t", b>>4%3)
+	switch b % 10 {
+	case 0:
+		return Event{Kind: KindSessionStart, SessionID: "s"}
+	case 1:
+		return Event{Kind: KindMessageStart, Message: msg, Role: RoleAssistant}
+	case 2:
+		return Event{Kind: KindMessageStop, Message: msg}
+	case 3:
+		return Event{Kind: KindToolStart, ID: tool, Name: "Bash"}
+	case 4:
+		return Event{Kind: KindToolEnd, ID: tool}
+	}
+	p := next()
+	var fresh strings.Builder
+	for k := 0; k < int(p>>3); k++ {
+		fresh.WriteString(modelAlphabet[int(next())%len(modelAlphabet)])
+	}
+	if b%10 == 5 {
+		return Event{Kind: KindToolOutputDelta, ID: tool, Text: fresh.String()}
+	}
+	kind := KindTextDelta
+	if b%10 == 9 {
+		kind = KindThinkingDelta
+	}
+	block := int(b>>6) % 2
+	have := ""
+	if ref.open[msg] {
+		have = ref.blocks[mkey{msg, kind, block}]
+	}
+	var text string
+	switch p & 7 {
+	case 0, 1:
+		text = fresh.String()
+	case 2:
+		text = have
+	case 3, 4:
+		text = have + fresh.String()
+	case 5:
+		text = have[:len(fresh.String())%(len(have)+1)]
+	default:
+		text = have + fresh.String() + fresh.String()
+	}
+	return Event{Kind: kind, Message: msg, Block: block, Text: text, Mode: Mode(b % 10 % 3)}
+}
+
+func checkAgainstReference(t *testing.T, data []byte) {
+	ref := newReference()
+	c := newConsumer()
+	s := NewSession(c, Options{})
+	strict := NewSession(HandlerFunc(func(*Event) error { return nil }), Options{Strict: true})
+	strictDone := false
+	for i, n := 0, 0; i < len(data) && n < 300; n++ {
+		ev := genEvent(ref, data, &i)
+		ev.Line = n + 1
+		before := ev
+		want, violation := ref.step(&ev)
+		c.step = c.step[:0]
+		if err := s.Push(&ev); err != nil {
+			t.Fatalf("event %d %+v: %v", n, ev, err)
+		}
+		if !reflect.DeepEqual(before, ev) {
+			t.Fatalf("event %d: the session changed its caller's event: %+v became %+v", n, before, ev)
+		}
+		if c.err != nil {
+			t.Fatalf("event %d: %v", n, c.err)
+		}
+		if !strictDone {
+			sev := before
+			err := strict.Push(&sev)
+			var ce *ContractError
+			switch {
+			case violation && (!errors.As(err, &ce) || ce.Line != n+1 || ce.ExitCode() != ExitDataErr):
+				t.Fatalf("event %d: strict session gave %v on a snapshot sent as a delta", n, err)
+			case !violation && err != nil:
+				t.Fatalf("event %d: strict session rejected a genuine event %+v: %v", n, before, err)
+			}
+			strictDone = violation
+		}
+		if ev.Mode == Delta && (ev.Kind.IsText() || ev.Kind == KindToolOutputDelta) {
+			var got strings.Builder
+			for _, e := range c.step {
+				if e.Kind == ev.Kind {
+					got.WriteString(e.Text)
+				}
+			}
+			if got.String() != want {
+				t.Fatalf("event %d: delta %q came out as %q, want %q", n, ev.Text, got.String(), want)
+			}
+		}
+		for k, text := range ref.blocks {
+			if ref.open[k.msg] && c.blocks[k] != text {
+				t.Fatalf("event %d: block %v shows %q, want %q", n, k, c.blocks[k], text)
+			}
+		}
+		for id, text := range ref.output {
+			if c.output[id] != text {
+				t.Fatalf("event %d: tool %s output %q, want %q", n, id, c.output[id], text)
+			}
+		}
+		if !reflect.DeepEqual(ref.starts, c.starts) || !reflect.DeepEqual(ref.ends, c.ends) {
+			t.Fatalf("event %d: tool starts %v ends %v, want %v %v", n, c.starts, c.ends, ref.starts, ref.ends)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzSessionReference(f *testing.F) {
+	// A run; one block gets the same 60-byte delta three times, then
+	// itself and more (a real snapshot sent as a delta).
+	long := []byte{0, 1, 8, 20 << 3}
+	for k := 0; k < 20; k++ {
+		long = append(long, byte(5+k%3)) // é 日 🎉: 60 bytes
+	}
+	long = append(long, 8, 2, 8, 2, 8, 3<<3|3, 1, 1, 1)
+	f.Add(long)
+	// A tool printing the same line three times; the same run again.
+	f.Add([]byte{0, 3, 5, 6 << 3, 1, 2, 3, 1, 2, 3, 5, 6 << 3, 1, 2, 3, 1, 2, 3, 4, 0, 3, 5, 1 << 3, 1, 4})
+	// Snapshots and finals: growing, repeated, older, rewritten.
+	f.Add([]byte{1, 7, 3<<3 | 3, 1, 2, 3, 7, 2, 7, 5<<3 | 5, 1, 1, 1, 1, 1, 7, 2 << 3, 6, 6, 2, 7, 2})
+	// Seven "=" deltas of thinking; a message stopped, a late final.
+	f.Add([]byte{9, 1 << 3, 0, 9, 1 << 3, 0, 9, 1 << 3, 0, 9, 1 << 3, 0, 2, 7, 2, 1, 7, 2})
+	f.Fuzz(checkAgainstReference)
+}
+
+// TestSessionReferenceRandom runs the property on pseudo-random inputs
+// (the fuzz target runs only its seeds under go test).
+func TestSessionReferenceRandom(t *testing.T) {
+	x := uint32(2463534242)
+	for run := 0; run < 3000; run++ {
+		data := make([]byte, 40+run%200)
+		for i := range data {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			data[i] = byte(x)
+			if run%3 == 0 && i%5 == 1 {
+				data[i] &^= 0xf8 // short texts: more repeats of the whole block
+				data[i] |= 2 << 3
+			}
+		}
+		checkAgainstReference(t, data)
+	}
+}

@@ -1,0 +1,260 @@
+package streaming
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+type blockKey struct {
+	kind  Kind
+	index int
+}
+
+// block is a text or thinking block of a message: its text, kept once.
+type block struct {
+	key  blockKey
+	text text
+}
+
+type message struct {
+	id     string
+	role   string
+	parent string
+	seq    uint64
+	blocks []*block
+}
+
+func (m *message) block(k blockKey) *block {
+	for i := len(m.blocks) - 1; i >= 0; i-- {
+		if m.blocks[i].key == k {
+			return m.blocks[i]
+		}
+	}
+	b := &block{key: k}
+	m.blocks = append(m.blocks, b)
+	return b
+}
+
+// answerBlocks returns the message's non-empty text blocks: its answer.
+func (m *message) answerBlocks() (one *block, n int) {
+	for _, b := range m.blocks {
+		if b.key.kind == KindTextDelta && b.text.Len() > 0 {
+			if n == 0 {
+				one = b
+			}
+			n++
+		}
+	}
+	return one, n
+}
+
+// answerText is the message's text blocks, in order, one paragraph each.
+func (m *message) answerText() string {
+	one, n := m.answerBlocks()
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return one.text.String()
+	}
+	var sb strings.Builder
+	for _, b := range m.blocks {
+		if b.key.kind != KindTextDelta || b.text.Len() == 0 {
+			continue
+		}
+		if t := sb.String(); t != "" && !strings.HasSuffix(t, "\n") {
+			sb.WriteString("\n\n")
+		}
+		sb.WriteString(b.text.String())
+	}
+	return sb.String()
+}
+
+// snapshotAsDelta reports whether a text or thinking delta is a snapshot
+// sent as a delta (DESIGN §4 rule 3): it begins with all of the block's
+// accumulated text, which is at least SnapshotMinBytes long, and it is
+// longer than that text. An exact repeat is not: it is genuine new text.
+// This is the only place the rule is written; tool output is never
+// judged by it.
+func snapshotAsDelta(accumulated *text, delta string) bool {
+	return accumulated.Len() >= SnapshotMinBytes && len(delta) > accumulated.Len() && accumulated.PrefixOf(delta)
+}
+
+func (s *Session) messageStart(ev *Event) error {
+	if _, ok := s.msgs[ev.Message]; ok {
+		s.stats.Duplicates++
+		s.report(ev.Line, "message %q started twice; second start ignored", ev.Message)
+		return nil
+	}
+	s.openMessage(ev.Message, ev.Role, ev.Parent)
+	return s.out.Handle(ev)
+}
+
+func (s *Session) openMessage(id, role, parent string) *message {
+	if role == "" {
+		role = RoleAssistant
+	}
+	switch role { // the common roles without a copy
+	case RoleAssistant:
+		role = RoleAssistant
+	case RoleUser:
+		role = RoleUser
+	default:
+		role = strings.Clone(role)
+	}
+	s.seq++
+	m := &message{id: strings.Clone(id), role: role, parent: strings.Clone(parent), seq: s.seq}
+	s.msgs[m.id] = m
+	return m
+}
+
+func (s *Session) messageStop(ev *Event) error {
+	m, ok := s.msgs[ev.Message]
+	if !ok {
+		s.stats.Duplicates++
+		s.report(ev.Line, "message %q stopped but not open; ignored", ev.Message)
+		return nil
+	}
+	s.forget(m)
+	s.ev = *ev
+	if s.ev.Role == "" {
+		s.ev.Role = m.role
+	}
+	if s.ev.Parent == "" {
+		s.ev.Parent = m.parent
+	}
+	return s.out.Handle(&s.ev)
+}
+
+// forget ends a message. Its text stays with it only when it is the
+// run's answer.
+func (s *Session) forget(m *message) {
+	delete(s.msgs, m.id)
+	s.finished.add(m.id)
+}
+
+// ensureMessage returns the open message ev belongs to, opening it
+// implicitly (a stream joined mid-way) when it has not started.
+func (s *Session) ensureMessage(ev *Event) (*message, error) {
+	if m, ok := s.msgs[ev.Message]; ok {
+		return m, nil
+	}
+	s.stats.Implicit++
+	m := s.openMessage(ev.Message, ev.Role, ev.Parent)
+	s.ev = Event{Kind: KindMessageStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
+		Message: ev.Message, Role: m.role, Parent: m.parent}
+	return m, s.out.Handle(&s.ev)
+}
+
+func (s *Session) text(ev *Event) error {
+	if ev.Mode != Delta && s.finished.has(ev.Message) {
+		// A final or snapshot of a message that has already stopped: its
+		// text was shown (rule 5).
+		if _, open := s.msgs[ev.Message]; !open {
+			s.stats.Duplicates++
+			s.report(ev.Line, "%s for finished message %q dropped", ev.Mode, ev.Message)
+			return nil
+		}
+	}
+	m, err := s.ensureMessage(ev)
+	if err != nil {
+		return err
+	}
+	b := m.block(blockKey{kind: ev.Kind, index: ev.Block})
+	t := ev.Text
+	if ev.Mode == Delta && snapshotAsDelta(&b.text, t) {
+		n := b.text.Len()
+		s.stats.SnapshotAsDelta++
+		s.report(ev.Line, "snapshot sent as a delta (%d bytes repeat the block); only the new %d bytes kept", n, len(t)-n)
+		if s.opts.Strict {
+			return &ContractError{Line: ev.Line,
+				Msg: fmt.Sprintf("%s repeats the whole block so far (%d bytes): a snapshot sent as a delta", ev.Kind, n)}
+		}
+		t = t[n:]
+	}
+	delta, revised := s.merge(&b.text, ev.Mode, t, ev.Line)
+	if !revised && delta == "" {
+		return nil
+	}
+	s.ev = *ev
+	s.ev.Mode = Delta
+	s.ev.Role = m.role
+	s.ev.Parent = m.parent
+	if revised {
+		s.stats.Revisions++
+		s.ev.Text = b.text.String()
+		if ev.Kind == KindTextDelta {
+			s.ev.Kind = KindTextRevision
+		} else {
+			s.ev.Kind = KindThinkingRevision
+		}
+	} else {
+		s.ev.Text = delta
+	}
+	if ev.Kind == KindTextDelta && m.role == RoleAssistant && m.parent == "" {
+		s.run.sawText = true
+		s.run.answer = answer{msg: m}
+	}
+	return s.out.Handle(&s.ev)
+}
+
+// merge folds t, sent in mode, into acc (the text of a block or a tool
+// call's output) and returns the new text to pass on, or revised when a
+// snapshot or final rewrote it (acc then holds the new text). A delta is
+// appended as it is.
+func (s *Session) merge(acc *text, mode Mode, t string, line int) (delta string, revised bool) {
+	if mode == Delta {
+		acc.Append(t)
+		return t, false
+	}
+	switch {
+	case acc.Equal(t):
+		if t != "" {
+			s.stats.Duplicates++
+		}
+		return "", false
+	case acc.PrefixOf(t):
+		rest := t[acc.Len():]
+		acc.Append(rest)
+		return rest, false
+	case acc.HasPrefix(t):
+		// An older, shorter snapshot: nothing new.
+		s.stats.Duplicates++
+		return "", false
+	}
+	s.report(line, "%s rewrites the block (%d bytes were shown); shown as a revision", mode, acc.Len())
+	acc.Reset()
+	acc.Append(t)
+	return "", true
+}
+
+// closeMessages closes the open messages in the order they started.
+func (s *Session) closeMessages(line int) error {
+	if len(s.msgs) == 0 {
+		return nil
+	}
+	open := make([]*message, 0, len(s.msgs))
+	for _, m := range s.msgs {
+		open = append(open, m)
+	}
+	slices.SortFunc(open, func(a, b *message) int { return cmpSeq(a.seq, b.seq) })
+	for _, m := range open {
+		s.forget(m)
+		s.ev = Event{Kind: KindMessageStop, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
+		if err := s.out.Handle(&s.ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpSeq(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
