@@ -243,7 +243,10 @@ func TestMemoryLongRun(t *testing.T) {
 				peak = max(peak, s)
 			}
 			t.Logf("%s: live heap %s after a quarter, peak %s after", kind, mib(warm), mib(peak))
-			if peak > warm+2<<20 || peak > 8<<20 {
+			// The first sample is the heap before the run has done much: what
+			// other tests left in this process (compiled highlighting lexers
+			// of pretty's goldens, about 130 KiB a language) is not the run's.
+			if peak > warm+2<<20 || peak-min(peak, h.samples[0]) > 8<<20 {
 				t.Errorf("live heap grew from %s to %s over one run", mib(warm), mib(peak))
 			}
 		})

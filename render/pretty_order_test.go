@@ -34,9 +34,8 @@ func feedLog(t testing.TB, data string, width int, paced bool) []byte {
 		t.Fatal(err)
 	}
 	pr := r.(*Pretty)
-	var dec *parsers.Decoder
-	sess := streaming.NewSession(pr, streaming.Options{Lent: func(s string) bool { return dec.Lent(s) }})
-	dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Settle: sess.Settle}, sess.Push)
+	sess := streaming.NewSession(pr, streaming.Options{})
+	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Scribble: true}, sess.Push)
 	if err != nil {
 		t.Fatal(err)
 	}
