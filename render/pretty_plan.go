@@ -76,6 +76,9 @@ func (r *Pretty) styledRows(dst []row, depth int, s string, hang int) []row {
 	iw := r.indentW(depth)
 	ind := strings.Repeat(" ", iw)
 	avail := r.scr.width - iw
+	if w := cells(s); w <= avail && !strings.HasSuffix(s, " ") {
+		return append(dst, row{ind + s, iw + w}) // fits: as it is
+	}
 	ls := termwrap.WrapHanging(s, avail, avail-hang)
 	return lines2rows(dst, ls, ind, ind+strings.Repeat(" ", hang), "", iw)
 }

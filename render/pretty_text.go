@@ -331,7 +331,8 @@ func (t *textItem) blockRows(r *Pretty, dst []row) []row {
 	case len(t.block) <= liveMDMax && t.inFence:
 		ls = append(ls, mdterm.CodeBlock(string(t.block), t.fence, w, r.p.Enabled, !t.fenceCont, false)...)
 	case len(t.block) <= liveMDMax:
-		ls = append(ls, mdterm.Render(t.block, w, r.p.Enabled)...)
+		// A copy: goldmark makes strings over its source without copying.
+		ls = append(ls, mdterm.Render(bytes.Clone(t.block), w, r.p.Enabled)...)
 	default:
 		tail := string(t.block[len(t.block)-liveMDMax:])
 		if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 {

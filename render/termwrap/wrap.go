@@ -81,18 +81,10 @@ func (w *wrapper) emit(a, e, cw int) {
 		w.st.Apply(w.marks[w.k].seq)
 		w.k++
 	}
-	if w.st.Zero() && (w.k == len(w.marks) || w.marks[w.k].pos >= e && e < len(w.plain)) {
-		// No style here: the row is a piece of the text as it is.
-		w.dst = append(w.dst, Line{w.plain[a:e], cw})
-		w.width = w.rest
-		return
-	}
 	var b strings.Builder
 	b.WriteString(w.st.Open())
 	at := a
-	// Sequences at the very end of the text (closing ones) are written
-	// where they are, so a line that fits comes out as it went in.
-	for w.k < len(w.marks) && (w.marks[w.k].pos < e || e == len(w.plain)) {
+	for w.k < len(w.marks) && w.marks[w.k].pos < e {
 		m := w.marks[w.k]
 		b.WriteString(w.plain[at:m.pos])
 		b.WriteString(m.seq)

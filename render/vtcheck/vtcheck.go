@@ -313,35 +313,3 @@ func WordsWhole(rows, texts []string, width int) error {
 	}
 	return nil
 }
-
-// MaxWidth is the widest row of out, in cells, as an emulator far wider
-// than the terminal it was made for shows it: a renderer that relies on
-// rows soft-wrapping shows rows wider than its terminal here.
-func MaxWidth(out []byte) int {
-	const wide = 1000
-	e := vt.NewEmulator(wide, DefaultHeight)
-	e.SetScrollbackSize(1 << 24)
-	_, _ = e.Write([]byte("\x1b[20h"))
-	_, _ = e.Write(defuse(out))
-	w := 0
-	used := func(c *uv.Cell) bool { return c != nil && c.Content != "" && c.Content != " " }
-	if sb := e.Scrollback(); sb != nil {
-		for _, l := range sb.Lines() {
-			for x := len(l) - 1; x >= w; x-- {
-				if used(&l[x]) {
-					w = x + max(l[x].Width, 1)
-					break
-				}
-			}
-		}
-	}
-	for y := 0; y < e.Height(); y++ {
-		for x := wide - 1; x >= w; x-- {
-			if c := e.CellAt(x, y); used(c) {
-				w = x + max(c.Width, 1)
-				break
-			}
-		}
-	}
-	return w
-}

@@ -70,12 +70,3 @@ func TestWordsWhole(t *testing.T) {
 		t.Error(err)
 	}
 }
-
-func TestMaxWidth(t *testing.T) {
-	if w := MaxWidth([]byte("abc\n" + strings.Repeat("x", 45) + "\n")); w != 45 {
-		t.Errorf("MaxWidth = %d", w)
-	}
-	if w := MaxWidth([]byte("日本\n")); w != 4 {
-		t.Errorf("MaxWidth = %d", w)
-	}
-}
