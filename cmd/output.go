@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/filter"
 	"github.com/agentfmt/agentfmt/render"
+	_ "github.com/agentfmt/agentfmt/render/html" // registers -o html
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -121,7 +121,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	}
 	f := root.PersistentFlags()
 	f.StringVarP(&o.Agent, "agent", "a", "auto", "agent format: auto, "+strings.Join(all.Names(), ", "))
-	f.StringVarP(&o.Format, "format", "o", "", "output: pretty (default on a terminal), plain (default otherwise), json, text, markdown")
+	f.StringVarP(&o.Format, "format", "o", "", "output: pretty (default on a terminal), plain (default otherwise), json, text, markdown, html")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
 	f.StringVar(&o.Thinking, "thinking", "summary", "thinking: summary (one line), full, none")
 	f.StringVar(&o.Tools, "tools", "preview", "tool output: preview (head and tail), full, none")

@@ -14,7 +14,9 @@ import (
 )
 
 // Formats lists the output formats, in the order --help shows them.
-var Formats = []string{"pretty", "plain", "json", "text", "markdown"}
+// ("html" lives in render/html, which registers itself: a program using
+// it imports that package.)
+var Formats = []string{"pretty", "plain", "json", "text", "markdown", "html"}
 
 // ThinkingMode says how much thinking to show.
 type ThinkingMode string

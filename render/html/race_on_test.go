@@ -1,0 +1,5 @@
+//go:build race
+
+package html_test
+
+const raceEnabled = true

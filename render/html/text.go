@@ -1,0 +1,206 @@
+package html
+
+import (
+	"bytes"
+	"html/template"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// textItem fills the "prompt", "answer", "revision" and "thinking"
+// templates.
+type textItem struct {
+	ID   string
+	Body template.HTML
+	Gist template.HTML
+	Open bool
+	Sub  bool
+}
+
+// blockOf is the text block being collected in a scope, or nil.
+func (r *Renderer) blockOf(parent string) *block {
+	for _, b := range r.blocks {
+		if b.parent == parent {
+			return b
+		}
+	}
+	return nil
+}
+
+// text collects a delta of assistant text, a prompt or thinking into the
+// block of its scope. Each scope (the main conversation, the work of each
+// subagent) has one block at a time: a delta of another block of that
+// scope ends it.
+func (r *Renderer) text(ev *streaming.Event) {
+	if ev.Kind == streaming.KindThinkingDelta && r.cfg.Thinking == render.ThinkingNone {
+		return
+	}
+	b := r.blockOf(ev.Parent)
+	if b != nil && (b.msg != ev.Message || b.kind != ev.Kind || b.index != ev.Block) {
+		r.endBlock(ev.Parent)
+		b = nil
+	}
+	if b == nil {
+		r.ensureRun()
+		b = &block{msg: strings.Clone(ev.Message), kind: ev.Kind, index: ev.Block,
+			role: strings.Clone(ev.Role), parent: strings.Clone(ev.Parent)}
+		r.blocks = append(r.blocks, b)
+	}
+	b.text = append(b.text, ev.Text...)
+	if len(b.text) >= blockFlush {
+		if n, reopen := splitPoint(b.text); n > 0 {
+			piece := b.text[:n]
+			if reopen != "" {
+				piece = append(piece[:n:n], "\n"+fenceOnly(reopen)+"\n"...)
+			}
+			r.writeBlock(b, piece)
+			b.text = append(append(b.text[:0], reopen...), b.text[n:]...)
+		}
+	}
+}
+
+// splitPoint is where a long block's text may be cut and rendered in two
+// pieces: after the last blank line outside a code fence (when it is in
+// the second half), else after the last line end outside a fence, else
+// after the last line end inside a fence (reopen is then the fence's
+// opening line, to close the first piece with and begin the second),
+// else before the last character.
+func splitPoint(text []byte) (n int, reopen string) {
+	fence, open := "", ""
+	lastBlank, lastLine, lastInFence := -1, -1, -1
+	for i := 0; i < len(text); {
+		j := bytes.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
+		}
+		l := text[i : i+j]
+		next := i + j + 1
+		if f := fenceOf(l); f != "" {
+			switch {
+			case fence == "":
+				fence, open = f, string(l)
+			case strings.HasPrefix(strings.TrimSpace(string(l)), fence) && len(bytes.Trim(bytes.TrimSpace(l), f[:1])) == 0:
+				fence = ""
+			}
+		}
+		if fence == "" {
+			lastLine = next
+			if len(bytes.TrimSpace(l)) == 0 {
+				lastBlank = next
+			}
+		} else {
+			lastInFence = next
+		}
+		i = next
+	}
+	switch {
+	case lastBlank > len(text)/2:
+		return lastBlank, ""
+	case fence != "" && lastInFence > len(text)/2:
+		return lastInFence, open + "\n"
+	case lastLine > 0:
+		return lastLine, ""
+	case lastBlank > 0:
+		return lastBlank, ""
+	}
+	n = len(text) - 1
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return n, "" // before the last character: it may be incomplete
+}
+
+// fenceOnly is the fence of an opening fence line: what closes it.
+func fenceOnly(open string) string {
+	return fenceOf([]byte(open))
+}
+
+// fenceOf is the fence a line opens or closes (up to three spaces, then
+// three or more backticks or tildes), or "".
+func fenceOf(l []byte) string {
+	t := l
+	for k := 0; k < 3 && len(t) > 0 && t[0] == ' '; k++ {
+		t = t[1:]
+	}
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 || (t[0] == '`' && bytes.IndexByte(t[n:], '`') >= 0) {
+		return ""
+	}
+	return string(t[:n])
+}
+
+// endBlock writes the block of a scope, if one is being collected.
+func (r *Renderer) endBlock(parent string) {
+	for i, b := range r.blocks {
+		if b.parent == parent {
+			r.blocks = append(r.blocks[:i], r.blocks[i+1:]...)
+			r.writeBlock(b, b.text)
+			return
+		}
+	}
+}
+
+// endAll writes every block being collected, subagents' first.
+func (r *Renderer) endAll() {
+	for len(r.blocks) > 0 {
+		b := r.blocks[len(r.blocks)-1]
+		r.endBlock(b.parent)
+	}
+}
+
+// writeBlock writes (a piece of) a text block as an item: a prompt as
+// text, an answer or thinking rendered from markdown.
+func (r *Renderer) writeBlock(b *block, text []byte) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return
+	}
+	s := clean(string(text))
+	it := textItem{ID: r.nextID(), Sub: b.parent != ""}
+	w := r.sink(b.parent)
+	switch {
+	case b.role == streaming.RoleUser:
+		it.Body = esc(strings.Trim(s, "\n"))
+		r.exec(w, "prompt", it)
+	case b.kind == streaming.KindThinkingDelta:
+		if b.gist == "" {
+			b.gist = render.TruncateRunes(strings.Join(strings.Fields(oneLine(strings.TrimSpace(s))), " "), 100)
+		} else {
+			b.gist = "(continued)"
+		}
+		it.Gist = esc(b.gist)
+		it.Open = r.cfg.Thinking == render.ThinkingFull
+		it.Body = r.markdown(s)
+		r.exec(w, "thinking", it)
+	default:
+		it.Body = r.markdown(s)
+		r.exec(w, "answer", it)
+	}
+}
+
+// revision writes a block's rewritten text whole.
+func (r *Renderer) revision(ev *streaming.Event) {
+	if ev.Kind == streaming.KindThinkingRevision && r.cfg.Thinking == render.ThinkingNone {
+		return
+	}
+	it := textItem{ID: r.nextID(), Sub: ev.Parent != "", Body: r.markdown(clean(ev.Text))}
+	r.exec(r.sink(ev.Parent), "revision", it)
+}
+
+// markdown renders a text (cleaned) as HTML. goldmark escapes all text;
+// safeNodes (markdown.go) handles the nodes that could carry markup.
+func (r *Renderer) markdown(s string) template.HTML {
+	r.md0.Reset()
+	if err := r.md.Convert([]byte(s), &r.md0); err != nil {
+		return template.HTML("<pre>" + template.HTMLEscapeString(s) + "</pre>\n")
+	}
+	return template.HTML(r.md0.String())
+}

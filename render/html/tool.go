@@ -1,0 +1,305 @@
+package html
+
+import (
+	"html/template"
+	"strconv"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// Tool output is folded when it is longer than foldLines lines or
+// foldBytes bytes: the first headLines lines (at most headBytes) are
+// shown, the rest under a "… N more lines · size" fold.
+const (
+	foldLines = 30
+	foldBytes = 16 << 10
+	headLines = 20
+	headBytes = 8 << 10
+)
+
+// toolItem fills the "tool" template.
+type toolItem struct {
+	ID, Class, Status, Mark string
+	Name, Subject, Title    template.HTML
+	Meta                    []string
+	Edits                   []editItem
+	Input                   template.HTML
+	InputSize               string
+	Nested                  template.HTML
+	HasOutput               bool
+	Output, More            template.HTML
+	OutputSize, MoreLabel   string
+	Sub                     bool
+}
+
+type editItem struct {
+	Op    string
+	Path  template.HTML
+	Lines []diffLine
+}
+
+type diffLine struct {
+	Class string
+	Text  template.HTML
+}
+
+// endTool writes a tool call that ended, with what its start said and the
+// subagent work under it.
+func (r *Renderer) endTool(ev *streaming.Event) {
+	r.endBlock(ev.ID)
+	t := r.tools[ev.ID]
+	// Calls this one started that are still open are closed first: their
+	// blocks belong inside it.
+	r.closeChildren(ev.ID)
+	var start streaming.Event
+	var nested template.HTML
+	if t != nil {
+		start = t.start
+		nested = template.HTML(t.nested.String())
+		r.forget(ev.ID)
+	}
+	r.writeTool(merge(&start, ev), nested)
+}
+
+// closeChildren closes the open calls started under a call, as
+// incomplete, innermost first.
+func (r *Renderer) closeChildren(id string) {
+	for _, c := range append([]string(nil), r.order...) {
+		if t, ok := r.tools[c]; ok && t.start.Parent == id && c != id {
+			r.closeOpen(c)
+		}
+	}
+}
+
+// closeOpen writes an open call as incomplete.
+func (r *Renderer) closeOpen(id string) {
+	t := r.tools[id]
+	if t == nil {
+		return
+	}
+	r.endBlock(id)
+	r.closeChildren(id)
+	ev := t.start
+	ev.Kind, ev.Status = streaming.KindToolEnd, streaming.ToolIncomplete
+	nested := template.HTML(t.nested.String())
+	r.forget(id)
+	r.writeTool(&ev, nested)
+}
+
+// closeTools writes every call still open as incomplete (the end of a run
+// or of the input).
+func (r *Renderer) closeTools() {
+	for len(r.order) > 0 {
+		r.closeOpen(r.order[0])
+	}
+}
+
+func (r *Renderer) forget(id string) {
+	delete(r.tools, id)
+	for i, o := range r.order {
+		if o == id {
+			r.order = append(r.order[:i], r.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// merge is the end event with what only the start said filled in.
+func merge(start, end *streaming.Event) *streaming.Event {
+	m := *end
+	if m.Name == "" {
+		m.Name = start.Name
+	}
+	if m.Input == "" {
+		m.Input = start.Input
+	}
+	if m.Title == "" {
+		m.Title = start.Title
+	}
+	if m.Subject == "" {
+		m.Subject = start.Subject
+	}
+	if m.Parent == "" {
+		m.Parent = start.Parent
+	}
+	if len(m.Edits) == 0 {
+		m.Edits = start.Edits
+	}
+	return &m
+}
+
+func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML) {
+	it := toolItem{ID: r.nextID(), Status: string(ev.Status), Mark: render.StatusMark(ev.Status),
+		Name: esc(clean(oneLine(ev.Name))), Nested: nested, Sub: ev.Parent != ""}
+	it.Class = string(ev.Status)
+	if it.Class == "" {
+		it.Class = "running"
+	}
+	if ev.Name == "" {
+		it.Name = "tool"
+	}
+	it.Subject = esc(clean(render.TruncateRunes(render.KeyArg(ev), 300)))
+	if ev.Title != "" && oneLine(ev.Title) != render.KeyArg(ev) {
+		it.Title = esc(clean(ev.Title))
+	}
+	if ev.ExitCode != nil {
+		it.Meta = append(it.Meta, "exit "+strconv.Itoa(*ev.ExitCode))
+	}
+	if ev.DurationMS > 0 {
+		it.Meta = append(it.Meta, render.Duration(ev.DurationMS))
+	}
+	if ev.Status != streaming.ToolOK && ev.Status != "" {
+		it.Meta = append(it.Meta, string(ev.Status))
+	}
+	for _, e := range ev.Edits {
+		it.Edits = append(it.Edits, editOf(e))
+	}
+	if in := strings.TrimSpace(ev.Input); in != "" && in != "{}" && in != "null" {
+		it.Input, it.InputSize = esc(clean(in)), size(len(in))
+	}
+	if r.cfg.Tools != render.ToolsNone || ev.Output == "" {
+		r.output(&it, ev.Output)
+	} else {
+		it.HasOutput, it.OutputSize = true, sizeLines(ev.Output)+" (not shown: --tools none)"
+	}
+	r.exec(r.sink(ev.Parent), "tool", it)
+}
+
+// output fills the output of a tool item, folded when it is long.
+func (r *Renderer) output(it *toolItem, out string) {
+	out = strings.TrimRight(out, "\n")
+	if strings.TrimSpace(out) == "" {
+		return
+	}
+	it.HasOutput, it.OutputSize = true, sizeLines(out)
+	lines := strings.Count(out, "\n") + 1
+	if r.cfg.Tools == render.ToolsFull || (lines <= foldLines && len(out) <= foldBytes) {
+		it.Output = esc(clean(out))
+		return
+	}
+	// The head: headLines lines, at most headBytes (cut at a line end
+	// when there is one).
+	cut, n := 0, 0
+	for n < headLines {
+		i := strings.IndexByte(out[cut:], '\n')
+		if i < 0 || cut+i > headBytes {
+			break
+		}
+		cut += i + 1
+		n++
+	}
+	if cut == 0 {
+		cut = min(len(out), headBytes)
+		for cut > 0 && cut < len(out) && !utf8Start(out[cut]) {
+			cut--
+		}
+	}
+	head, rest := out[:cut], out[cut:]
+	it.Output = esc(clean(strings.TrimSuffix(head, "\n")))
+	it.More = esc(clean(rest))
+	more := lines - n
+	if strings.HasSuffix(head, "\n") {
+		it.MoreLabel = "… " + strconv.Itoa(more) + " more line" + plural(more) + " · " + size(len(rest))
+	} else {
+		it.MoreLabel = "… " + size(len(rest)) + " more"
+	}
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// editOf is a file edit as a unified diff, line by line: the agent's own
+// diff when it sent one, else one made from the old and new text.
+func editOf(e streaming.FileEdit) editItem {
+	it := editItem{Op: e.Op, Path: esc(clean(e.Path))}
+	if it.Op == "" {
+		it.Op = streaming.EditModify
+	}
+	diff := e.Diff
+	if diff == "" && (e.Old != "" || e.New != "") {
+		from, to := "a/"+e.Path, "b/"+e.Path
+		if strings.HasPrefix(e.Path, "/") {
+			from, to = e.Path, e.Path // an absolute path as it is
+		}
+		switch e.Op {
+		case streaming.EditCreate:
+			from = "/dev/null"
+		case streaming.EditDelete:
+			to = "/dev/null"
+		}
+		diff = udiff.Unified(from, to, e.Old, e.New)
+	}
+	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		class := "ctx"
+		switch {
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
+			class = "head"
+		case strings.HasPrefix(l, "@@"):
+			class = "hunk"
+		case strings.HasPrefix(l, "+"):
+			class = "add"
+		case strings.HasPrefix(l, "-"):
+			class = "del"
+		case strings.HasPrefix(l, `\`):
+			class = "meta"
+		}
+		it.Lines = append(it.Lines, diffLine{class, esc(clean(l))})
+	}
+	if diff == "" {
+		it.Lines = nil
+	}
+	return it
+}
+
+// planItem fills the "plan" template.
+type planItem struct {
+	ID      string
+	Sub     bool
+	Entries []planEntry
+}
+
+type planEntry struct {
+	Class, Status, Mark string
+	Text, Priority      template.HTML
+}
+
+func (r *Renderer) plan(ev *streaming.Event) {
+	it := planItem{ID: r.nextID(), Sub: ev.Parent != ""}
+	for _, e := range ev.Entries {
+		st := e.Status
+		if st == "" {
+			st = streaming.PlanPending
+		}
+		it.Entries = append(it.Entries, planEntry{Class: st, Status: strings.ReplaceAll(st, "_", " "),
+			Mark: render.PlanMark(st), Text: esc(clean(e.Text)), Priority: esc(clean(e.Priority))})
+	}
+	r.exec(r.sink(ev.Parent), "plan", it)
+}
+
+// size is a byte count for people: 512 B, 12.3 KB, 4.5 MB.
+func size(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n) + " B"
+	case n < 1000_000:
+		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + " KB"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
+}
+
+// sizeLines is "12 lines · 3.4 KB".
+func sizeLines(s string) string {
+	n := strings.Count(strings.TrimRight(s, "\n"), "\n") + 1
+	return strconv.Itoa(n) + " line" + plural(n) + " · " + size(len(s))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
