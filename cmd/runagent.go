@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"io"
 	"os"
 	"os/exec"
@@ -44,7 +45,7 @@ after AGENT is the agent's.
   amp               --stream-json
 
 Any other command runs as it is. The agent's stderr is shown in place (dim in pretty, plain lines in
-plain, on agentfmt's stderr for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
+plain, on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
 the agent, agentfmt waits for it and exits 130 or 143 (a third signal kills it). The exit status is
 the stream's; when the stream ends without a result, the agent's own failure: 1, or 128+signal.
 When the agent exits at once rejecting a flag agentfmt added (an older version), agentfmt says so.`,
@@ -203,7 +204,9 @@ func (p *pipeline) showStderr(line string) error {
 		ev := streaming.Event{Kind: streaming.KindRaw, Text: line, Type: stderrLine}
 		return p.sess.Push(&ev)
 	}
-	_, err := fmt.Fprintln(p.stderr, line)
+	// The agent's words, on agentfmt's stderr: untrusted like any content
+	// (DESIGN §6), so one safe line.
+	_, err := fmt.Fprintln(p.stderr, sanitize.Line(line))
 	if err != nil {
 		return nil // (agentfmt's stderr is gone: nothing to tell anyone)
 	}

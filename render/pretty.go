@@ -53,10 +53,21 @@ type Pretty struct {
 
 	commitBuf, liveBuf []row
 
+	// Lines that came before the session header (hooks), shown after it.
+	early      []item
+	sawSession bool
+	unsettled  []*textItem // text items that still take text
+	lhead      int         // items before it hold nothing back (crowd)
+	since      int         // bytes of text and output since the last frame
+	plans      planState
+
 	finished bool
 	err      error
 	frames   int // frames drawn
 }
+
+// sinceMax is how much text and output may arrive between two frames.
+const sinceMax = 512 << 10
 
 // NewPretty returns a live renderer writing to w.
 func NewPretty(w io.Writer, cfg Config) *Pretty {
@@ -102,8 +113,16 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 			switch {
 			case r.cur != nil:
 				r.cur.pend = append(r.cur.pend, ev.Text...)
+				r.cur.recv += len(ev.Text)
+				if n := strings.Count(ev.Text, "\n"); n > 0 {
+					r.cur.nl += n
+					r.crowd()
+				}
 			case r.curTh != nil:
 				r.curTh.add(ev.Text)
+			}
+			if r.since += len(ev.Text); r.since > sinceMax && r.cfg.Tick == nil {
+				r.frame(false)
 			}
 			r.touch()
 			return r.err
@@ -111,6 +130,13 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 		r.startBlock(ev)
 	} else {
 		r.handle(ev)
+		r.crowd()
+	}
+	// Input read faster than frames are drawn (a replay) piles up in the
+	// sequence: past half a megabyte, draw now, so memory stays bounded.
+	r.since += len(ev.Text) + len(ev.Output)
+	if r.since > sinceMax && r.cfg.Tick == nil {
+		r.frame(false)
 	}
 	r.touch()
 	return r.err
@@ -157,13 +183,27 @@ func (r *Pretty) Finish(s Summary) error {
 		return r.err
 	}
 	r.endBlock()
+	if len(r.early) > 0 {
+		r.flushEarly()
+	}
 	var running []*toolItem
 	for _, it := range r.items {
-		if t, ok := it.(*toolItem); ok && !t.ended {
+		switch t := it.(type) {
+		case *toolItem:
+			if !t.ended {
+				running = append(running, t)
+			}
+		case *headerItem:
+			if !t.t.ended && !t.t.opened {
+				running = append(running, t.t)
+			}
+		}
+	}
+	for _, t := range r.opened {
+		if !t.ended {
 			running = append(running, t)
 		}
 	}
-	running = append(running, r.opened...)
 	for _, t := range running {
 		t.interrupted = s.Interrupted
 		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})

@@ -78,9 +78,12 @@ func streamAnswer(tb testing.TB, text string, every int, colour bool, out io.Wri
 	return p
 }
 
-// TestPrettyBytesPerAnswerByte: text is appended, never re-printed, so
-// the bytes written stay within 3 per byte of answer however often the
-// region is redrawn, and the end of the text reaches the screen.
+// TestPrettyBytesPerAnswerByte: a redraw writes only what changed, and a
+// block of text leaves the live region once it fills half the screen, so
+// the bytes written stay within 3.5 per byte of answer however often the
+// region is redrawn (the partial line is shown as it comes, then once
+// more when its block is rendered as markdown, whose styles add bytes),
+// and the end of the text reaches the screen.
 func TestPrettyBytesPerAnswerByte(t *testing.T) {
 	text := answer100K()
 	for _, every := range []int{1, 4, 16} {
@@ -91,8 +94,8 @@ func TestPrettyBytesPerAnswerByte(t *testing.T) {
 			ratio := float64(written) / float64(len(text))
 			t.Logf("tick every %2d deltas, colour %-5v: %d frames (%d wrote), %.3f bytes written per answer byte",
 				every, colour, frames, writes, ratio)
-			if ratio > 3 {
-				t.Errorf("tick every %d, colour %v: %.2f bytes written per answer byte, want ≤ 3", every, colour, ratio)
+			if ratio > 3.5 {
+				t.Errorf("tick every %d, colour %v: %.2f bytes written per answer byte, want ≤ 3.5", every, colour, ratio)
 			}
 			if int64(out.Len()) != written {
 				t.Errorf("Stats says %d bytes, %d written", written, out.Len())

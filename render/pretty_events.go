@@ -23,19 +23,60 @@ func (r *Pretty) depthOf(parent string) int {
 
 // child notes work under a tool call: the call's header is committed so
 // that the work can go to the scrollback below it.
+//
+// A call still in the sequence (not yet committed) is split there and
+// then: a header item takes its place, so its work follows it whatever
+// the timing of frames, and its done line goes after the work when it
+// ends. A replay and a live feed show the same order.
 func (r *Pretty) child(parent string) {
 	if parent == "" {
 		return
 	}
-	if t := r.tools[parent]; t != nil && !t.opened {
-		t.wantOpen = true
+	t := r.tools[parent]
+	if t == nil || t.opened || t.split {
+		return
+	}
+	for i := len(r.items) - 1; i >= 0; i-- {
+		if r.items[i] == item(t) {
+			r.split(i, t)
+			return
+		}
 	}
 }
 
 // push appends an item to the sequence.
 func (r *Pretty) push(it item) {
+	if !r.sawSession && len(r.early) > 0 {
+		r.flushEarly()
+	}
 	r.items = append(r.items, it)
 	r.printed = true
+	if t, ok := it.(*textItem); ok {
+		r.unsettled = append(r.unsettled, t)
+	}
+}
+
+// flushEarly queues the lines held back for the session header.
+func (r *Pretty) flushEarly() {
+	early := r.early
+	r.early = nil
+	r.sawSession = true // what follows is in order
+	for _, it := range early {
+		r.push(it)
+	}
+}
+
+// cloneEdits copies a call's edits out of a lent event.
+func cloneEdits(es []streaming.FileEdit) []streaming.FileEdit {
+	if len(es) == 0 {
+		return nil
+	}
+	out := make([]streaming.FileEdit, len(es))
+	for i, e := range es {
+		out[i] = streaming.FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op), Old: strings.Clone(e.Old),
+			New: strings.Clone(e.New), Diff: strings.Clone(e.Diff)}
+	}
+	return out
 }
 
 // lines queues finished lines at a depth.
@@ -77,8 +118,8 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 		}
 	}
 	t := &textItem{depth: d, user: ev.Role == streaming.RoleUser, think: ev.Kind == streaming.KindThinkingDelta}
-	t.md = r.p.Enabled && !t.user && !t.think
 	t.pend = append(t.pend, ev.Text...)
+	t.recv, t.nl = len(ev.Text), strings.Count(ev.Text, "\n")
 	r.cur = t
 	r.push(t)
 }
@@ -152,10 +193,18 @@ func (r *Pretty) handle(ev *streaming.Event) {
 				parts = append(parts, r.clean(s))
 			}
 		}
+		early := r.early
+		r.early = nil
+		r.sawSession = true
 		if r.printed {
 			r.lines(0, "")
 		}
-		r.lines(0, p.Dim("● "+strings.Join(parts, " · ")))
+		// The header wraps under its text (a long cwd breaks after a
+		// slash, never inside a name).
+		r.push(&linesItem{lines: []logLine{{s: p.Dim("● " + strings.Join(parts, " · ")), hang: 2}}})
+		for _, it := range early {
+			r.push(it)
+		}
 		r.run.active = false
 		r.activate()
 		r.run.usage = nil
@@ -174,7 +223,8 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.run.status = ""
 		r.child(ev.Parent)
 		r.depth[ev.ID] = d + 1
-		t := &toolItem{id: ev.ID, name: ev.Name, title: ev.Title, subject: ev.Subject, input: ev.Input, depth: d, start: r.cfg.Now()}
+		t := &toolItem{id: ev.ID, name: ev.Name, title: ev.Title, subject: ev.Subject, input: ev.Input, depth: d, start: r.cfg.Now(),
+			edits: cloneEdits(ev.Edits)}
 		if old := r.tools[ev.ID]; old != nil {
 			r.endTool(old, &streaming.Event{Status: streaming.ToolIncomplete})
 		}
@@ -190,11 +240,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		}
 		r.endTool(t, ev)
 	case streaming.KindPlan:
-		out := []string{p.Bold("Plan")}
-		for _, e := range ev.Entries {
-			out = append(out, "  "+PlanMark(e.Status)+" "+r.clean(oneLine(e.Text)))
-		}
-		r.lines(d, out...)
+		r.plan(ev, d)
 	case streaming.KindPermissionRequest:
 		var opts []string
 		for _, o := range ev.Options {
@@ -213,11 +259,17 @@ func (r *Pretty) handle(ev *streaming.Event) {
 	case streaming.KindModeChange:
 		r.lines(d, p.Dim("· mode "+r.clean(ev.From)+" → "+r.clean(ev.To)))
 	case streaming.KindStatus:
+		line := p.Dim("· " + r.clean(oneLine(ev.Text)))
 		if ev.Level == streaming.LevelWarning {
-			r.lines(d, p.Yellow("⚠ "+r.clean(oneLine(ev.Text))))
-		} else {
-			r.lines(d, p.Dim("· "+r.clean(oneLine(ev.Text))))
+			line = p.Yellow("⚠ " + r.clean(oneLine(ev.Text)))
 		}
+		if !r.sawSession && !r.printed {
+			// Hooks run before the session starts: their lines go below
+			// its header.
+			r.early = append(r.early, &linesItem{lines: []logLine{{depth: d, s: line}}})
+			return
+		}
+		r.lines(d, line)
 	case streaming.KindError:
 		msg := Lines(r.clean(ev.Text))
 		if len(msg) == 0 {
@@ -234,11 +286,12 @@ func (r *Pretty) handle(ev *streaming.Event) {
 	case streaming.KindRaw:
 		r.lines(0, r.tabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
 	case streaming.KindUnknown:
-		t := ev.Type
-		if t == "" {
-			t = "?"
+		if ev.Type != "" {
+			r.lines(d, p.Dim("· unknown event "+r.clean(oneLine(ev.Type))))
+		} else {
+			// No type to name: show how the line starts.
+			r.lines(d, p.Dim("· unknown line "+TruncateRunes(r.clean(strings.Join(strings.Fields(ev.Text), " ")), 60)))
 		}
-		r.lines(d, p.Dim("· unknown event "+r.clean(t)))
 	case streaming.KindNotice:
 		r.lines(0, p.Yellow("agentfmt: "+r.clean(ev.Text)))
 	}
@@ -284,13 +337,12 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	if ev.Name != "" {
 		t.name = ev.Name
 	}
-	if t.opened {
-		for i, o := range r.opened {
-			if o == t {
-				r.opened = append(r.opened[:i], r.opened[i+1:]...)
-				break
-			}
-		}
+	if len(ev.Edits) > 0 {
+		t.edits = cloneEdits(ev.Edits)
+	}
+	if t.opened || t.split {
+		// Its header is (or will be) above its work: the done line goes
+		// after it. r.opened drops it at the next frame.
 		r.push(t)
 	}
 }

@@ -77,12 +77,14 @@ type thinkItem struct {
 	start, end time.Time
 	head       []byte // the first bytes, for the summary
 	tail       []byte // the last bytes, for the live line
-	n          int
+	n          int    // characters
+	bytes      int
 	closed     bool
 }
 
 func (t *thinkItem) add(s string) {
-	t.n += len(s)
+	t.n += utf8.RuneCountInString(s)
+	t.bytes += len(s)
 	if len(t.head) < 400 {
 		t.head = append(t.head, s[:min(len(s), 400-len(t.head))]...)
 	}
@@ -113,17 +115,24 @@ func (t *thinkItem) commit(r *Pretty, dst []row) []row {
 
 func (t *thinkItem) finalRow(r *Pretty, dst []row) []row {
 	iw := r.indentW(t.depth)
-	head := "✻ thought"
+	head := "✻ thinking"
 	if d := t.end.Sub(t.start); d >= time.Second {
 		head += " for " + Duration(d.Milliseconds())
 	}
+	// "✻ thinking for 3.2s: first words … (1.2k chars)", as plain says it:
+	// the words cut to fit, the count whole.
+	suffix := " (" + Tokens(int64(t.n)) + " chars)"
 	text := head
 	if s := oneLineText(t.head); s != "" {
-		text += ": " + s
-		if t.n > len(t.head) {
-			text += " …"
+		if t.bytes > len(t.head) {
+			s += " …"
+		}
+		room := r.scr.width - iw - cells(head) - 2 - cells(suffix)
+		if room >= 8 {
+			text += ": " + truncCells(s, room)
 		}
 	}
+	text += suffix
 	ind := strings.Repeat(" ", iw)
 	return wrapStyled(dst, r.p.Dim(text), r.scr.width-iw, ind, ind, iw, true)
 }
@@ -151,6 +160,7 @@ type linesItem struct {
 type logLine struct {
 	depth int
 	s     string // styled, sanitised
+	hang  int    // more indent on the rows after the first
 }
 
 func (l *linesItem) settle(*Pretty) {}
@@ -160,9 +170,31 @@ func (l *linesItem) commit(r *Pretty, dst []row) []row { return l.live(r, dst) }
 
 func (l *linesItem) live(r *Pretty, dst []row) []row {
 	for _, ln := range l.lines {
-		iw := r.indentW(ln.depth)
-		ind := strings.Repeat(" ", iw)
-		dst = wrapStyled(dst, ln.s, r.scr.width-iw, ind, ind, iw, false)
+		dst = r.styledRows(dst, ln.depth, ln.s, ln.hang)
 	}
 	return dst
+}
+
+// headerItem holds the place of a tool call that started work of its own
+// (a subagent): the call's running line while it waits, its header once
+// committed, with its work after it and its done line after that.
+type headerItem struct{ t *toolItem }
+
+func (h *headerItem) settle(*Pretty) {}
+func (h *headerItem) complete() bool { return true }
+
+func (h *headerItem) commit(r *Pretty, dst []row) []row {
+	t := h.t
+	if !t.ended {
+		t.opened = true
+		r.opened = append(r.opened, t)
+	}
+	return t.headerRow(r, dst)
+}
+
+func (h *headerItem) live(r *Pretty, dst []row) []row {
+	if h.t.ended {
+		return h.t.headerRow(r, dst)
+	}
+	return h.t.runningRows(r, dst)
 }

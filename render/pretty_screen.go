@@ -135,7 +135,7 @@ func (s *screen) rewrite(i int, o, nr row) {
 		} else {
 			eachCluster(head, func(c string, cw int, sgr bool) bool {
 				if sgr {
-					st.apply(c)
+					st.Apply(c)
 				}
 				col += cw
 				return true
@@ -143,7 +143,7 @@ func (s *screen) rewrite(i int, o, nr row) {
 		}
 	}
 	s.moveTo(i, col)
-	s.str(st.open())
+	s.str(st.Open())
 	s.str(nr.s[p:])
 	s.cx = nr.w
 	if o.w > nr.w {

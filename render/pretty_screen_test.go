@@ -253,7 +253,7 @@ func TestCommonPrefix(t *testing.T) {
 
 func TestWrapStyled(t *testing.T) {
 	rows := wrapStyled(nil, "ab\x1b[1mcdef\x1b[22mgh", 3, "> ", "  ", 2, false)
-	want := []row{{"> ab\x1b[1mc\x1b[0m", 5}, {"  \x1b[1mdef\x1b[22m", 5}, {"  gh", 4}}
+	want := []row{{"> ab\x1b[1mc\x1b[0m", 5}, {"  \x1b[1mdef\x1b[0m", 5}, {"  gh", 4}}
 	if len(rows) != len(want) {
 		t.Fatalf("rows %v", rows)
 	}
@@ -273,33 +273,13 @@ func TestWrapStyled(t *testing.T) {
 func TestSGRState(t *testing.T) {
 	var s sgrState
 	for _, seq := range []string{"\x1b[1;2m", "\x1b[38;5;208m", "\x1b[22m", "\x1b[4m", "\x1b[48;2;1;2;3m"} {
-		s.apply(seq)
+		s.Apply(seq)
 	}
-	if got := s.open(); got != "\x1b[4;38;5;208;48;2;1;2;3m" {
+	if got := s.Open(); got != "\x1b[4;38;5;208;48;2;1;2;3m" {
 		t.Errorf("open = %q", got)
 	}
-	s.apply("\x1b[m")
-	if !s.zero() {
+	s.Apply("\x1b[m")
+	if !s.Zero() {
 		t.Error("reset did not clear")
-	}
-}
-
-func TestMarkdownKeepsCharacters(t *testing.T) {
-	p := NewPalette(true)
-	for _, line := range []string{"# Title", "**bold** and `code` and ** unclosed", "```go", "plain ``` not a fence", "a `b **c** d` e"} {
-		var b strings.Builder
-		styleMD(&b, line, mdState{kind: mdLineKind(line, false, true)}, p)
-		if got := stripSGRForTest(b.String()); got != line {
-			t.Errorf("styling changed %q into %q", line, got)
-		}
-		if b.String() == line {
-			t.Errorf("%q was not styled", line)
-		}
-	}
-	cases := map[string]uint8{"# T": mdHeading, "#T": mdPlain, "```": mdFenceLine, "  ~~~x": mdFenceLine, "`": mdUnsure, "text": mdPlain, "#": mdUnsure}
-	for line, want := range cases {
-		if got := mdLineKind(line, false, false); got != want {
-			t.Errorf("mdLineKind(%q) = %d, want %d", line, got, want)
-		}
 	}
 }

@@ -354,7 +354,7 @@ func checkCursor(t *testing.T, out []byte) {
 	if hides != shows || hides > 1 {
 		t.Errorf("cursor hidden %d times, shown %d times", hides, shows)
 	}
-	if hides > 0 && !bytes.HasSuffix(out, []byte("\n"+seqShowCursor)) {
+	if hides > 0 && !bytes.HasSuffix(out, []byte("\n"+seqShowCursor)) && !bytes.HasSuffix(out, []byte("\n"+seqEraseBelow+seqShowCursor)) {
 		t.Errorf("output does not end with a newline and the cursor shown: %q", out[max(0, len(out)-20):])
 	}
 }

@@ -5,30 +5,78 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/render/mdterm"
+	"github.com/agentfmt/agentfmt/render/termwrap"
+)
+
+// Limits that keep a text block's cost linear in its length and its
+// memory bounded, whatever its shape.
+const (
+	// liveMDMax is the largest open block rendered as markdown in the live
+	// region each frame; a larger one shows the plain tail of its text.
+	liveMDMax = 4 << 10
+	// blockMax is the most text an open block holds: a longer paragraph or
+	// code block is rendered in pieces, each cut at a line's end.
+	blockMax = 64 << 10
+	// lineMax is the longest line held: a longer one is cut at a break
+	// opportunity (a space) as if it ended there.
+	lineMax = 64 << 10
 )
 
 // textItem is a block of assistant text, a user prompt echo, or thinking
 // shown in full. Handle only appends to pend; each frame settles pend into
-// finished rows (complete lines, and the full rows of a long line that is
-// still streaming) and leaves the partial last row live.
+// whole lines. Assistant text and thinking are markdown: complete lines
+// gather into the open block (a paragraph, a list, a table, a fenced code
+// block), and each block is rendered (render/mdterm) once it is complete,
+// so the cost stays linear; the open block and the partial line are shown
+// in the live region. A prompt echo is wrapped line by line.
 type textItem struct {
 	depth int
 	user  bool // a user prompt echo: "› " before its first line
-	think bool // thinking shown in full: dim, "┆ " before each row
-	md    bool // style markdown (assistant text with colour on)
+	think bool // thinking shown in full: "┆ " before each row
 
-	pend    []byte  // raw text not yet settled
-	line    []byte  // the current line, sanitised, tabs expanded
-	lineW   int     // cells of line (tab stops)
-	done    int     // bytes of line already turned into finished rows
-	st      mdState // markdown state at done
-	rowsOut int     // finished rows of the current line
-	lines   int     // lines ended in this block
-	fence   bool    // inside a code block
-	ready   []row   // finished rows not yet committed
+	pend  []byte // raw text not yet settled
+	recv  int    // bytes received, and newlines among them (for crowd)
+	nl    int
+	line  []byte // the current partial line, sanitised
+	block []byte // the complete lines of the open block, sanitised
+	blank bool   // the open block ends in a blank line
+	est   int    // rows the open block takes, about
+	fence mdterm.Fence
+	inFence,
+	fenceCont bool // the open fence block continues one already shown in part
+	lines int // lines ended (prompt echo: the first gets the "› ")
+
+	chunks []chunk  // rendered pieces not yet committed
+	nOut   int      // pieces made
+	shown  struct { // the open block's rows as last laid out
+		n, width, lines int
+		rows            []row
+	}
 
 	closed, settled bool
 }
+
+// chunk is a finished piece of the text: its rows, made at a width and
+// made again (from src) if the terminal's width changes before it is
+// committed.
+type chunk struct {
+	src   string
+	kind  uint8 // chunkMD, chunkCode, chunkPrompt
+	fence mdterm.Fence
+	open  bool // code: the piece starts the block
+	close bool // code: the piece ends it
+	first bool // prompt: the first line
+	sep   bool // an empty row before it
+	rows  []row
+	width int
+}
+
+const (
+	chunkMD uint8 = iota
+	chunkCode
+	chunkPrompt
+)
 
 func (t *textItem) complete() bool { return t.settled }
 
@@ -46,51 +94,136 @@ func (t *textItem) settle(r *Pretty) {
 		for len(work) > 0 {
 			i := bytes.IndexByte(work, '\n')
 			if i < 0 {
-				t.appendClean(work)
+				t.line = sanitize.Append(t.line, bstr(work), sanitize.Options{})
 				break
 			}
-			t.appendClean(bytes.TrimSuffix(work[:i], []byte{'\r'}))
+			t.line = sanitize.Append(t.line, bstr(bytes.TrimSuffix(work[:i], []byte{'\r'})), sanitize.Options{})
 			t.endLine(r)
 			work = work[i+1:]
 		}
 		t.pend = t.pend[:copy(t.pend, data[len(data)-keep:])]
+		for len(t.line) > lineMax {
+			t.cutLine(r)
+		}
 	}
 	if t.closed {
-		if len(t.line) > t.done || t.rowsOut > 0 {
+		if len(t.line) > 0 {
 			t.endLine(r)
 		}
+		t.flush(r, true)
 		t.settled = true
-		return
-	}
-	t.ready = t.rows(r, t.ready, false)
-	if t.done > 4096 { // keep only the unfinished part of a long line
-		t.line = t.line[:copy(t.line, t.line[t.done:])]
-		t.done = 0
 	}
 }
 
-func (t *textItem) appendClean(seg []byte) {
-	start := len(t.line)
-	t.line = sanitize.Append(t.line, bstr(seg), sanitize.Options{})
-	added := t.line[start:]
-	if bytes.IndexByte(added, '\t') < 0 {
-		t.lineW += cells(bstr(added))
-		return
+// cutLine ends a line too long to hold at its last space (or at lineMax).
+func (t *textItem) cutLine(r *Pretty) {
+	cut := bytes.LastIndexByte(t.line[:lineMax], ' ') + 1
+	if cut <= 0 {
+		cut = lineMax
+		for cut > 0 && cut < len(t.line) && t.line[cut]&0xc0 == 0x80 {
+			cut--
+		}
 	}
-	tmp := string(added)
-	t.line, t.lineW = expandTabs(t.line[:start], tmp, t.lineW)
+	rest := string(t.line[cut:])
+	t.line = t.line[:cut]
+	t.endLine(r)
+	t.line = append(t.line, rest...)
 }
 
-// endLine finishes the current line: all its rows become ready.
+// endLine files the current line, complete, into the open block.
 func (t *textItem) endLine(r *Pretty) {
-	t.ready = t.rows(r, t.ready, true)
-	if t.st.kind == mdFenceLine {
-		t.fence = !t.fence
-	}
-	t.lines++
+	t.file(r, string(t.line)) // kept by fences and prompt chunks
 	t.line = t.line[:0]
-	t.lineW, t.done, t.rowsOut = 0, 0, 0
-	t.st = mdState{}
+	t.lines++
+}
+
+// file puts a complete line into the open block, or ends the block.
+func (t *textItem) file(r *Pretty, line string) {
+	if t.user {
+		t.chunks = append(t.chunks, chunk{src: line, kind: chunkPrompt, first: t.lines == 0})
+		return
+	}
+	if t.inFence {
+		if t.fence.Closes(line) {
+			t.flush(r, true)
+			t.inFence = false
+			return
+		}
+		t.block = append(append(t.block, line...), '\n')
+		t.grow(r, line)
+		return
+	}
+	switch f, ok := mdterm.OpenFence(line); {
+	case ok:
+		t.flush(r, true)
+		t.inFence, t.fence, t.fenceCont = true, f, false
+		return
+	case mdterm.IsBlank(line):
+		if len(t.block) > 0 {
+			t.blank = true
+		}
+		return
+	case mdterm.IsHeading(line):
+		t.flush(r, true)
+		t.block = append(t.block, line...)
+		t.flush(r, true)
+		return
+	case t.blank && line[0] != ' ' && line[0] != '\t':
+		t.flush(r, true)
+	case t.blank:
+		t.block = append(t.block, '\n')
+	}
+	t.blank = false
+	t.block = append(append(t.block, line...), '\n')
+	t.grow(r, line)
+}
+
+// grow counts the rows a line adds to the open block, and shows what the
+// block holds when it would fill more than half the screen or holds
+// blockMax bytes: the live region stays small (each frame redraws it)
+// and the text goes to the scrollback as it comes. A table is kept whole
+// up to blockMax, so that its columns line up.
+func (t *textItem) grow(r *Pretty, line string) {
+	t.est += max(1, (len(line)+t.avail(r)-1)/t.avail(r))
+	table := !t.inFence && len(t.block) > 0 && t.block[0] == '|'
+	if len(t.block) > blockMax || !table && t.est > max(4, r.maxRows()/2) {
+		t.flush(r, false)
+	}
+}
+
+// flush turns the open block into a chunk. end says the block is
+// complete; otherwise (a block too long to hold) what is held is shown
+// and the block goes on.
+func (t *textItem) flush(r *Pretty, end bool) {
+	if t.inFence {
+		if len(t.block) == 0 && t.fenceCont && !end {
+			return
+		}
+		c := chunk{src: string(t.block), kind: chunkCode, fence: t.fence, open: !t.fenceCont, close: end, sep: !t.fenceCont && t.nOut > 0}
+		t.add(c)
+		t.fenceCont = !end
+		t.block = t.block[:0]
+		t.est = 0
+		return
+	}
+	if len(t.block) == 0 {
+		return
+	}
+	t.add(chunk{src: string(t.block), kind: chunkMD, sep: t.nOut > 0 && !t.fenceCont})
+	t.est = 0
+	t.fenceCont = !end // a paragraph cut in pieces: no empty row between them
+	t.block = t.block[:0]
+	t.blank = false
+}
+
+func (t *textItem) add(c chunk) {
+	t.chunks = append(t.chunks, c)
+	t.nOut++
+}
+
+// avail is the width the text is laid out in.
+func (t *textItem) avail(r *Pretty) int {
+	return max(r.scr.width-r.indentW(t.depth)-t.prefixW(), 8)
 }
 
 func (t *textItem) prefixW() int {
@@ -100,99 +233,118 @@ func (t *textItem) prefixW() int {
 	return 0
 }
 
-// rows appends the finished rows of the current line: all of them when
-// final, else all but the last (which may still grow).
-func (t *textItem) rows(r *Pretty, dst []row, final bool) []row {
-	iw := r.indentW(t.depth)
-	avail := r.scr.width - iw - t.prefixW()
-	for {
-		rest := t.line[t.done:]
-		if len(rest) == 0 {
-			if final && t.rowsOut == 0 {
-				var rw row
-				rw, t.st = t.row(r, "", 0, t.st, true)
-				dst = append(dst, rw)
-				t.rowsOut++
-			}
-			return dst
-		}
-		n, w := fitCells(bstr(rest), avail)
-		if !final && n == len(rest) {
-			return dst
-		}
-		if n < len(rest) {
-			n, w = wordBreak(rest, n, w, avail)
-		}
-		var rw row
-		rw, t.st = t.row(r, bstr(rest[:n]), w, t.st, true)
-		dst = append(dst, rw)
-		t.done += n
-		t.rowsOut++
-	}
-}
-
-// wordBreak moves a row break that falls inside a word, or just before a
-// space, back to just after the last space of the row, when that keeps at
-// least a third of the row. The space stays at the end of the row: no
-// character is lost or added, and no row starts with a space.
-func wordBreak(rest []byte, n, w, avail int) (int, int) {
-	if rest[n-1] == ' ' {
-		return n, w
-	}
-	i := bytes.LastIndexByte(rest[:n], ' ')
-	if i < 0 {
-		return n, w
-	}
-	cut := w - cells(bstr(rest[i+1:n]))
-	if cut < avail/3 {
-		return n, w
-	}
-	return i + 1, cut
-}
-
-// row styles one row of the current line, seg of w cells, from state st.
-// sure says the line's kind must be decided now (the row is final).
-func (t *textItem) row(r *Pretty, seg string, w int, st mdState, sure bool) (row, mdState) {
-	var b strings.Builder
-	iw := r.indentW(t.depth)
-	b.WriteString(strings.Repeat(" ", iw))
-	p := r.p
+// prefixes are what each row starts with (the first, the others, an
+// empty one): the indent of the depth, then "› " or "┆ ".
+func (t *textItem) prefixes(r *Pretty, first bool) (string, string, string) {
+	ind := strings.Repeat(" ", r.indentW(t.depth))
 	switch {
 	case t.think:
-		b.WriteString(p.Dim("┆ "))
-		b.WriteString(p.Dim(seg))
+		return ind + r.p.Dim("┆ "), ind + r.p.Dim("┆ "), ind + r.p.Dim("┆")
+	case t.user && first:
+		return ind + r.p.Blue("› "), ind + "  ", ""
 	case t.user:
-		if t.lines == 0 && t.rowsOut == 0 {
-			b.WriteString(p.Blue("› "))
-		} else {
-			b.WriteString("  ")
-		}
-		b.WriteString(seg)
-	case t.md:
-		if st.kind == mdUnsure {
-			st.kind = mdLineKind(bstr(t.line), t.fence, sure)
-			if st.kind == mdUnsure {
-				st.kind = mdCodeLine // shown as is until the line says what it is
-			}
-		}
-		st = styleMD(&b, seg, st, p)
-	default:
-		b.WriteString(seg)
+		return ind + "  ", ind + "  ", ""
 	}
-	return row{b.String(), iw + t.prefixW() + w}, st
+	return ind, ind, ""
 }
 
-func (t *textItem) commit(_ *Pretty, dst []row) []row {
-	dst = append(dst, t.ready...)
-	t.ready = t.ready[:0]
+// render lays out a chunk at the current width.
+func (t *textItem) render(r *Pretty, c *chunk) []row {
+	w := t.avail(r)
+	if c.rows != nil && c.width == r.scr.width {
+		return c.rows
+	}
+	var ls []termwrap.Line
+	if c.sep {
+		ls = append(ls, termwrap.Line{})
+	}
+	switch c.kind {
+	case chunkPrompt:
+		b, _ := expandTabs(nil, c.src, 0)
+		ls = termwrap.AppendWrap(ls, string(b), w)
+	case chunkCode:
+		ls = append(ls, mdterm.CodeBlock(c.src, c.fence, w, r.p.Enabled, c.open, c.close)...)
+	default:
+		ls = append(ls, mdterm.Render([]byte(c.src), w, r.p.Enabled)...)
+	}
+	first, rest, empty := t.prefixes(r, c.first)
+	pw := r.indentW(t.depth) + t.prefixW()
+	c.rows = lines2rows(c.rows[:0], ls, first, rest, empty, pw)
+	c.width = r.scr.width
+	return c.rows
+}
+
+func (t *textItem) commit(r *Pretty, dst []row) []row {
+	for i := range t.chunks {
+		dst = append(dst, t.render(r, &t.chunks[i])...)
+		t.chunks[i] = chunk{}
+	}
+	t.chunks = t.chunks[:0]
 	return dst
 }
 
 func (t *textItem) live(r *Pretty, dst []row) []row {
-	dst = append(dst, t.ready...)
-	if rest := t.line[t.done:]; len(rest) > 0 && !t.settled {
-		rw, _ := t.row(r, bstr(rest), cells(bstr(rest)), t.st, false)
-		dst = append(dst, rw)
+	for i := range t.chunks {
+		dst = append(dst, t.render(r, &t.chunks[i])...)
+	}
+	if t.settled {
+		return dst
+	}
+	if t.shown.n != len(t.block) || t.shown.width != r.scr.width || t.shown.lines != t.lines {
+		t.shown.rows = t.blockRows(r, t.shown.rows[:0])
+		t.shown.n, t.shown.width, t.shown.lines = len(t.block), r.scr.width, t.lines
+	}
+	dst = append(dst, t.shown.rows...)
+	if len(t.line) > 0 {
+		first, rest, empty := t.prefixes(r, t.lines == 0)
+		if len(t.block) > 0 || t.inFence || t.lines > 0 {
+			first = rest
+		}
+		b, _ := expandTabs(nil, bstr(t.line), 0)
+		w, pw := t.avail(r), r.indentW(t.depth)+t.prefixW()
+		if t.inFence && r.p.Enabled {
+			// Code shows indented: so does its partial line.
+			first, rest, w, pw = first+"  ", rest+"  ", w-2, pw+2
+		}
+		ls := termwrap.Wrap(string(b), w)
+		dst = lines2rows(dst, ls, first, rest, empty, pw)
 	}
 	return dst
+}
+
+// blockRows lays out the open block: as markdown while small, else the
+// plain tail of its text (the region shows only its bottom rows anyway).
+// It changes only when a line ends, so a frame costs little more than
+// the partial line.
+func (t *textItem) blockRows(r *Pretty, dst []row) []row {
+	if t.user || (len(t.block) == 0 && !t.inFence) {
+		return dst
+	}
+	w := t.avail(r)
+	first, rest, empty := t.prefixes(r, false)
+	pw := r.indentW(t.depth) + t.prefixW()
+	var ls []termwrap.Line
+	if t.nOut > 0 && !t.fenceCont {
+		ls = append(ls, termwrap.Line{})
+	}
+	switch {
+	case len(t.block) <= liveMDMax && t.inFence:
+		ls = append(ls, mdterm.CodeBlock(string(t.block), t.fence, w, r.p.Enabled, !t.fenceCont, false)...)
+	case len(t.block) <= liveMDMax:
+		// A copy: goldmark makes strings over its source without copying.
+		ls = append(ls, mdterm.Render(bytes.Clone(t.block), w, r.p.Enabled)...)
+	default:
+		tail := string(t.block[len(t.block)-liveMDMax:])
+		if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 {
+			tail = tail[i+1:]
+		}
+		for len(tail) > 0 && tail[0]&0xc0 == 0x80 {
+			tail = tail[1:]
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(tail, "\n"), "\n") {
+			b, _ := expandTabs(nil, l, 0)
+			ls = termwrap.AppendWrap(ls, string(b), w)
+		}
+	}
+	return lines2rows(dst, ls, first, rest, empty, pw)
 }

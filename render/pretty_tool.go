@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/render/diffview"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -28,9 +29,12 @@ type toolItem struct {
 	endAt       time.Time
 	output      string
 	outTail     []byte
+	edits       []streaming.FileEdit // file changes, shown as a diff
 
-	wantOpen bool // has subagent work: commit its header so the work can follow
-	opened   bool // header committed; shown running at the top of the region
+	split   bool // a headerItem holds its place; the done line is pushed at its end
+	hasPlan bool // it made a plan: shown in place of its output
+	plan    []streaming.PlanEntry
+	opened  bool // header committed; shown running at the top of the region
 
 	key    string // key argument, cached
 	keyLen int    // len(subject)+len(title) it was computed for, +1
@@ -168,13 +172,34 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 	default:
 		mark = r.p.Yellow(mark)
 	}
+	if t.showsDiff() {
+		add, del := diffview.Stat(diffview.Lines(t.edits))
+		facts = append([]string{fmt.Sprintf("+%d −%d", add, del)}, facts...)
+	}
 	suffix := ""
 	if len(facts) > 0 {
 		suffix = " · " + strings.Join(facts, " · ")
 	}
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	dst = append(dst, row{strings.Repeat(" ", iw) + mark + " " + label + r.p.Dim(suffix), iw + 2 + lw + cells(suffix)})
+	if t.hasPlan {
+		return r.checklist(dst, t.plan, t.depth)
+	}
+	if t.showsDiff() {
+		return r.diffPreview(dst, t.edits, t.subject, t.depth+1)
+	}
 	return r.preview(dst, t.output, t.depth+1)
+}
+
+// showsDiff reports that the call succeeded with file edits whose
+// changes are known (lines added or removed): its preview is their diff.
+// Edits that name files only (a Codex change list) leave the output.
+func (t *toolItem) showsDiff() bool {
+	if len(t.edits) == 0 || t.status != streaming.ToolOK {
+		return false
+	}
+	add, del := diffview.Stat(diffview.Lines(t.edits))
+	return add+del > 0
 }
 
 func (t *toolItem) commit(r *Pretty, dst []row) []row {
@@ -189,38 +214,4 @@ func (t *toolItem) live(r *Pretty, dst []row) []row {
 		return t.doneRows(r, dst)
 	}
 	return t.runningRows(r, dst)
-}
-
-// preview appends the head and tail of a tool's output, as plain does.
-func (r *Pretty) preview(dst []row, output string, depth int) []row {
-	if r.cfg.Tools == ToolsNone || output == "" {
-		return dst
-	}
-	lines := Lines(sanitize.String(output, sanitize.Options{AllowSGR: r.cfg.AllowColor}))
-	if len(lines) == 0 {
-		return dst
-	}
-	n := r.cfg.ToolLines
-	if r.cfg.Tools == ToolsFull {
-		n = 0
-	}
-	head, omitted, tail := Preview(lines, n)
-	iw := r.indentW(depth)
-	ind := strings.Repeat(" ", iw)
-	bar := r.p.Dim("│ ")
-	add := func(l string) {
-		b, _ := expandTabs(nil, l, 0)
-		dst = wrapStyled(dst, string(b), r.scr.width-iw-2, ind+bar, ind+bar, iw+2, false)
-	}
-	for _, l := range head {
-		add(l)
-	}
-	if omitted > 0 {
-		s := fmt.Sprintf("│ … %d more line%s", omitted, plural(omitted))
-		dst = append(dst, row{ind + r.p.Dim(s), iw + cells(s)})
-	}
-	for _, l := range tail {
-		add(l)
-	}
-	return dst
 }

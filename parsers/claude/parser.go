@@ -261,9 +261,16 @@ func (p *parser) startTool(wire, name, input, parent string) error {
 	}
 	t.parent = strings.Clone(parent)
 	// t.parent is parent, owned: the decoder need not copy it.
+	title := toolTitle(p.line, input)
+	if tt := todoTitle(t.name, input); tt != "" {
+		title = tt
+	}
 	p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
-		Input: input, Title: toolTitle(p.line, input), Parent: t.parent}
-	return p.send(&p.ev)
+		Input: input, Title: title, Parent: t.parent}
+	if err := p.send(&p.ev); err != nil {
+		return err
+	}
+	return p.todoPlan(t.id, t.name, input, t.parent)
 }
 
 // endTool emits tool.end once per call.

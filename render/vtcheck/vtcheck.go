@@ -6,8 +6,9 @@
 //	if err := vtcheck.InOrder(rows, answerTexts); err != nil { … }
 //	if err := vtcheck.Sequences(prettyOut); err != nil { … }
 //
-// Comparisons ignore white space (wrapping, indentation, alignment):
-// Squash removes it from both sides.
+// Comparisons ignore white space (wrapping, indentation, alignment) and
+// markdown syntax (the live renderer shows markdown rendered): Squash
+// removes both from both sides.
 package vtcheck
 
 import (
@@ -87,15 +88,22 @@ func defuse(out []byte) []byte {
 	return append(b, out[last:]...)
 }
 
-// Squash removes all white space from s.
+// Squash removes all white space from s, and the characters that
+// markdown uses as syntax or the live renderer draws in its place (list
+// bullets, table rules, quote bars, emphasis and code markers), so that
+// an answer rendered as markdown compares with its source. The bar │ of a
+// tool's output preview stays.
 func Squash(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
+		if unicode.IsSpace(r) || strings.ContainsRune(mdSyntax, r) {
 			return -1
 		}
 		return r
 	}, s)
 }
+
+// mdSyntax are the characters Squash drops besides white space.
+const mdSyntax = "`*_#>|~-+=[]()!<\\•╎┃─┼┆"
 
 // Count reports how many times text occurs in rows, white space ignored.
 func Count(rows []string, text string) int {
@@ -212,22 +220,32 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 // SameText checks that the final screen of the live renderer's output
 // holds the text of the append-only renderer's output for the same events
 // (DESIGN §7). Each line of plain must occur on the pretty screen, white
-// space and the bars │ ┆ ignored, except lines that the two renderers
-// word differently on purpose: tool start lines (▸) and thinking summaries
-// (✻) are skipped, the closing lines (──) too, and for a tool's end line
-// (✓ ✗ ⊘ …) only the tool name must occur.
+// space, markdown syntax and the bars │ ┆ ignored, except lines that the
+// two renderers word differently on purpose: tool start lines (▸),
+// thinking summaries (✻), the closing lines (──) and plans (pretty shows
+// each plan once per change, as a checklist) are skipped; for a tool's end
+// line (✓ ✗ ⊘ …) only the tool name must occur, and plain's previews of
+// output (│) are not looked for: pretty bounds them in rows, not lines,
+// cuts long lines with a mark, and shows file edits as diffs.
 func SameText(pretty, plain []byte, width int) error {
-	hay := norm(strings.Join(Screen(pretty, width), "\n"))
+	rows := Screen(pretty, width)
+	hay := norm(strings.Join(rows, "\n"))
 	for i, line := range strings.Split(stripSGR(string(plain)), "\n") {
 		l := strings.TrimSpace(line)
 		switch {
-		case l == "", strings.HasPrefix(l, "▸"), strings.HasPrefix(l, "✻"), strings.HasPrefix(l, "──"):
+		case l == "", strings.HasPrefix(l, "▸"), strings.HasPrefix(l, "✻"), strings.HasPrefix(l, "──"),
+			l == "Plan", strings.HasPrefix(l, "☐"), strings.HasPrefix(l, "◐"), strings.HasPrefix(l, "☑"), strings.HasPrefix(l, "☒"):
 			continue
 		case hasMark(l):
 			f := strings.Fields(l)
 			if len(f) > 1 && !strings.Contains(hay, norm(f[1])) {
 				return fmt.Errorf("plain line %d %q: tool %q is not on the pretty screen", i+1, clip(l), f[1])
 			}
+			continue
+		case strings.HasPrefix(l, "│"):
+			// A preview of a tool's output: pretty bounds it in rows at
+			// its width, not in lines, and cuts long lines; a call with a
+			// diff shows the diff instead.
 			continue
 		}
 		if !strings.Contains(hay, norm(l)) {
@@ -246,16 +264,8 @@ func hasMark(l string) bool {
 	return false
 }
 
-// norm is Squash without the bars that start each row of a preview or of
-// thinking shown in full.
-func norm(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r == '│' || r == '┆' {
-			return -1
-		}
-		return r
-	}, s)
-}
+// norm is Squash without the bars that start each row of a preview.
+func norm(s string) string { return strings.ReplaceAll(Squash(s), "│", "") }
 
 // stripSGR removes SGR colour sequences.
 func stripSGR(s string) string {
@@ -277,4 +287,29 @@ func stripSGR(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// WordsWhole checks that every word of texts (a run of ASCII letters and
+// digits, which no line breaking may split) that fits in a row of width
+// cells is whole on some row, and returns the first word cut in two.
+func WordsWhole(rows, texts []string, width int) error {
+	var hay strings.Builder
+	for _, r := range rows {
+		hay.WriteString(r)
+		hay.WriteByte('\n')
+	}
+	h := hay.String()
+	for _, t := range texts {
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+			return !(r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+		}) {
+			if len(w) > width-8 { // room for indents and bars
+				continue
+			}
+			if !strings.Contains(h, w) {
+				return fmt.Errorf("word %q is not whole on any row", w)
+			}
+		}
+	}
+	return nil
 }

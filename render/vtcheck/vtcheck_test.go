@@ -61,3 +61,12 @@ func TestSameText(t *testing.T) {
 		t.Error("missing lines not reported")
 	}
 }
+
+func TestWordsWhole(t *testing.T) {
+	if err := WordsWhole([]string{"the e", "xplorer opens"}, []string{"the explorer opens"}, 40); err == nil {
+		t.Error("a split word passed")
+	}
+	if err := WordsWhole([]string{"the", "explorer opens"}, []string{"the explorer opens"}, 40); err != nil {
+		t.Error(err)
+	}
+}

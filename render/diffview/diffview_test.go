@@ -1,0 +1,35 @@
+package diffview
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+func text(ls []Line) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(string(l.Kind) + "|" + l.Text + "\n")
+	}
+	return b.String()
+}
+
+func TestLines(t *testing.T) {
+	for _, tc := range []struct {
+		edits []streaming.FileEdit
+		want  string
+	}{
+		{[]streaming.FileEdit{{Path: "a.go", Op: "modify", Old: "x := 1\ny := 2", New: "x := 1\ny := 3"}},
+			"f|a.go\n | x := 1\n-|-y := 2\n+|+y := 3\n"},
+		{[]streaming.FileEdit{{Path: "n.txt", Op: "create", New: "one\ntwo\n"}}, "f|n.txt (new)\n+|+one\n+|+two\n"},
+		{[]streaming.FileEdit{{Path: "s.go", Op: "modify", Diff: "--- a/s.go\n+++ b/s.go\n@@ -1 +1 @@\n-a\n+b"}}, "f|s.go\n@|@@ -1 +1 @@\n-|-a\n+|+b\n"},
+		{[]streaming.FileEdit{{Path: "m.go", Op: "modify", Old: "a", New: "b"}, {Path: "m.go", Op: "modify", Old: "c", New: "d"}},
+			"f|m.go\n-|-a\n+|+b\n@|⋯\n-|-c\n+|+d\n"},
+		{[]streaming.FileEdit{{Path: "z.go", Op: "delete"}}, "f|z.go (deleted)\n"},
+	} {
+		if got := text(Lines(tc.edits)); got != tc.want {
+			t.Errorf("%+v:\n got %q\nwant %q", tc.edits, got, tc.want)
+		}
+	}
+}

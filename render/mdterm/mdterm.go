@@ -1,0 +1,346 @@
+// Package mdterm renders markdown for a terminal: goldmark parses it
+// (CommonMark with GitHub tables, strikethrough and task lists), chroma
+// highlights fenced code, and every row is broken per UAX #14 to the
+// width given (render/termwrap). With colour on, markers give way to
+// styles (bold, italic, underlined links, coloured inline code); with
+// colour off the text stays readable plain text: inline markers are kept
+// as written, code blocks keep their fences, while lists still get
+// hanging indents and tables still line up.
+package mdterm
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+
+// SGR sequences, switched off one by one so they nest.
+const (
+	sgrBold      = "\x1b[1m"
+	sgrBoldOff   = "\x1b[22m"
+	sgrDim       = "\x1b[2m"
+	sgrItalic    = "\x1b[3m"
+	sgrItalicOff = "\x1b[23m"
+	sgrUnder     = "\x1b[4m"
+	sgrUnderOff  = "\x1b[24m"
+	sgrStrike    = "\x1b[9m"
+	sgrStrikeOff = "\x1b[29m"
+	sgrCode      = "\x1b[36m"
+	sgrFgOff     = "\x1b[39m"
+)
+
+// Render lays out markdown src in rows of at most width cells. Blocks are
+// separated by one empty row.
+func Render(src []byte, width int, color bool) []termwrap.Line {
+	width = max(width, 8)
+	if plainProse(src) {
+		// Nothing in it that markdown reads: one paragraph, as goldmark
+		// would make it, without the parse.
+		s := strings.Join(strings.Fields(string(src)), " ")
+		return termwrap.Wrap(s, width)
+	}
+	doc := md.Parser().Parse(text.NewReader(src))
+	r := &renderer{src: src, color: color}
+	return r.blocks(nil, doc, width)
+}
+
+// plainProse reports that src is one paragraph with no markdown syntax:
+// no character that opens inline markup or escapes, no line that starts
+// a block (indent, list marker, quote, heading, rule, table, setext
+// underline), no blank line, no hard break.
+func plainProse(src []byte) bool {
+	lineStart := true
+	for i, c := range src {
+		switch c {
+		case '*', '_', '`', '[', ']', '<', '>', '!', '#', '|', '~', '\\', '&', '\t', '\r':
+			return false
+		case '\n':
+			if lineStart || i >= 2 && src[i-1] == ' ' && src[i-2] == ' ' {
+				return false // a blank line, a hard break
+			}
+			lineStart = true
+			continue
+		}
+		if lineStart {
+			switch {
+			case c == ' ', c == '-', c == '+', c == '=', c >= '0' && c <= '9':
+				return false
+			}
+			lineStart = false
+		}
+	}
+	return true
+}
+
+type renderer struct {
+	src   []byte
+	color bool
+}
+
+func (r *renderer) style(on, s, off string) string {
+	if !r.color || s == "" {
+		return s
+	}
+	return on + s + off
+}
+
+// blocks renders the block children of n, an empty row between each two
+// (none in a tight list item).
+func (r *renderer) blocks(dst []termwrap.Line, n ast.Node, width int) []termwrap.Line {
+	tight := false
+	if li, ok := n.(*ast.ListItem); ok {
+		if l, ok := li.Parent().(*ast.List); ok {
+			tight = l.IsTight
+		}
+	}
+	first := true
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if !first && !tight {
+			dst = append(dst, termwrap.Line{})
+		}
+		first = false
+		dst = r.block(dst, c, width)
+	}
+	return dst
+}
+
+func (r *renderer) block(dst []termwrap.Line, n ast.Node, width int) []termwrap.Line {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return r.wrapLines(dst, r.inline(n), width)
+	case *ast.Heading:
+		s := r.inline(n)
+		if r.color {
+			on := sgrBold
+			if n.Level == 1 {
+				on = "\x1b[1;4m"
+			}
+			s = on + s + termwrap.Reset
+		} else {
+			s = strings.Repeat("#", n.Level) + " " + s
+		}
+		return r.wrapLines(dst, s, width)
+	case *ast.ThematicBreak:
+		return append(dst, termwrap.Line{S: r.style(sgrDim, strings.Repeat("─", width), termwrap.Reset), W: width})
+	case *ast.FencedCodeBlock:
+		f := Fence{Char: '`', N: 3, Line: "```"}
+		if n.Info != nil {
+			f.Info = string(n.Info.Segment.Value(r.src))
+		}
+		if start := n.Lines(); start.Len() > 0 || n.Info != nil {
+			// The opening line as written, for colour off.
+			pos := 0
+			if n.Info != nil {
+				pos = n.Info.Segment.Start
+			} else if start.Len() > 0 {
+				pos = max(start.At(0).Start-1, 0)
+			}
+			ls := strings.LastIndexByte(string(r.src[:pos]), '\n') + 1
+			le := strings.IndexByte(string(r.src[ls:]), '\n')
+			if le < 0 {
+				le = len(r.src) - ls
+			}
+			if fo, ok := OpenFence(string(r.src[ls : ls+le])); ok {
+				f = fo
+			}
+		}
+		return append(dst, CodeBlock(r.rawLines(n), f, width, r.color, true, true)...)
+	case *ast.CodeBlock:
+		return r.indent(dst, Code(r.rawLines(n), "", width-2, r.color), "  ", "  ")
+	case *ast.Blockquote:
+		bar := "┃ "
+		if !r.color {
+			bar = "> "
+		}
+		inner := r.blocks(nil, n, width-2)
+		return r.indent(dst, inner, r.style(sgrDim, bar, termwrap.Reset), r.style(sgrDim, bar, termwrap.Reset))
+	case *ast.List:
+		return r.list(dst, n, width)
+	case *ast.HTMLBlock:
+		return r.wrapLines(dst, strings.TrimRight(r.rawLines(n), "\n"), width)
+	case *east.Table:
+		return r.table(dst, n, width)
+	}
+	if n.HasChildren() {
+		return r.blocks(dst, n, width)
+	}
+	return r.wrapLines(dst, strings.TrimRight(r.rawLines(n), "\n"), width)
+}
+
+// rawLines is the text of a block's lines as written.
+func (r *renderer) rawLines(n ast.Node) string {
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(r.src))
+	}
+	return b.String()
+}
+
+func (r *renderer) wrapLines(dst []termwrap.Line, s string, width int) []termwrap.Line {
+	for _, l := range strings.Split(s, "\n") {
+		dst = termwrap.AppendWrap(dst, expandTabs(l), width)
+	}
+	return dst
+}
+
+// indent puts first before the first row of lines and rest before the
+// others (both of the same width).
+func (r *renderer) indent(dst, lines []termwrap.Line, first, rest string) []termwrap.Line {
+	w := termwrap.Width(first)
+	for i, l := range lines {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		if l.S == "" && strings.TrimSpace(termwrap.Strip(p)) == "" {
+			dst = append(dst, termwrap.Line{})
+			continue
+		}
+		dst = append(dst, termwrap.Line{S: p + l.S, W: w + l.W})
+	}
+	return dst
+}
+
+// list renders items with their marker and a hanging indent: the rows
+// after an item's first line up under its text.
+func (r *renderer) list(dst []termwrap.Line, n *ast.List, width int) []termwrap.Line {
+	num := n.Start
+	markers := []string{}
+	mw := 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		m := "•"
+		switch {
+		case n.IsOrdered():
+			m = strconv.Itoa(num) + string(n.Marker)
+			num++
+		case !r.color:
+			m = string(n.Marker)
+		}
+		markers = append(markers, m)
+		mw = max(mw, termwrap.Width(m))
+	}
+	i := 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if i > 0 && !n.IsTight {
+			dst = append(dst, termwrap.Line{})
+		}
+		m := markers[i]
+		if n.IsOrdered() {
+			m = strings.Repeat(" ", mw-termwrap.Width(m)) + m
+		} else {
+			m = r.style(sgrDim, m, termwrap.Reset) + strings.Repeat(" ", mw-termwrap.Width(markers[i]))
+		}
+		inner := r.blocks(nil, c, width-mw-1)
+		if len(inner) == 0 {
+			inner = []termwrap.Line{{}}
+		}
+		dst = r.indent(dst, inner, m+" ", strings.Repeat(" ", mw+1))
+		i++
+	}
+	return dst
+}
+
+// inline renders the inline children of n as one styled string; hard
+// line breaks are newlines.
+func (r *renderer) inline(n ast.Node) string {
+	var b strings.Builder
+	r.inlines(&b, n)
+	return b.String()
+}
+
+func (r *renderer) inlines(b *strings.Builder, n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		r.inlineNode(b, c)
+	}
+}
+
+func (r *renderer) inlineNode(b *strings.Builder, n ast.Node) {
+	switch n := n.(type) {
+	case *ast.Text:
+		b.Write(n.Segment.Value(r.src))
+		switch {
+		case n.HardLineBreak():
+			b.WriteByte('\n')
+		case n.SoftLineBreak():
+			b.WriteByte(' ')
+		}
+	case *ast.String:
+		b.Write(n.Value)
+	case *ast.CodeSpan:
+		var in strings.Builder
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if t, ok := c.(*ast.Text); ok {
+				in.Write(t.Segment.Value(r.src))
+			} else if s, ok := c.(*ast.String); ok {
+				in.Write(s.Value)
+			}
+		}
+		if r.color {
+			b.WriteString(sgrCode + in.String() + sgrFgOff)
+		} else {
+			b.WriteString("`" + in.String() + "`")
+		}
+	case *ast.Emphasis:
+		on, off, mark := sgrItalic, sgrItalicOff, "*"
+		if n.Level >= 2 {
+			on, off, mark = sgrBold, sgrBoldOff, "**"
+		}
+		if r.color {
+			b.WriteString(on)
+			r.inlines(b, n)
+			b.WriteString(off)
+		} else {
+			b.WriteString(mark)
+			r.inlines(b, n)
+			b.WriteString(mark)
+		}
+	case *east.Strikethrough:
+		if r.color {
+			b.WriteString(sgrStrike)
+			r.inlines(b, n)
+			b.WriteString(sgrStrikeOff)
+		} else {
+			b.WriteString("~~")
+			r.inlines(b, n)
+			b.WriteString("~~")
+		}
+	case *ast.Link:
+		var in strings.Builder
+		r.inlines(&in, n)
+		label := in.String()
+		b.WriteString(r.style(sgrUnder, label, sgrUnderOff))
+		if dest := string(n.Destination); dest != "" && dest != termwrap.Strip(label) {
+			b.WriteString(r.style(sgrDim, " ("+dest+")", sgrBoldOff))
+		}
+	case *ast.AutoLink:
+		b.WriteString(r.style(sgrUnder, string(n.URL(r.src)), sgrUnderOff))
+	case *ast.Image:
+		var in strings.Builder
+		r.inlines(&in, n)
+		b.WriteString(in.String())
+		b.WriteString(r.style(sgrDim, " ("+string(n.Destination)+")", sgrBoldOff))
+	case *ast.RawHTML:
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			b.Write(seg.Value(r.src))
+		}
+	case *east.TaskCheckBox:
+		if n.IsChecked {
+			b.WriteString("[x] ")
+		} else {
+			b.WriteString("[ ] ")
+		}
+	default:
+		r.inlines(b, n)
+	}
+}

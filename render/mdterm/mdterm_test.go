@@ -1,0 +1,100 @@
+package mdterm
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/yuin/goldmark/text"
+)
+
+const sample = "# Title\n\nSome **bold**, *italic*, `code` and a [link](https://x.dev).\n\n" +
+	"- a list item that is long enough to wrap onto the next row\n- second\n  1. nested\n\n" +
+	"> quoted text\n\n| Name | Size |\n|:-----|-----:|\n| a | 1 |\n| bbbb | 22 |\n\n" +
+	"```go\nfunc main() {\n\tprintln(\"hi\")\n}\n```\n"
+
+func plain(ls []termwrap.Line) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(termwrap.Strip(l.S))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestRenderPlain(t *testing.T) {
+	got := plain(Render([]byte(sample), 30, false))
+	want := "# Title\n\nSome **bold**, *italic*,\n`code` and a link\n(https://x.dev).\n\n" +
+		"- a list item that is long\n  enough to wrap onto the next\n  row\n- second\n  1. nested\n\n" +
+		"> quoted text\n\nName ╎ Size\n─────┼─────\na    ╎    1\nbbbb ╎   22\n\n" +
+		"```go\nfunc main() {\n    println(\"hi\")\n}\n```\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestRenderColour(t *testing.T) {
+	ls := Render([]byte(sample), 30, true)
+	got := plain(ls)
+	for _, s := range []string{"Title\n", "Some bold, italic, code and", "• a list item", "┃ quoted text", "  func main() {"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("%q missing from\n%s", s, got)
+		}
+	}
+	all := ""
+	for _, l := range ls {
+		if l.W > 30 || l.W != termwrap.Width(l.S) {
+			t.Errorf("row %q: width %d, measured %d", l.S, l.W, termwrap.Width(l.S))
+		}
+		all += l.S + "\n"
+	}
+	for _, s := range []string{"\x1b[1mbold\x1b[22m", "\x1b[3mitalic\x1b[23m", "\x1b[36mcode\x1b[39m", "\x1b[35mfunc\x1b[0m"} {
+		if !strings.Contains(all, s) {
+			t.Errorf("%q missing", s)
+		}
+	}
+}
+
+func TestTableTooWide(t *testing.T) {
+	src := "| Alpha | Beta | Gamma | Delta |\n|---|---|---|---|\n| one two three | four five six | seven eight | nine ten |\n"
+	got := plain(Render([]byte(src), 24, false))
+	if !strings.Contains(got, "Alpha: one two three\n") {
+		t.Errorf("no list fallback:\n%s", got)
+	}
+	got = plain(Render([]byte(src), 44, false))
+	if !strings.Contains(got, "╎") {
+		t.Errorf("no table at 44:\n%s", got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if termwrap.Width(l) > 44 {
+			t.Errorf("row too wide: %q", l)
+		}
+	}
+}
+
+// TestPlainProse: text with no markdown syntax skips the parse and comes
+// out as goldmark's paragraph would.
+func TestPlainProse(t *testing.T) {
+	for src, want := range map[string]bool{
+		"just words\nand more words\n": true,
+		"a **b**\n":                    false,
+		"- item\n":                     false,
+		"1. item\n":                    false,
+		"para\n\npara\n":               false,
+		"Title\n===\n":                 false,
+		"    code\n":                   false,
+		"hard  \nbreak\n":              false,
+	} {
+		if got := plainProse([]byte(src)); got != want {
+			t.Errorf("plainProse(%q) = %v", src, got)
+		}
+		if want {
+			r := &renderer{src: []byte(src)}
+			doc := md.Parser().Parse(text.NewReader([]byte(src)))
+			slow := plain(r.blocks(nil, doc, 12))
+			if fast := plain(Render([]byte(src), 12, false)); fast != slow {
+				t.Errorf("%q: fast %q, goldmark %q", src, fast, slow)
+			}
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package termwrap
+
+import (
+	"strings"
+
+	"github.com/rivo/uniseg"
+)
+
+// Line is one terminal row: the bytes to write (SGR sequences included,
+// no newline) and the cells it covers. A Line never leaves an SGR
+// attribute switched on at its end.
+type Line struct {
+	S string
+	W int
+}
+
+// mark is an SGR sequence at a byte offset of the plain text.
+type mark struct {
+	pos int
+	seq string
+}
+
+// split separates styled text into plain text and its SGR sequences.
+func split(s string) (string, []mark) {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	var marks []mark
+	EachCluster(s, func(c string, _ int, sgr bool) bool {
+		if sgr {
+			marks = append(marks, mark{b.Len(), c})
+		} else {
+			b.WriteString(c)
+		}
+		return true
+	})
+	return b.String(), marks
+}
+
+// Wrap breaks one line of styled text into rows of at most width cells.
+// Rows break at the line break opportunities of UAX #14 (after spaces,
+// around ideographs, after hyphens and slashes, …), never inside a word
+// unless the word alone is wider than a row; the spaces at a break are
+// dropped, so no row ends in a space. A newline in s is a forced break.
+// Styles open at a row's end are closed there and reopened on the next.
+func Wrap(s string, width int) []Line { return AppendWrap(nil, s, width) }
+
+// AppendWrap is Wrap appending to dst.
+func AppendWrap(dst []Line, s string, width int) []Line { return appendWrap(dst, s, width, width) }
+
+// WrapHanging is Wrap with rows after the first rest cells wide (a hanging
+// indent: the caller puts the indent before them).
+func WrapHanging(s string, first, rest int) []Line { return appendWrap(nil, s, first, rest) }
+
+func appendWrap(dst []Line, s string, first, rest int) []Line {
+	first, rest = max(first, 1), max(rest, 1)
+	if a := ASCIIPrefix(s); a == len(s) && len(s) <= first {
+		t := strings.TrimRight(s, " ")
+		return append(dst, Line{t, len(t)})
+	}
+	plain, marks := split(s)
+	w := &wrapper{plain: plain, marks: marks, dst: dst, rest: rest}
+	w.run(first)
+	return w.dst
+}
+
+type wrapper struct {
+	plain string
+	marks []mark
+	k     int // marks before k are applied to st
+	st    State
+	dst   []Line
+	rest  int // the width of rows after the first
+	width int // the width of the row being made
+}
+
+// emit appends the row plain[a:e] of w cells with its styles.
+func (w *wrapper) emit(a, e, cw int) {
+	for w.k < len(w.marks) && w.marks[w.k].pos <= a {
+		w.st.Apply(w.marks[w.k].seq)
+		w.k++
+	}
+	var b strings.Builder
+	b.WriteString(w.st.Open())
+	at := a
+	for w.k < len(w.marks) && w.marks[w.k].pos < e {
+		m := w.marks[w.k]
+		b.WriteString(w.plain[at:m.pos])
+		b.WriteString(m.seq)
+		w.st.Apply(m.seq)
+		at = m.pos
+		w.k++
+	}
+	b.WriteString(w.plain[at:e])
+	if !w.st.Zero() {
+		b.WriteString(Reset)
+	}
+	w.dst = append(w.dst, Line{b.String(), cw})
+	w.width = w.rest
+}
+
+func (w *wrapper) run(first int) {
+	w.width = first
+	p := w.plain
+	pos := 0
+	rowStart, rowEnd, rowW, rowCW := 0, 0, 0, 0 // rowW counts trailing spaces, rowCW not
+	empty := true
+	rows := len(w.dst)
+	sub, subState := "", -1 // the rest of a word broken by UAX #14
+	next := func() (seg string, must bool) {
+		// Spaces are break opportunities (UAX #14 breaks after them); a
+		// word between two is broken by UAX #14 itself when it holds
+		// anything but ASCII (ideographs break between them) or is wider
+		// than the row (a path breaks after a slash) — so the segmenter,
+		// the costly part, sees little of most text.
+		if sub != "" {
+			seg, sub, must, subState = uniseg.FirstLineSegmentInString(sub, subState)
+			return seg, must
+		}
+		i, ascii := pos, true
+		for i < len(p) && p[i] != ' ' && p[i] != '\n' {
+			if p[i] >= 0x80 {
+				ascii = false
+			}
+			i++
+		}
+		j := i
+		for j < len(p) && p[j] == ' ' {
+			j++
+		}
+		if j < len(p) && p[j] == '\n' {
+			j++
+			must = true
+		}
+		if !ascii || i-pos > w.width {
+			seg, sub, must, subState = uniseg.FirstLineSegmentInString(p[pos:j], -1)
+			return seg, must
+		}
+		return p[pos:j], must
+	}
+	for pos < len(p) {
+		seg, must := next()
+		a := pos
+		pos += len(seg)
+		body := strings.TrimRight(seg, " \r\n")
+		ce := a + len(body)
+		bw := Width(body)
+		sw := len(seg) - len(body) - strings.Count(seg[len(body):], "\n") - strings.Count(seg[len(body):], "\r")
+		if !empty && bw > 0 && rowW+bw > w.width {
+			w.emit(rowStart, rowEnd, rowCW)
+			empty = true
+		}
+		if empty {
+			rowStart, rowEnd, rowW, rowCW = a, a, 0, 0
+		}
+		switch {
+		case empty && bw > w.width:
+			// A word wider than a row: cut between grapheme clusters.
+			x := a
+			for {
+				n, fw := Fit(p[x:ce], w.width)
+				if x+n >= ce {
+					rowStart, rowEnd, rowW, rowCW = x, ce, fw, fw
+					break
+				}
+				w.emit(x, x+n, fw)
+				x += n
+			}
+		case bw > 0:
+			rowEnd = ce
+			rowW += bw
+			rowCW = rowW
+		}
+		empty = false
+		rowW += sw
+		if must && strings.HasSuffix(seg, "\n") {
+			w.emit(rowStart, rowEnd, rowCW)
+			empty = true
+			rowStart, rowEnd = pos, pos
+		}
+	}
+	if !empty || len(w.dst) == rows {
+		w.emit(rowStart, rowEnd, rowCW)
+	}
+}
+
+// Truncate cuts styled text to one row of at most width cells, ending in
+// an ellipsis when something was cut.
+func Truncate(s string, width int) Line {
+	width = max(width, 1)
+	total := Width(s)
+	if total <= width {
+		return Line{s, total}
+	}
+	avail := width - 1 // room for the ellipsis
+	var b strings.Builder
+	var st State
+	w := 0
+	EachCluster(s, func(c string, cw int, sgr bool) bool {
+		if sgr {
+			b.WriteString(c)
+			st.Apply(c)
+			return true
+		}
+		if w+cw > avail {
+			return false
+		}
+		b.WriteString(c)
+		w += cw
+		return true
+	})
+	b.WriteString("…")
+	w++
+	if !st.Zero() {
+		b.WriteString(Reset)
+	}
+	return Line{b.String(), w}
+}
+
+// TruncLeft keeps the last cells of plain text s that fit in width cells,
+// with an ellipsis in front when something was cut.
+func TruncLeft(s string, width int) string {
+	total := Width(s)
+	if total <= width {
+		return s
+	}
+	drop := total - (width - 1)
+	i := 0
+	EachCluster(s, func(c string, cw int, _ bool) bool {
+		if drop <= 0 {
+			return false
+		}
+		drop -= cw
+		i += len(c)
+		return true
+	})
+	return "…" + s[i:]
+}
