@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,9 +75,14 @@ func TestDiffEdit(t *testing.T) {
 }
 
 // line builds a session event line.
+// line is one event of the given type, with an event id of its own (as
+// Copilot's are: an id seen again is the log repeating).
 func line(typ, data string, extra ...string) string {
-	return `{"type":"` + typ + `","data":` + data + `,"id":"e` + typ + `"` + strings.Join(extra, "") + `}`
+	lineSeq++
+	return `{"type":"` + typ + `","data":` + data + `,"id":"e` + strconv.Itoa(lineSeq) + `"` + strings.Join(extra, "") + `}`
 }
+
+var lineSeq int
 
 const okResult = `{"type":"result","timestamp":"2026-10-03T00:00:01Z","sessionId":"s","exitCode":0,"usage":{"sessionDurationMs":1000}}`
 
