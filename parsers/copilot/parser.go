@@ -131,16 +131,23 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	if typ == "session.start" || typ == "session.resume" {
 		return p.sessionStart(l, &d, emit)
 	}
-	if p.started && p.first != "" && l.Str("id") == p.first {
-		// The run's first event again: the log repeats (`cat run.jsonl
-		// run.jsonl`) or a cut-off run was replayed. -p stdout has no
-		// session.start, so this begins the new run.
-		if err := p.endRun(emit); err != nil {
-			return err
+	if id := l.Str("id"); id != "" {
+		if p.started && id == p.first {
+			// The run's first event again: the log repeats (`cat
+			// run.jsonl run.jsonl`) or a cut-off run was replayed. -p
+			// stdout has no session.start, so this begins the new run.
+			if err := p.endRun(emit); err != nil {
+				return err
+			}
+		}
+		if p.first == "" {
+			// The run's first line with an id, preamble included: a
+			// repeat is known before its preamble is shown in the old run.
+			p.first = strings.Clone(id)
 		}
 	}
 	if !p.started && !preamble(typ) {
-		if err := p.begin(l, emit); err != nil {
+		if err := p.begin(emit); err != nil {
 			return err
 		}
 	}
@@ -272,11 +279,9 @@ func (p *parser) setModel(m string) {
 	}
 }
 
-// begin starts a run at line l: Copilot's -p stdout has no session.start
-// line.
-func (p *parser) begin(l *parsers.Line, emit parsers.Emit) error {
+// begin starts a run: Copilot's -p stdout has no session.start line.
+func (p *parser) begin(emit parsers.Emit) error {
 	p.started = true
-	p.first = strings.Clone(l.Str("id"))
 	e := p.event(streaming.KindSessionStart)
 	e.Model = p.model
 	return emit(e)
@@ -391,7 +396,7 @@ func (p *parser) subagent(typ string, l *parsers.Line, d *data, emit parsers.Emi
 // a session error or an abort.
 func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	if !p.started {
-		if err := p.begin(l, emit); err != nil {
+		if err := p.begin(emit); err != nil {
 			return err
 		}
 	}
