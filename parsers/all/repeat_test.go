@@ -96,6 +96,21 @@ func TestIdenticalDeltasShownEachTime(t *testing.T) {
 			rep(n, `{"ts":3%d,"type":"ask","ask":"command_output","text":%s}`, p),
 			rep(n, `{"ts":4%d,"type":"say","say":"text","text":%s}`, p),
 		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta}},
+		"copilot": {join(
+			[]string{`{"type":"user.message","data":{"content":"wait for the db"},"id":"e1"}`,
+				`{"type":"assistant.turn_start","data":{"turnId":"0"},"id":"e2"}`},
+			rep(n, `{"type":"assistant.reasoning_delta","data":{"reasoningId":"r1","deltaContent":%s},"id":"e1%d"}`, p),
+			[]string{`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"./wait"}},"id":"e3"}`},
+			rep(n, `{"type":"tool.execution_partial_result","data":{"toolCallId":"c1","partialOutput":%s},"id":"e2%d"}`, p),
+			[]string{`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":""}},"id":"e4"}`,
+				`{"type":"assistant.message_start","data":{"messageId":"m1"},"id":"e5"}`},
+			rep(n, `{"type":"assistant.message_delta","data":{"messageId":"m1","deltaContent":%s},"id":"e3%d"}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta}},
+		"antigravity": {join(
+			[]string{`{"event":"init","conversation_id":"c","init":{"model":"m"}}`},
+			rep(n, `{"event":"step_update","step_update":{"conversation_id":"c","step_index":1,"state":"ACTIVE","step_type":"agent_response","thinking_delta":%s}}`, p),
+			rep(n, `{"event":"step_update","step_update":{"conversation_id":"c","step_index":1,"state":"ACTIVE","step_type":"agent_response","text_delta":%s}}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
 	}
 	for _, a := range contractAgents(t) {
 		c, ok := cases[a.Name]

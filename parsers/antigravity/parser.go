@@ -2,7 +2,6 @@ package antigravity
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -13,7 +12,6 @@ import (
 // which tool step is running. It keeps no text: the session does.
 type parser struct {
 	ev   streaming.Event
-	run  int    // inits seen: ids are scoped to the run
 	msg  string // the agent_response step whose message is open ("" none)
 	tool string // the tool step last started and not yet ended
 
@@ -68,7 +66,6 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
-	p.run++
 	p.tool, p.ended = "", false
 	in := l.Get("init").Raw
 	e := p.event(streaming.KindSessionStart)
@@ -102,14 +99,11 @@ func (p *parser) nextTurn(emit parsers.Emit) error {
 	return emit(e)
 }
 
-// stepID is a step's identity: its conversation and index, scoped to the
-// run (a log holding one run twice shows both).
+// stepID is a step's identity: its conversation and index (the session
+// scopes it to the run that init began, so a log holding one run twice
+// shows both).
 func (p *parser) stepID(l *parsers.Line, s *step) string {
-	id := l.Text(s.conv) + "/" + s.index
-	if p.run > 1 {
-		id += "#" + strconv.Itoa(p.run)
-	}
-	return id
+	return l.Text(s.conv) + "/" + s.index
 }
 
 // step is one step_update.
@@ -300,7 +294,6 @@ func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
 // jsonResult is --output-format json: the bare result object, the whole
 // run in one line.
 func (p *parser) jsonResult(l *parsers.Line, emit parsers.Emit) error {
-	p.run++
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = l.Str("conversation_id")
 	if err := emit(e); err != nil {

@@ -98,6 +98,13 @@ func (t *transcript) Parse(l *parsers.Line, emit parsers.Emit) error {
 // record (progress/agent_progress) belongs to.
 func (t *transcript) record(r gjson.Result, n int, parent string) error {
 	typ := r.Get("type").String()
+	if t.started && t.turns > 0 && parent == "" && typ == "user" && isRoot(r) {
+		// The file starts over (one transcript twice, or two
+		// concatenated): a new run, where the session scopes identity.
+		if err := t.restart(); err != nil {
+			return err
+		}
+	}
 	if !t.started && r.Get("sessionId").Exists() && (typ == "user" || typ == "assistant" || typ == "system") {
 		t.sid = strings.Clone(r.Get("sessionId").String())
 		t.cwd = strings.Clone(r.Get("cwd").String())
@@ -134,6 +141,31 @@ func (t *transcript) record(r gjson.Result, n int, parent string) error {
 	ev.Type = typ
 	ev.Text = r.Raw
 	return t.send()
+}
+
+// isRoot reports whether r is the first record of a conversation: on the
+// main chain, with a null parentUuid (a sidechain's first record and a
+// compaction boundary have one too, but are not main-chain user records).
+func isRoot(r gjson.Result) bool {
+	p := r.Get("parentUuid")
+	return p.Exists() && p.Type == gjson.Null && !r.Get("isSidechain").Bool()
+}
+
+// restart ends the run the file held so far (its finished turn gets its
+// result; what is left open the session ends as incomplete) and forgets
+// its calls, so that the next record begins a run.
+func (t *transcript) restart() error {
+	if err := t.closeTurn(); err != nil {
+		return err
+	}
+	if err := t.stopMsg(); err != nil {
+		return err
+	}
+	clear(t.open)
+	t.tasks = t.tasks[:0]
+	t.started, t.warmup = false, false
+	t.active, t.answered, t.failed = false, false, ""
+	return nil
 }
 
 func (t *transcript) start() error {

@@ -70,8 +70,6 @@ type parser struct {
 	lrsn   lstream
 	lraw   lstream
 	chunks map[string][]byte // legacy output bytes held back (a cut UTF-8 sequence)
-
-	noted map[string]bool // one-time notices already given
 }
 
 func newParser() *parser {
@@ -80,7 +78,6 @@ func newParser() *parser {
 		msgs:   make(map[string]bool),
 		done:   make(map[string]bool),
 		chunks: make(map[string][]byte),
-		noted:  make(map[string]bool),
 	}
 	p.lmsg.kind = streaming.KindTextDelta
 	p.lrsn.kind = streaming.KindThinkingDelta
@@ -115,11 +112,8 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	if isConfigLine(l) {
 		return p.legacyConfig(l, emit)
 	}
-	if l.Has("method") {
-		if err := p.note("app-server", "this line looks like Codex app-server JSON-RPC, not `codex exec --json` output; kept as unknown", emit); err != nil {
-			return err
-		}
-	}
+	// App-server and rollout lines never come here: dispatch routes them
+	// to their own readers.
 	return p.unknown(l, l.Str("type"), emit)
 }
 
@@ -146,11 +140,6 @@ func (p *parser) typed(l *parsers.Line, t string, emit parsers.Emit) error {
 	case "request_user_input":
 		return p.requestUserInput(l, emit)
 	}
-	if rolloutTypes[t] && l.Has("payload") {
-		if err := p.note("rollout", "this looks like a Codex session rollout file (~/.codex/sessions), not `codex exec --json` output; its lines are kept as unknown", emit); err != nil {
-			return err
-		}
-	}
 	return p.unknown(l, t, emit)
 }
 
@@ -158,17 +147,6 @@ func (p *parser) unknown(l *parsers.Line, t string, emit parsers.Emit) error {
 	ev := p.set(streaming.KindUnknown)
 	ev.Type = t
 	ev.Text = l.JSON
-	return emit(ev)
-}
-
-// note sends a notice once per stream.
-func (p *parser) note(what, text string, emit parsers.Emit) error {
-	if p.noted[what] {
-		return nil
-	}
-	p.noted[what] = true
-	ev := p.set(streaming.KindNotice)
-	ev.Text = text
 	return emit(ev)
 }
 

@@ -18,8 +18,8 @@ type parser struct {
 	t  time.Time // the line's timestamp
 	n  int       // the line's number
 
-	run     int    // runs begun (a log can hold several, each ended by a result)
 	started bool   // session.start was emitted for the current run
+	first   string // the event id of the run's first line: seen again, the log repeats
 	model   string // the model the preamble named, for session.start
 	turns   int    // assistant turns of the run
 
@@ -52,15 +52,6 @@ func (p *parser) event(k streaming.Kind) *streaming.Event {
 func (p *parser) newID(prefix string, line int) string {
 	p.seq++
 	return prefix + strconv.Itoa(p.seq) + "@" + strconv.Itoa(line)
-}
-
-// scope makes a wire id unique to the run: a log holding the same run
-// twice (or resumed runs reusing ids) shows each run's calls.
-func (p *parser) scope(id string) string {
-	if p.run == 0 || id == "" {
-		return id
-	}
-	return id + "#" + strconv.Itoa(p.run)
 }
 
 // quiet are the types shown as nothing: the session preamble, internal
@@ -140,6 +131,21 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	if typ == "session.start" || typ == "session.resume" {
 		return p.sessionStart(l, &d, emit)
 	}
+	if id := l.Str("id"); id != "" {
+		if p.started && id == p.first {
+			// The run's first event again: the log repeats (`cat
+			// run.jsonl run.jsonl`) or a cut-off run was replayed. -p
+			// stdout has no session.start, so this begins the new run.
+			if err := p.endRun(emit); err != nil {
+				return err
+			}
+		}
+		if p.first == "" {
+			// The run's first line with an id, preamble included: a
+			// repeat is known before its preamble is shown in the old run.
+			p.first = strings.Clone(id)
+		}
+	}
 	if !p.started && !preamble(typ) {
 		if err := p.begin(emit); err != nil {
 			return err
@@ -195,7 +201,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		return p.toolStart(l, &d, emit)
 	case "tool.execution_partial_result":
 		e := p.event(streaming.KindToolOutputDelta)
-		e.ID, e.Text = p.scope(l.Text(d.toolCallID)), l.Text(d.partialOutput)
+		e.ID, e.Text = l.Text(d.toolCallID), l.Text(d.partialOutput)
 		if e.Text == "" {
 			return nil
 		}
@@ -289,6 +295,7 @@ func (p *parser) sessionStart(l *parsers.Line, d *data, emit parsers.Emit) error
 		}
 	}
 	p.started = true
+	p.first = strings.Clone(l.Str("id"))
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = l.Text(d.sessionID)
 	e.Model = l.Text(d.selectedModel)
@@ -381,7 +388,7 @@ func (p *parser) subagent(typ string, l *parsers.Line, d *data, emit parsers.Emi
 		}
 	}
 	e := p.event(streaming.KindStatus)
-	e.Text, e.Level, e.Parent = msg, level, p.scope(l.Text(d.toolCallID))
+	e.Text, e.Level, e.Parent = msg, level, l.Text(d.toolCallID)
 	return emit(e)
 }
 
@@ -459,8 +466,7 @@ func (p *parser) endRun(emit parsers.Emit) error {
 }
 
 func (p *parser) endRunState() {
-	p.started = false
-	p.run++
+	p.started, p.first = false, ""
 	p.turns = 0
 	p.failMsg, p.aborted = "", ""
 	p.think, p.thinkOpen, p.thinkDone = "", false, false

@@ -1,6 +1,8 @@
 package copilot
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,9 +76,14 @@ func TestDiffEdit(t *testing.T) {
 }
 
 // line builds a session event line.
+// line is one event of the given type, with an event id of its own (as
+// Copilot's are: an id seen again is the log repeating).
 func line(typ, data string, extra ...string) string {
-	return `{"type":"` + typ + `","data":` + data + `,"id":"e` + typ + `"` + strings.Join(extra, "") + `}`
+	lineSeq++
+	return `{"type":"` + typ + `","data":` + data + `,"id":"e` + strconv.Itoa(lineSeq) + `"` + strings.Join(extra, "") + `}`
 }
+
+var lineSeq int
 
 const okResult = `{"type":"result","timestamp":"2026-10-03T00:00:01Z","sessionId":"s","exitCode":0,"usage":{"sessionDurationMs":1000}}`
 
@@ -302,5 +309,30 @@ func TestShellSubject(t *testing.T) {
 		if s := res.Of(streaming.KindToolStart); len(s) != 1 || s[0].Subject != want {
 			t.Errorf("%s: starts %+v, want subject %q", args, s, want)
 		}
+	}
+}
+
+// TestRepeatedLogBeginsRun: -p stdout has no session.start, so a log that
+// repeats without a result between (a cut-off run, `cat` twice) begins a
+// run where its first event comes back: its calls show twice, each run
+// shown as the first (the preamble's warning, then the run).
+func TestRepeatedLogBeginsRun(t *testing.T) {
+	log := strings.Join([]string{
+		`{"type":"session.mcp_server_status_changed","data":{"serverName":"db","status":"failed"},"id":"p1"}`,
+		`{"type":"user.message","data":{"content":"go"},"id":"u1"}`,
+		`{"type":"tool.execution_start","data":{"toolCallId":"t1","toolName":"bash","arguments":{"command":"ls"}},"id":"x1"}`,
+	}, "\n") + "\n"
+	res := parsertest.Run(self, log+log).Check(t)
+	var kinds []streaming.Kind
+	for _, e := range res.Events {
+		switch e.Kind {
+		case streaming.KindSessionStart, streaming.KindStatus, streaming.KindToolStart:
+			kinds = append(kinds, e.Kind)
+		}
+	}
+	want := []streaming.Kind{streaming.KindStatus, streaming.KindSessionStart, streaming.KindToolStart,
+		streaming.KindStatus, streaming.KindSessionStart, streaming.KindToolStart}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("events %v, want %v", kinds, want)
 	}
 }

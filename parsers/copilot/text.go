@@ -8,7 +8,7 @@ import (
 )
 
 // messageID is the message a text event belongs to: its messageId, else
-// the event's own id (an old build or a trimmed log), scoped to the run.
+// the event's own id (an old build or a trimmed log).
 func (p *parser) messageID(l *parsers.Line, d *data) string {
 	id := redacted(l.Text(d.messageID))
 	if id == "" {
@@ -17,7 +17,7 @@ func (p *parser) messageID(l *parsers.Line, d *data) string {
 	if id == "" {
 		id = p.newID("msg", l.N)
 	}
-	return p.scope(id)
+	return id
 }
 
 // openText opens an assistant text message unless it is open; it reports
@@ -28,7 +28,7 @@ func (p *parser) openText(id, parent string, emit parsers.Emit) (bool, error) {
 	}
 	p.open[strings.Clone(id)] = true
 	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role, e.Parent = id, streaming.RoleAssistant, p.scope(parent)
+	e.Message, e.Role, e.Parent = id, streaming.RoleAssistant, parent
 	return false, emit(e)
 }
 
@@ -170,7 +170,7 @@ func (p *parser) userMessage(l *parsers.Line, d *data, emit parsers.Emit) error 
 	if id == "" {
 		id = p.newID("prompt", l.N)
 	}
-	id = "user:" + p.scope(id)
+	id = "user:" + id
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = id, streaming.RoleUser
 	if err := emit(e); err != nil {

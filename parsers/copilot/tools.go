@@ -15,7 +15,7 @@ func (p *parser) toolStart(l *parsers.Line, d *data, emit parsers.Emit) error {
 		return err
 	}
 	e := p.event(streaming.KindToolStart)
-	e.ID = p.scope(l.Text(d.toolCallID))
+	e.ID = l.Text(d.toolCallID)
 	e.Name = toolName(l, d)
 	if strings.HasPrefix(d.arguments, "{") {
 		e.Input = d.arguments
@@ -27,7 +27,7 @@ func (p *parser) toolStart(l *parsers.Line, d *data, emit parsers.Emit) error {
 		// Subject out of a borrowed line.)
 		e.Subject = strings.Clone(l.Field(d.shellToolInfo, "displayCommand").String())
 	}
-	e.Parent = p.scope(l.Text(d.parentToolCallID))
+	e.Parent = l.Text(d.parentToolCallID)
 	return emit(e)
 }
 
@@ -50,7 +50,7 @@ func toolName(l *parsers.Line, d *data) string {
 // detailedContent is its diff.
 func (p *parser) toolEnd(l *parsers.Line, d *data, emit parsers.Emit) error {
 	e := p.event(streaming.KindToolEnd)
-	e.ID = p.scope(l.Text(d.toolCallID))
+	e.ID = l.Text(d.toolCallID)
 	if n := l.Text(d.toolName); n != "" {
 		e.Name = toolName(l, d)
 	}

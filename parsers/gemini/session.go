@@ -80,6 +80,15 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 	s.emit = emit
 	switch {
 	case l.Has("sessionId") && l.Has("projectHash"):
+		// A header begins a run, also after another file's records (a log
+		// that repeats, or files concatenated): the last run's finished
+		// turn gets its result, what it left open the session ends.
+		if err := s.closeTurn(); err != nil {
+			return err
+		}
+		clear(s.open)
+		clear(s.opened)
+		s.active, s.answered, s.failed = false, false, ""
 		s.sid = strings.Clone(l.Str("sessionId"))
 		if err := s.start(); err != nil {
 			return err
