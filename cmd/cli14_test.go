@@ -153,7 +153,11 @@ func TestTeeAfterStdoutCloses(t *testing.T) {
 	dir := t.TempDir()
 	var s hStream
 	s.init()
-	for i := 0; i < 8000; i++ { // 2 MB: more than the pipes hold
+	// 8 MB: every format's output is more than the pipes hold (agentfmt
+	// grows its stdout pipe to 1 MB), so agentfmt meets the closed pipe
+	// whatever the timing (with 2 MB, pretty's output could all fit in the
+	// pipe before head exited, and agentfmt rightly exited 0).
+	for i := 0; i < 32000; i++ {
 		s.text(fmt.Sprint("msg_", i), fmt.Sprintf("line %d of a long answer that goes on for a while", i))
 	}
 	s.result(true, "")
