@@ -232,7 +232,7 @@ func (p *Plain) endBlock() {
 // thinkingSummary keeps the start of a thinking block for its one-line summary.
 type thinkingSummary struct {
 	head []byte
-	n    int // bytes of thinking seen
+	n    int // characters of thinking seen
 }
 
 func (t *thinkingSummary) reset() {
@@ -240,7 +240,7 @@ func (t *thinkingSummary) reset() {
 }
 
 func (t *thinkingSummary) add(s string) {
-	t.n += len(s)
+	t.n += utf8.RuneCountInString(s)
 	if len(t.head) < 400 {
 		t.head = append(t.head, s[:min(len(s), 400-len(t.head))]...)
 	}
