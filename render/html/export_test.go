@@ -1,0 +1,5 @@
+package html
+
+// The embedded stylesheet and script, for the golden tests (package
+// html_test) to fold.
+var PageCSS, PageJS = pageCSS, pageJS
