@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"encoding/binary"
+	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"math/bits"
 	"strings"
 
@@ -97,46 +98,6 @@ func skipWS(data []byte, i int) int {
 	return i
 }
 
-// scanNumber checks a number that starts at i, as gjson does: the bytes
-// after it are checked by the caller.
-func scanNumber(data []byte, i int) (int, bool) {
-	if data[i] == '-' {
-		i++
-		if i == len(data) || data[i] < '0' || data[i] > '9' {
-			return i, false
-		}
-	}
-	if data[i] == '0' {
-		i++
-	} else {
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(data) && data[i] == '.' {
-		i++
-		if i == len(data) || data[i] < '0' || data[i] > '9' {
-			return i, false
-		}
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if i == len(data) || data[i] < '0' || data[i] > '9' {
-			return i, false
-		}
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-	}
-	return i, true
-}
-
 // scanJSON reports whether data is valid JSON, exactly as
 // gjson.ValidBytes does. When it is an object and top is not nil, top
 // receives the spans of its top-level fields (positions in data).
@@ -182,7 +143,7 @@ value:
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var ok bool
-		if i, ok = scanNumber(data, i); !ok {
+		if i, ok = jsonvalid.ScanNumber(data, i); !ok {
 			return false
 		}
 	case 't':

@@ -89,7 +89,7 @@ func (s *Stream) Scan(data []byte) Status {
 				}
 				s.i = j
 			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-				j, ok := scanNumber(data, i)
+				j, ok := ScanNumber(data, i)
 				if !ok {
 					s.mode = modeBad
 					continue

@@ -63,7 +63,7 @@ value:
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var ok bool
-		if i, ok = scanNumber(data, i); !ok {
+		if i, ok = ScanNumber(data, i); !ok {
 			return 0, false
 		}
 	case 't':
@@ -174,9 +174,10 @@ func skipWS(data []byte, i int) int {
 	return i
 }
 
-// scanNumber checks a number that starts at i; the bytes after it are
-// checked by the caller.
-func scanNumber(data []byte, i int) (int, bool) {
+// ScanNumber checks a JSON number that starts at i and returns where it
+// ends; the bytes after it are checked by the caller. The parsers' scanner
+// uses it too.
+func ScanNumber(data []byte, i int) (int, bool) {
 	if data[i] == '-' {
 		i++
 		if i == len(data) || data[i] < '0' || data[i] > '9' {
