@@ -15,11 +15,6 @@ import (
 // split across rows — answers in every markdown
 // construct, CJK mixed with Latin, tool previews and diffs, the header.
 func TestPrettyRowsFitWordsWhole(t *testing.T) {
-	if raceEnabled {
-		// Dozens of emulators under the race detector crash the runtime
-		// ("found bad pointer in Go heap") inside the vt library.
-		t.Skip("skipped with -race")
-	}
 	fixtures := append([]prettyFixture{}, issue12Fixtures...)
 	for _, f := range prettyFixtures {
 		switch f.name {

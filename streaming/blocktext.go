@@ -12,7 +12,7 @@ const maxChunk = 1 << 20
 // whole part (head, made by String) followed by pieces of up to maxChunk
 // bytes (more only for a single larger append).
 type text struct {
-	head   strings.Builder // the text String last returned, without a copy
+	head   string // the text String last returned (joined once, see String)
 	chunks [][]byte
 	n      int
 }
@@ -59,16 +59,20 @@ func (t *text) Reset() { *t = text{} }
 // that replaces them: asking again costs nothing until more is appended.
 func (t *text) String() string {
 	if len(t.chunks) == 0 {
-		return t.head.String()
+		return t.head
 	}
+	// A Builder's String is its buffer without a copy. The Builder itself
+	// must not be copied into t: it holds a pointer to where it was made
+	// (a stack frame, here), which the garbage collector later finds
+	// dangling ("found bad pointer in Go heap").
 	var b strings.Builder
 	b.Grow(t.n)
-	b.WriteString(t.head.String())
+	b.WriteString(t.head)
 	for _, c := range t.chunks {
 		b.Write(c)
 	}
-	t.head, t.chunks = b, nil
-	return t.head.String()
+	t.head, t.chunks = b.String(), nil
+	return t.head
 }
 
 // PrefixOf reports whether s begins with the text.
@@ -76,7 +80,7 @@ func (t *text) PrefixOf(s string) bool {
 	if len(s) < t.n {
 		return false
 	}
-	h := t.head.String()
+	h := t.head
 	if s[:len(h)] != h {
 		return false
 	}
@@ -98,7 +102,7 @@ func (t *text) HasPrefix(s string) bool {
 	if len(s) > t.n {
 		return false
 	}
-	h := t.head.String()
+	h := t.head
 	if len(s) <= len(h) {
 		return h[:len(s)] == s
 	}
