@@ -151,20 +151,20 @@ func (r *Pretty) spinner() string {
 	return spinnerFrames[int(n%int64(len(spinnerFrames)))]
 }
 
-// pollResize re-reads the terminal size after SIGWINCH, unless --width
-// fixed it (TermSize is nil then).
+// pollResize re-reads the terminal size, unless --width fixed it
+// (TermSize is nil then). It does so on every frame, not only after
+// SIGWINCH: the signal comes a moment after the terminal changed, and a
+// frame drawn for the old width in that moment moves the cursor by rows
+// that the terminal no longer has, which leaves words twice on the screen
+// or erases some. Reading the size costs one system call per frame.
 func (r *Pretty) pollResize() {
 	for r.cfg.Resize != nil {
 		select {
 		case <-r.cfg.Resize:
-			r.clock.resized = true
 			continue
 		default:
 		}
 		break
-	}
-	if !r.clock.resized {
-		return
 	}
 	r.clock.resized = false
 	if r.cfg.TermSize == nil {

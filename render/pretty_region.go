@@ -17,8 +17,9 @@ func (r *Pretty) frame(final bool) {
 	r.pollResize()
 	r.settle()
 	commit := r.commitReady(r.commitBuf[:0])
+	r.pollResize() // again, as late as can be: the frame is for this width
 	live := r.liveRows(r.liveBuf[:0])
-	limit := r.maxRows()
+	limit := r.liveMax()
 	commit, live = r.fit(commit), r.fit(live)
 	if len(live) > limit {
 		live = r.clip(live, limit)
@@ -52,6 +53,23 @@ func (r *Pretty) maxRows() int {
 		h = 20
 	}
 	return max(h-1, 1)
+}
+
+// shrinkRoom is how many times narrower the terminal may get, in one
+// resize, with the live region still on the screen afterwards: the
+// terminal re-wraps each row of the region into as many as this, and the
+// cursor must still reach the region's first row to erase it (see
+// screen.resize). A row that a reflow pushes into the scrollback can't be
+// erased there, and would be shown twice.
+const shrinkRoom = 3
+
+// liveMax is the tallest the live region is drawn: a third of what the
+// screen holds (maxRows), so that a terminal made up to shrinkRoom times
+// narrower (80 columns to 27) still has all of it on the screen; on a
+// very short screen, a few rows whatever the risk. What it cuts from the
+// top of an open block shows when the block is committed.
+func (r *Pretty) liveMax() int {
+	return max(r.maxRows()/shrinkRoom, min(r.maxRows(), 6))
 }
 
 // crowd stops waiting for running calls at the head of the sequence
@@ -249,7 +267,13 @@ func (r *Pretty) clip(live []row, limit int) []row {
 	if limit <= 1 {
 		return live[len(live)-limit:]
 	}
+	// The rows cut go in steps of half the region: a region that shows
+	// the tail of a growing text moves up by half its height at a time,
+	// not by a row each time a row is added, which would write the whole
+	// region again for every row of text.
+	step := max(limit/2, 1)
 	cut := len(live) - limit + 1
+	cut = min((cut+step-1)/step*step, len(live)-1)
 	s := truncCells(fmt.Sprintf("… %d more line%s", cut, plural(cut)), r.scr.width)
 	return append([]row{{r.p.Dim(s), cells(s)}}, live[cut:]...)
 }

@@ -11,8 +11,12 @@ import (
 const (
 	seqHideCursor = "\x1b[?25l"
 	seqShowCursor = "\x1b[?25h"
-	seqEraseLine  = "\x1b[K" // to the end of the row
-	seqEraseBelow = "\x1b[J" // from the cursor to the end of the screen
+	seqEraseBelow = "\x1b[J"  // from the cursor to the end of the screen
+	seqEraseRow   = "\x1b[2K" // the whole row, the cursor staying
+	seqSaveCursor = "\x1b7"
+	seqRestCursor = "\x1b8"
+	seqDown       = "\x1b[B" // a row down, never scrolling
+	seqUp         = "\x1b[A" // a row up, never scrolling
 )
 
 // screen owns the terminal. Finished rows are written once and scroll away
@@ -101,18 +105,27 @@ func (s *screen) draw(commit, live []row) {
 		} else {
 			nr = live[i-len(commit)]
 		}
-		if i < n {
+		switch {
+		case i < n && s.rows[i].w <= nr.w:
 			s.rewrite(i, s.rows[i], nr)
 			continue
+		case i < n:
+			// A row that gets shorter is not cut with an erase to the end
+			// of the row: terminals such as tmux keep the erased cells as
+			// part of the row, and when the window gets narrower they
+			// re-wrap the row at its old width, which screen.resize can't
+			// know. The row is erased whole and written anew.
+			s.eraseRows(i, i+1)
+		default:
+			s.moveTo(i, 0)
 		}
-		s.moveTo(i, 0)
 		s.str(nr.s)
 		s.cx = nr.w
 	}
 	switch {
 	case total < n:
+		s.eraseRows(total, n)
 		s.moveTo(total, 0)
-		s.str(seqEraseBelow)
 	case len(live) == 0:
 		s.moveTo(total, 0) // leave the cursor on a fresh row
 	}
@@ -120,8 +133,20 @@ func (s *screen) draw(commit, live []row) {
 	s.cy -= len(commit)
 }
 
-// rewrite turns row i from o into nr, writing from the first cell where
-// they differ.
+// eraseRows erases rows from to to-1 of the region, one by one. Never with
+// an erase to the end of the screen: the region may start at the top of
+// the screen (after a resize), and tmux takes an erase from the top-left
+// corner for "clear screen", moving what the screen holds, the region
+// included, into its scrollback.
+func (s *screen) eraseRows(from, to int) {
+	for k := from; k < to; k++ {
+		s.moveTo(k, 0)
+		s.str(seqEraseRow)
+	}
+}
+
+// rewrite turns row i from o into nr, no narrower than o, writing from the
+// first cell where they differ.
 func (s *screen) rewrite(i int, o, nr row) {
 	if o.s == nr.s {
 		return
@@ -146,9 +171,6 @@ func (s *screen) rewrite(i int, o, nr row) {
 	s.str(st.Open())
 	s.str(nr.s[p:])
 	s.cx = nr.w
-	if o.w > nr.w {
-		s.str(seqEraseLine)
-	}
 }
 
 // commonPrefix is the length of the common start of a and b, moved back so
@@ -204,30 +226,59 @@ func endsWithJoiner(s string) bool {
 	return r == 0x200d
 }
 
-// resize forgets the live region after the terminal changed width: the
-// cursor goes back to the region's first row (counting the rows a
-// narrower terminal made of each when it reflowed them) and everything
-// from there down is erased; the next draw writes the region anew.
+// resize forgets the live region after the terminal changed width, and
+// erases what it can of it; the next draw writes the region anew from
+// where the cursor ends up: the region's first row.
+//
+// A terminal that got narrower has re-wrapped each row of the region into
+// as many rows as it now takes (tmux, VTE, kitty, iTerm2, Windows Terminal
+// reflow; the rows never had cells erased at their end, see draw, so
+// their width is what was written), keeping the cursor on the same
+// character. The erase goes row by row, up from the cursor and down from
+// it (the cursor saved and restored in between), and each move stops at
+// the edge of the screen: it never clears the screen from its top-left
+// corner, which tmux takes for "clear screen" and answers by moving the
+// whole screen, the region included, into its scrollback. Rows that the
+// reflow pushed above the top of the screen are beyond any erase: the
+// region is kept short enough (Pretty.liveMax) that a terminal three times
+// narrower still has it on the screen.
 func (s *screen) resize(width int) {
 	if width == s.width || width <= 0 {
 		return
 	}
 	if len(s.rows) > 0 || s.cy != 0 || s.cx != 0 {
-		up := s.cy
+		tall := func(w int) int { return 1 } // rows a row of w cells takes now
 		if width < s.width {
-			up = 0
-			for i := 0; i < s.cy && i < len(s.rows); i++ {
-				up += max(1, (s.rows[i].w+width-1)/width)
-			}
-			if s.cy < len(s.rows) {
-				up += min(s.cx, s.width-1) / width
+			tall = func(w int) int { return max(1, (w+width-1)/width) }
+		}
+		up, down := 0, 0
+		for i := range s.rows {
+			switch {
+			case i < s.cy:
+				up += tall(s.rows[i].w)
+			case i > s.cy:
+				down += tall(s.rows[i].w)
 			}
 		}
-		s.str("\r")
-		if up > 0 {
-			s.csi(up, 'A')
+		if s.cy < len(s.rows) {
+			at := 0 // the cursor's row within its re-wrapped row
+			if width < s.width {
+				at = min(s.cx, s.width-1) / width
+			}
+			up += at
+			down += tall(s.rows[s.cy].w) - 1 - at
 		}
-		s.str(seqEraseBelow)
+		s.str("\r" + seqEraseRow)
+		if down > 0 {
+			s.str(seqSaveCursor)
+			for range down {
+				s.str(seqDown + seqEraseRow)
+			}
+			s.str(seqRestCursor)
+		}
+		for range up {
+			s.str(seqUp + seqEraseRow)
+		}
 	}
 	s.rows = s.rows[:0]
 	s.cy, s.cx = 0, 0

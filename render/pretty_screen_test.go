@@ -217,7 +217,9 @@ func TestScreenResizeWider(t *testing.T) {
 }
 
 // TestScreenResizeNarrowerCountsReflow: a narrower terminal that reflows
-// makes two rows of a wide one; the cursor must go up past both.
+// makes two rows of a wide one; the erase must go up past both, row by
+// row (never an erase to the end of the screen, which tmux turns into
+// moving the screen to its scrollback when it starts at the top).
 func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
 	var out bytes.Buffer
 	s := screen{out: &out, width: 40}
@@ -228,7 +230,7 @@ func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
 	s.resize(20)
 	_ = s.flush()
 	// Row 0 (30 cells) becomes 2 rows at width 20: up 2 from row 1.
-	if got, want := out.String(), "\r\x1b[2A\x1b[J"; got != want {
+	if got, want := out.String(), "\r\x1b[2K\x1b[A\x1b[2K\x1b[A\x1b[2K"; got != want {
 		t.Errorf("resize wrote %q, want %q", got, want)
 	}
 }

@@ -161,6 +161,8 @@ func (t *textItem) file(r *Pretty, line string) {
 	case mdterm.IsBlank(line):
 		if len(t.block) > 0 {
 			t.blank = true
+		} else if t.fenceCont {
+			t.fenceCont = false // a paragraph shown in pieces ends here: an empty row before the next
 		}
 		return
 	case mdterm.IsHeading(line):
@@ -179,14 +181,14 @@ func (t *textItem) file(r *Pretty, line string) {
 }
 
 // grow counts the rows a line adds to the open block, and shows what the
-// block holds when it would fill more than half the screen or holds
+// block holds when it would fill the live region (Pretty.liveMax) or holds
 // blockMax bytes: the live region stays small (each frame redraws it)
 // and the text goes to the scrollback as it comes. A table is kept whole
 // up to blockMax, so that its columns line up.
 func (t *textItem) grow(r *Pretty, line string) {
 	t.est += max(1, (len(line)+t.avail(r)-1)/t.avail(r))
 	table := !t.inFence && len(t.block) > 0 && t.block[0] == '|'
-	if len(t.block) > blockMax || !table && t.est > max(4, r.maxRows()/2) {
+	if len(t.block) > blockMax || !table && t.est > max(4, r.liveMax()-2) {
 		t.flush(r, false)
 	}
 }
@@ -207,6 +209,9 @@ func (t *textItem) flush(r *Pretty, end bool) {
 		return
 	}
 	if len(t.block) == 0 {
+		if end {
+			t.fenceCont = false // the paragraph cut in pieces ended with its last piece
+		}
 		return
 	}
 	t.add(chunk{src: string(t.block), kind: chunkMD, sep: t.nOut > 0 && !t.fenceCont})

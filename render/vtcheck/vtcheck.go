@@ -190,6 +190,9 @@ func Sequences(out []byte) error {
 // allowed returns the length of the sequence at the start of b and whether
 // it is one the renderer writes.
 func allowed(b []byte) (int, bool) {
+	if len(b) >= 2 && (b[1] == '7' || b[1] == '8') {
+		return 2, true // save and restore the cursor (a resize's erase)
+	}
 	if len(b) < 3 || b[1] != '[' {
 		return 1, false
 	}
@@ -205,10 +208,10 @@ func allowed(b []byte) (int, bool) {
 			continue
 		case c == 'm':
 			return j + 1, true
-		case c == 'A' || c == 'G':
+		case c == 'A' || c == 'B' || c == 'G':
 			return j + 1, !strings.ContainsAny(string(b[2:j]), ";:")
 		case c == 'K' || c == 'J':
-			return j + 1, j == 2
+			return j + 1, j == 2 || string(b[2:j]) == "2" && c == 'K'
 		}
 		return j + 1, false
 	}
