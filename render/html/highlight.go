@@ -2,12 +2,12 @@ package html
 
 import (
 	"bytes"
+	_ "embed"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
 )
@@ -28,22 +28,23 @@ const (
 // shown as plain text (lexers are regular expressions: bounded work).
 const maxHighlight = 256 << 10
 
-// codeCSS is the style sheet of chroma's classes: the light style on
-// screens that prefer light and in print, the dark one on screens that
-// prefer dark. Each is scoped whole, so no colour of one leaks into the
-// other. (The blocks' background is the page's, from page.css.)
-func codeCSS() string {
-	var b bytes.Buffer
-	for _, s := range []struct{ media, style string }{
-		{"print, (prefers-color-scheme: light)", lightStyle},
-		{"screen and (prefers-color-scheme: dark)", darkStyle},
-	} {
-		b.WriteString("@media " + s.media + " {\n")
-		_ = formatter.WriteCSS(&b, styles.Get(s.style))
-		b.WriteString("}\n")
-	}
-	return b.String()
-}
+// codeCSS is the style sheet of chroma's classes (code.css): the light
+// style on screens that prefer light and in print, the dark one on screens
+// that prefer dark. Each is scoped whole, so no colour of one leaks into
+// the other. (The blocks' background is the page's, from page.css.)
+//
+// It is made from chroma's styles by TestCodeCSS (go test ./render/html
+// -run TestCodeCSS -update), not at run time: chroma's styles package
+// parses every style it has when the program starts (10 ms and 2 MB,
+// measured with GODEBUG=inittrace=1), which every output format would
+// pay for the sake of -o html.
+//
+//go:embed code.css
+var codeCSS string
+
+// classStyle is the style handed to the formatter, which writes class
+// names only: the colours are codeCSS's.
+var classStyle = chroma.MustNewStyle("agentfmt-classes", chroma.StyleEntries{})
 
 func fencedCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
@@ -80,7 +81,7 @@ func code(w util.BufWriter, lang, text string) {
 		it, err := chroma.Coalesce(lexer).Tokenise(nil, text)
 		if err == nil {
 			var b bytes.Buffer
-			if formatter.Format(&b, styles.Get(lightStyle), it) == nil {
+			if formatter.Format(&b, classStyle, it) == nil {
 				w.Write(b.Bytes())
 				w.WriteByte('\n')
 				return

@@ -30,7 +30,7 @@ type page struct {
 
 var thePage = sync.OnceValue(func() *page {
 	p := &page{tpl: template.Must(template.New("page").Parse(pageTemplate))}
-	p.css = pageCSS + codeCSS()
+	p.css = pageCSS + codeCSS
 	// Nothing may load or run but the page's own style sheet and script:
 	// no network (default-src 'none'), images only from data: (the
 	// thumbnails of images in answers), no inline style attributes, no
