@@ -102,16 +102,21 @@ func BenchmarkPipeline(b *testing.B) {
 }
 
 // BenchmarkClaudeCorpus renders the Claude captures (bench/compare's
-// input) as plain text.
+// input) as plain text, in pretty (not a terminal: no live region) and
+// as markdown.
 func BenchmarkClaudeCorpus(b *testing.B) {
-	data := claudeCorpusStream(b)
-	if data == nil {
-		b.Skip("no ../shared/corpus/claude")
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		runPipeline(b, data, "-o", "plain", "--color", "never")
+	for _, format := range []string{"plain", "pretty", "markdown"} {
+		b.Run(format, func(b *testing.B) {
+			data := claudeCorpusStream(b)
+			if data == nil {
+				b.Skip("no ../shared/corpus/claude")
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				runPipeline(b, data, "-o", format, "--color", "never")
+			}
+		})
 	}
 }
 

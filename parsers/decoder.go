@@ -56,8 +56,9 @@ type Decoder struct {
 	// buf is the reader's buffer the current line's text is, when it
 	// is not a copy (see Agent.Borrow); nil otherwise.
 	buf []byte
-	// emitFn is d.emit, made once: a method value passed on every line
-	// would be allocated on every line.
+	// emitFn is the Emit handed to parsers (decoderEmit{d}), made once:
+	// converted to the interface on every line, it would be allocated on
+	// every line.
 	emitFn Emit
 }
 
@@ -65,7 +66,7 @@ type Decoder struct {
 // priority order) that hands events to out.
 func NewDecoder(agents []Agent, opts DecoderOptions, out Emit) (*Decoder, error) {
 	d := &Decoder{agents: agents, opts: opts, out: out}
-	d.emitFn = d.emit
+	d.emitFn = decoderEmit{d}
 	if opts.Force != "" && opts.Force != "auto" {
 		a := Find(agents, opts.Force)
 		if a == nil {
@@ -111,7 +112,16 @@ func (d *Decoder) report(line int, format string, args ...any) {
 }
 
 // emit stamps an event with the current agent and line.
-func (d *Decoder) emit(ev *streaming.Event) error {
+// decoderEmit is the Emit the decoder hands its parsers: each event is
+// completed (agent, line, unknown type, normalised fields), its borrowed
+// strings owned, and passed on to the session the same way.
+type decoderEmit struct{ d *Decoder }
+
+func (e decoderEmit) Push(ev *streaming.Event) error     { return e.d.out.Push(e.d.prepare(ev)) }
+func (e decoderEmit) Snapshot(ev *streaming.Event) error { return e.d.out.Snapshot(e.d.prepare(ev)) }
+func (e decoderEmit) Final(ev *streaming.Event) error    { return e.d.out.Final(e.d.prepare(ev)) }
+
+func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 	if ev.Kind == streaming.KindUnknown && ev.Type == "" {
 		ev.Type = UnknownType(&d.line)
 	}
@@ -125,7 +135,7 @@ func (d *Decoder) emit(ev *streaming.Event) error {
 		ev.Line = d.line.N
 	}
 	normalise(ev)
-	return d.out(ev)
+	return ev
 }
 
 func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
@@ -133,7 +143,7 @@ func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
 	if d.curAgent != nil {
 		d.ev.Agent = d.curAgent.Name
 	}
-	return d.out(&d.ev)
+	return d.out.Push(&d.ev)
 }
 
 // lent reports whether s is (a part of) memory the decoder reuses after
@@ -346,7 +356,7 @@ func (d *Decoder) parse() error {
 	if d.cur == nil {
 		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: UnknownType(&d.line), Text: json}
 		d.report(n, "no agent recognises this line (type %q)", d.ev.Type)
-		return d.out(&d.ev)
+		return d.out.Push(&d.ev)
 	}
 	return d.cur.Parse(&d.line, d.emitFn)
 }
@@ -387,7 +397,7 @@ func (d *Decoder) choose() {
 		return
 	}
 	if d.cur != nil {
-		if err := d.cur.Finish(d.emit); err != nil {
+		if err := d.cur.Finish(d.emitFn); err != nil {
 			d.report(d.line.N, "finishing %s: %v", d.curAgent.Name, err)
 		}
 		d.report(d.line.N, "input switches from %s to %s", d.curAgent.Name, best.Name)
@@ -403,7 +413,7 @@ func (d *Decoder) Close() error {
 	if d.cur == nil {
 		return nil
 	}
-	return d.cur.Finish(d.emit)
+	return d.cur.Finish(d.emitFn)
 }
 
 // looksJSON reports a line that starts like a JSON object or an array of

@@ -34,11 +34,11 @@ func (p *fakeParser) Parse(l *Line, emit Emit) error {
 	if p.fail != "" && l.Str("type") == p.fail {
 		return errFake
 	}
-	return emit(&streaming.Event{Kind: streaming.KindStatus, Text: p.name + ":" + l.Str("type")})
+	return emit.Push(&streaming.Event{Kind: streaming.KindStatus, Text: p.name + ":" + l.Str("type")})
 }
 
 func (p *fakeParser) Finish(emit Emit) error {
-	return emit(&streaming.Event{Kind: streaming.KindStatus, Text: p.name + ":finish"})
+	return emit.Push(&streaming.Event{Kind: streaming.KindStatus, Text: p.name + ":finish"})
 }
 
 func fakeAgent(name string, decisive string, maybe ...string) Agent {
@@ -71,14 +71,14 @@ var fakeAgents = []Agent{
 func decodeAll(t testing.TB, in string, opts DecoderOptions, max int) ([]string, *Decoder, error) {
 	t.Helper()
 	var out []string
-	dec, err := NewDecoder(fakeAgents, opts, func(ev *streaming.Event) error {
+	dec, err := NewDecoder(fakeAgents, opts, EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
 		s := fmt.Sprintf("%d %s %s", ev.Line, ev.Kind, ev.Agent)
 		if ev.Type != "" {
 			s += " type=" + ev.Type
 		}
 		out = append(out, s+" "+ev.Text)
 		return nil
-	})
+	}))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -308,7 +308,7 @@ func TestDecoderErrorsPropagate(t *testing.T) {
 		t.Errorf("parser error: %v", err)
 	}
 	boom := errors.New("closed pipe")
-	dec, _ := NewDecoder(fakeAgents, DecoderOptions{}, func(*streaming.Event) error { return boom })
+	dec, _ := NewDecoder(fakeAgents, DecoderOptions{}, EmitFunc(func(streaming.Mode, *streaming.Event) error { return boom }))
 	for _, in := range []string{"raw", "{\"type\":\"alpha_init\"}", "{\"bad\"", "{\"type\":\"mystery\"}"} {
 		if err := dec.Decode(input.Line{Bytes: []byte(in), N: 1}); !errors.Is(err, boom) {
 			t.Errorf("%q: err %v", in, err)
@@ -320,7 +320,7 @@ func TestDecoderErrorsPropagate(t *testing.T) {
 }
 
 func TestDecoderNoAgentClose(t *testing.T) {
-	dec, _ := NewDecoder(fakeAgents, DecoderOptions{}, func(*streaming.Event) error { return nil })
+	dec, _ := NewDecoder(fakeAgents, DecoderOptions{}, EmitFunc(func(streaming.Mode, *streaming.Event) error { return nil }))
 	if err := dec.Close(); err != nil || dec.Agent() != "" {
 		t.Errorf("close: %v, agent %q", err, dec.Agent())
 	}
@@ -365,13 +365,13 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		lines := map[int]int{}
 		var raws []string
-		dec, _ := NewDecoder(fakeAgents, DecoderOptions{}, func(ev *streaming.Event) error {
+		dec, _ := NewDecoder(fakeAgents, DecoderOptions{}, EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
 			lines[ev.Line]++
 			if ev.Kind == streaming.KindRaw {
 				raws = append(raws, ev.Text)
 			}
 			return nil
-		})
+		}))
 		r := input.NewReader(strings.NewReader(in), 200)
 		var kept []input.Line
 		for {

@@ -26,10 +26,45 @@ const (
 	Decisive
 )
 
-// Emit hands an event to the session. The event may be reused by the
-// parser once Emit returns. An error (a --strict contract violation, a
-// closed output) must be returned by Parse as it is.
-type Emit func(ev *streaming.Event) error
+// Emit is how a parser hands events to the session (through the
+// Decoder), and says what the Text of a text-like event (text.delta,
+// thinking.delta, tool.output.delta) is: Push for new text (a delta), and
+// for every other event; Snapshot for the whole block or output so far;
+// Final for the complete block or output. The event may be reused by the
+// parser once the call returns. An error (a --strict contract violation,
+// a closed output) must be returned by Parse as it is.
+//
+// *streaming.Session implements it.
+type Emit interface {
+	Push(ev *streaming.Event) error
+	Snapshot(ev *streaming.Event) error
+	Final(ev *streaming.Event) error
+}
+
+// EmitFunc adapts a function to Emit: it is called with each event and
+// the way it was handed over (Push: Delta).
+type EmitFunc func(mode streaming.Mode, ev *streaming.Event) error
+
+// Push calls f with Delta.
+func (f EmitFunc) Push(ev *streaming.Event) error { return f(streaming.Delta, ev) }
+
+// Snapshot calls f with Snapshot.
+func (f EmitFunc) Snapshot(ev *streaming.Event) error { return f(streaming.Snapshot, ev) }
+
+// Final calls f with Final.
+func (f EmitFunc) Final(ev *streaming.Event) error { return f(streaming.Final, ev) }
+
+// Send hands ev to emit as mode says: for parsers that decide the mode
+// of a text in one place and send it in another.
+func Send(emit Emit, mode streaming.Mode, ev *streaming.Event) error {
+	switch mode {
+	case streaming.Snapshot:
+		return emit.Snapshot(ev)
+	case streaming.Final:
+		return emit.Final(ev)
+	}
+	return emit.Push(ev)
+}
 
 // Parser is the state of one agent's stream. Parse is called once per
 // JSON value, in input order.

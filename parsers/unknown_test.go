@@ -42,10 +42,10 @@ func TestDecoderNamesUnknownLines(t *testing.T) {
 	for _, withParser := range []bool{false, true} {
 		for _, c := range unknownTypes {
 			var got []streaming.Event
-			d, err := NewDecoder([]Agent{blank}, DecoderOptions{}, func(ev *streaming.Event) error {
+			d, err := NewDecoder([]Agent{blank}, DecoderOptions{}, EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
 				got = append(got, *ev)
 				return nil
-			})
+			}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func TestDecoderNamesUnknownLines(t *testing.T) {
 type blankParser struct{}
 
 func (blankParser) Parse(l *Line, emit Emit) error {
-	return emit(&streaming.Event{Kind: streaming.KindUnknown, Text: l.JSON})
+	return emit.Push(&streaming.Event{Kind: streaming.KindUnknown, Text: l.JSON})
 }
 
 func (blankParser) Finish(Emit) error { return nil }

@@ -65,7 +65,13 @@ func newDriver(t testing.TB, cfg Config) *driver {
 
 func (d *driver) push(ev streaming.Event) {
 	d.t.Helper()
-	if ev.Kind == streaming.KindTextDelta && ev.Role != streaming.RoleUser && ev.Mode == streaming.Delta {
+	d.pushAs(streaming.Delta, ev)
+}
+
+// pushAs is push for an event its parser hands over as mode says.
+func (d *driver) pushAs(mode streaming.Mode, ev streaming.Event) {
+	d.t.Helper()
+	if ev.Kind == streaming.KindTextDelta && ev.Role != streaming.RoleUser && mode == streaming.Delta {
 		key := ev.Message + "/" + string(rune('0'+ev.Block))
 		b := d.texts[key]
 		if b == nil {
@@ -79,10 +85,10 @@ func (d *driver) push(ev streaming.Event) {
 		d.tools = append(d.tools, ev.Name)
 	}
 	pe := ev
-	if err := d.sess.Push(&ev); err != nil {
+	if err := d.sess.PushAs(mode, &ev); err != nil {
 		d.t.Fatal(err)
 	}
-	if err := d.psess.Push(&pe); err != nil {
+	if err := d.psess.PushAs(mode, &pe); err != nil {
 		d.t.Fatal(err)
 	}
 	d.n++

@@ -35,7 +35,7 @@ func feedLog(t testing.TB, data string, width int, paced bool) []byte {
 	}
 	pr := r.(*Pretty)
 	sess := streaming.NewSession(pr, streaming.Options{})
-	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Scribble: true}, sess.Push)
+	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Scribble: true}, sess)
 	if err != nil {
 		t.Fatal(err)
 	}

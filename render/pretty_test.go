@@ -188,7 +188,7 @@ var prettyFixtures = []prettyFixture{
 		d.frame()
 		d.toolEnd("t1", streaming.ToolOK, "\x1b[34mbuild\x1b[0m\n\x1b[2Jmain.go\n", streaming.IntPtr(0))
 		d.text("m1", "Text with a \x1b[31mred\x1b[0m escape and a bell\a.\n")
-		d.push(streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Mode: streaming.Final, Text: "Rewritten text.\n"})
+		d.pushAs(streaming.Final, streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "Rewritten text.\n"})
 		d.push(streaming.Event{Kind: streaming.KindResult, OK: true})
 	}},
 	{name: "13-no-color", cfg: Config{Palette: NewPalette(false)}, run: func(d *driver) {

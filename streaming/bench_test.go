@@ -16,7 +16,7 @@ func deltaSession(t testing.TB) (*Session, *Event) {
 	s := NewSession(discard, Options{})
 	must(t, s.Push(&Event{Kind: KindSessionStart, SessionID: "s"}))
 	must(t, s.Push(&Event{Kind: KindMessageStart, Message: "msg_1", Role: RoleAssistant}))
-	ev := &Event{Kind: KindTextDelta, Mode: Delta, Message: "msg_1", Role: RoleAssistant}
+	ev := &Event{Kind: KindTextDelta, Message: "msg_1", Role: RoleAssistant}
 	ev.Text = strings.Repeat("x", 1<<20)
 	must(t, s.Push(ev))
 	ev.Text = "y" // grows the block and the answer by a quarter
@@ -47,7 +47,7 @@ func TestDeltaAllocatesNothing(t *testing.T) {
 	}
 	// A thinking delta and a tool output delta too.
 	must(t, s.Push(&Event{Kind: KindToolStart, ID: "toolu_1", Name: "Bash"}))
-	out := &Event{Kind: KindToolOutputDelta, ID: "toolu_1", Mode: Delta, Text: strings.Repeat("o", 1<<20)}
+	out := &Event{Kind: KindToolOutputDelta, ID: "toolu_1", Text: strings.Repeat("o", 1<<20)}
 	must(t, s.Push(out))
 	out.Text = "z"
 	must(t, s.Push(out))
@@ -62,7 +62,7 @@ func TestDeltaAllocatesNothing(t *testing.T) {
 func BenchmarkSessionDelta(b *testing.B) {
 	s := NewSession(discard, Options{})
 	must(b, s.Push(&Event{Kind: KindSessionStart, SessionID: "s"}))
-	ev := &Event{Kind: KindTextDelta, Mode: Delta, Role: RoleAssistant, Text: "the build passes now "}
+	ev := &Event{Kind: KindTextDelta, Role: RoleAssistant, Text: "the build passes now "}
 	ids := make([]string, 64)
 	for i := range ids {
 		ids[i] = "msg_" + strconv.Itoa(i)
@@ -109,10 +109,11 @@ func BenchmarkSessionTurn(b *testing.B) {
 		events = append(events, Event{Kind: KindMessageStart, Message: id, Role: RoleAssistant})
 		for i, w := 0, 0; i < 40; i++ {
 			n := len(words[i%len(words)]) + 1
-			events = append(events, Event{Kind: KindTextDelta, Mode: Delta, Message: id, Role: RoleAssistant, Text: text[w : w+n]})
+			events = append(events, Event{Kind: KindTextDelta, Message: id, Role: RoleAssistant, Text: text[w : w+n]})
 			w += n
 		}
-		events = append(events, Event{Kind: KindTextDelta, Mode: Final, Message: id, Role: RoleAssistant, Text: text})
+		final := len(events)
+		events = append(events, Event{Kind: KindTextDelta, Message: id, Role: RoleAssistant, Text: text})
 		for k := 0; k < 2; k++ {
 			tid := id + "_t" + strconv.Itoa(k)
 			events = append(events,
@@ -124,7 +125,11 @@ func BenchmarkSessionTurn(b *testing.B) {
 			events = append(events, Event{Kind: KindResult, OK: true})
 		}
 		for i := range events {
-			if err := s.Push(&events[i]); err != nil {
+			push := s.Push
+			if i == final {
+				push = s.Final
+			}
+			if err := push(&events[i]); err != nil {
 				b.Fatal(err)
 			}
 		}

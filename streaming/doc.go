@@ -1,10 +1,12 @@
 // Package streaming is the contract between agentfmt's parsers and its
 // renderers (DESIGN §4), kept by one Session.
 //
-// A parser pushes events that say what they carry: a text, thinking or
-// tool output event is a Delta (new text), a Snapshot (the whole block so
-// far) or a Final (the complete block). The Session hands its Handler
-// only deltas, and:
+// A parser hands events to the Session and says, by the method it calls,
+// what the Text of a text, thinking or tool output event is: Push for new
+// text (a delta; and for every other event), Snapshot for the whole block
+// so far, Final for the complete block (PushAs takes the Mode as a value).
+// The Event a Handler receives has no such distinction: it is always a
+// delta. The Session hands its Handler only deltas, and:
 //
 //   - turns snapshots and finals into deltas by comparing them with the
 //     block it holds: equal gives nothing, an extension gives the new

@@ -38,8 +38,9 @@ const (
 func (k Kind) IsText() bool { return k == KindTextDelta || k == KindThinkingDelta }
 
 // Mode says how a parser means the Text of a text-like event (text.delta,
-// thinking.delta, tool.output.delta). Downstream of the Session every
-// text-like event is a Delta.
+// thinking.delta, tool.output.delta): which of the Session's Push,
+// Snapshot and Final it hands the event to. It is not part of the event:
+// downstream of the Session every text-like event is a delta.
 type Mode uint8
 
 const (
@@ -148,9 +149,6 @@ type Event struct {
 	Agent string    // parser name: claude, codex, …
 	Line  int       // 1-based input line this came from (0: synthesized at EOF)
 	Time  time.Time // event time when the agent gives one
-
-	// Mode is meaningful only between a parser and the Session.
-	Mode Mode
 
 	// session.start
 	SessionID string

@@ -6,10 +6,10 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Example shows the contract end to end: cumulative chunks become deltas,
-// a final frame that repeats them gives nothing, an exact repeat of a
-// delta is genuine text, and a snapshot sent as a delta is cut to its new
-// suffix.
+// Example shows the contract end to end: cumulative chunks (Snapshot)
+// become deltas, a final frame (Final) that repeats them gives nothing, an
+// exact repeat of a delta (Push) is genuine text, and a snapshot sent as a
+// delta is cut to its new suffix.
 func Example() {
 	s := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
 		switch ev.Kind {
@@ -21,11 +21,16 @@ func Example() {
 		return nil
 	}), streaming.Options{})
 	const rule = "|----------|----------|---------|\n" // 34 bytes
+	steps := []struct {
+		send func(*streaming.Event) error
+		ev   streaming.Event
+	}{
+		{s.Push, streaming.Event{Kind: streaming.KindSessionStart, SessionID: "run-1"}},
+		{s.Snapshot, streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "Hello"}},
+		{s.Snapshot, streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "Hello, world\n"}},
+		{s.Final, streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "Hello, world\n"}},
+	}
 	for _, ev := range []streaming.Event{
-		{Kind: streaming.KindSessionStart, SessionID: "run-1"},
-		{Kind: streaming.KindTextDelta, Message: "m1", Mode: streaming.Snapshot, Text: "Hello"},
-		{Kind: streaming.KindTextDelta, Message: "m1", Mode: streaming.Snapshot, Text: "Hello, world\n"},
-		{Kind: streaming.KindTextDelta, Message: "m1", Mode: streaming.Final, Text: "Hello, world\n"},
 		{Kind: streaming.KindTextDelta, Message: "m2", Text: rule},
 		{Kind: streaming.KindTextDelta, Message: "m2", Text: rule},
 		{Kind: streaming.KindTextDelta, Message: "m2", Text: rule + rule + "| a |"},
@@ -34,7 +39,13 @@ func Example() {
 		{Kind: streaming.KindToolOutputDelta, ID: "t1", Text: "waiting\n"},
 		{Kind: streaming.KindToolEnd, ID: "t1"},
 	} {
-		if err := s.Push(&ev); err != nil {
+		steps = append(steps, struct {
+			send func(*streaming.Event) error
+			ev   streaming.Event
+		}{s.Push, ev})
+	}
+	for _, st := range steps {
+		if err := st.send(&st.ev); err != nil {
 			fmt.Println(err)
 		}
 	}

@@ -196,9 +196,26 @@ func (s *Session) report(line int, format string, args ...any) {
 	}
 }
 
-// Push hands one parser event to the session. The session does not
+// Push hands one parser event to the session: for a text-like event, a
+// delta (new text for the block); see Snapshot and Final. The session does not
 // change ev, and keeps none of its strings without copying them.
-func (s *Session) Push(ev *Event) error {
+func (s *Session) Push(ev *Event) error { return s.push(ev, Delta) }
+
+// Snapshot hands the session a text-like event (text.delta,
+// thinking.delta, tool.output.delta) whose Text is the whole block, or the
+// whole output, so far: the session passes on what is new of it (or a
+// revision, when it rewrites what was shown). Any other event is pushed
+// as Push does.
+func (s *Session) Snapshot(ev *Event) error { return s.push(ev, Snapshot) }
+
+// Final is Snapshot for the complete block or output, sent after (or
+// instead of) its streaming.
+func (s *Session) Final(ev *Event) error { return s.push(ev, Final) }
+
+// PushAs hands ev to Push, Snapshot or Final as mode says.
+func (s *Session) PushAs(mode Mode, ev *Event) error { return s.push(ev, mode) }
+
+func (s *Session) push(ev *Event, mode Mode) error {
 	s.started = true
 	switch ev.Kind {
 	case KindSessionStart:
@@ -208,11 +225,11 @@ func (s *Session) Push(ev *Event) error {
 	case KindMessageStop:
 		return s.messageStop(ev)
 	case KindTextDelta, KindThinkingDelta:
-		return s.text(ev)
+		return s.text(ev, mode)
 	case KindToolStart:
 		return s.toolStart(ev)
 	case KindToolOutputDelta:
-		return s.toolOutput(ev)
+		return s.toolOutput(ev, mode)
 	case KindToolEnd:
 		return s.toolEnd(ev)
 	case KindResult:

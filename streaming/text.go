@@ -147,13 +147,13 @@ func (s *Session) ensureMessage(ev *Event) (*message, error) {
 	return m, s.out.Handle(&s.ev)
 }
 
-func (s *Session) text(ev *Event) error {
-	if ev.Mode != Delta && s.finished.has(ev.Message) {
+func (s *Session) text(ev *Event, mode Mode) error {
+	if mode != Delta && s.finished.has(ev.Message) {
 		// A final or snapshot of a message that has already stopped: its
 		// text was shown (rule 5).
 		if _, open := s.msgs[ev.Message]; !open {
 			s.stats.Duplicates++
-			s.report(ev.Line, "%s for finished message %q dropped", ev.Mode, ev.Message)
+			s.report(ev.Line, "%s for finished message %q dropped", mode, ev.Message)
 			return nil
 		}
 	}
@@ -163,7 +163,7 @@ func (s *Session) text(ev *Event) error {
 	}
 	b := m.block(blockKey{kind: ev.Kind, index: ev.Block})
 	t := ev.Text
-	if ev.Mode == Delta && snapshotAsDelta(&b.text, t) {
+	if mode == Delta && snapshotAsDelta(&b.text, t) {
 		n := b.text.Len()
 		s.stats.SnapshotAsDelta++
 		s.report(ev.Line, "snapshot sent as a delta (%d bytes repeat the block); only the new %d bytes kept", n, len(t)-n)
@@ -173,12 +173,11 @@ func (s *Session) text(ev *Event) error {
 		}
 		t = t[n:]
 	}
-	delta, revised := s.merge(&b.text, ev.Mode, t, ev.Line)
+	delta, revised := s.merge(&b.text, mode, t, ev.Line)
 	if !revised && delta == "" {
 		return nil
 	}
 	s.ev = *ev
-	s.ev.Mode = Delta
 	s.ev.Role = m.role
 	s.ev.Parent = m.parent
 	if revised {

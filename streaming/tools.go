@@ -56,7 +56,7 @@ func (s *Session) ensureTool(ev *Event) (*toolCall, error) {
 // toolOutput passes on a tool call's output. A delta is passed on as it
 // came, whatever it repeats (a command prints the same line as often as
 // it likes); snapshots and finals are turned into deltas.
-func (s *Session) toolOutput(ev *Event) error {
+func (s *Session) toolOutput(ev *Event, mode Mode) error {
 	if s.ended.has(ev.ID) {
 		s.stats.Duplicates++
 		s.report(ev.Line, "output for ended tool call %q dropped", ev.ID)
@@ -66,7 +66,7 @@ func (s *Session) toolOutput(ev *Event) error {
 	if err != nil {
 		return err
 	}
-	delta, revised := s.merge(&t.output, ev.Mode, ev.Text, ev.Line)
+	delta, revised := s.merge(&t.output, mode, ev.Text, ev.Line)
 	if revised {
 		// Tool output cannot be taken back on screen: show what follows.
 		s.stats.Revisions++
@@ -76,7 +76,6 @@ func (s *Session) toolOutput(ev *Event) error {
 		return nil
 	}
 	s.ev = *ev
-	s.ev.Mode = Delta
 	s.ev.Text = delta
 	s.ev.Parent = t.parent
 	return s.out.Handle(&s.ev)

@@ -109,8 +109,8 @@ func restates(h *parsers.TextHash, text string) bool {
 
 func (p *parser) emitChunk(m *message, mode streaming.Mode, text string, emit parsers.Emit) error {
 	ev := p.reset(m.kind.eventKind())
-	ev.Message, ev.Role, ev.Mode, ev.Text = m.id, m.kind.role(), mode, text
-	return emit(ev)
+	ev.Message, ev.Role, ev.Text = m.id, m.kind.role(), text
+	return parsers.Send(emit, mode, ev)
 }
 
 func (p *parser) openMsg(l *parsers.Line, kind entry, wireID string, emit parsers.Emit) error {
@@ -121,7 +121,7 @@ func (p *parser) openMsg(l *parsers.Line, kind entry, wireID string, emit parser
 	p.last = kind
 	ev := p.reset(streaming.KindMessageStart)
 	ev.Message, ev.Role = p.msg.id, kind.role()
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 func (p *parser) closeMsg(emit parsers.Emit) error {
@@ -132,7 +132,7 @@ func (p *parser) closeMsg(emit parsers.Emit) error {
 	p.msg = nil
 	ev := p.reset(streaming.KindMessageStop)
 	ev.Message, ev.Role = m.id, m.kind.role()
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // prompt shows the client's session/prompt as a user message, left open

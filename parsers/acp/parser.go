@@ -122,7 +122,7 @@ func (p *parser) unknown(l *parsers.Line, typ string, emit parsers.Emit) error {
 	}
 	ev := p.reset(streaming.KindUnknown)
 	ev.Type, ev.Text = typ, l.JSON
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // Finish closes the open message. Open tool calls are left to the session,
@@ -153,14 +153,14 @@ func (p *parser) startRun(emit parsers.Emit) error {
 	clear(p.terminals)
 	ev := p.reset(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD, ev.Model = p.sessionID, p.cwd, p.model
-	if err := emit(ev); err != nil {
+	if err := emit.Push(ev); err != nil {
 		return err
 	}
 	if p.agentInfo != "" {
 		ev = p.reset(streaming.KindStatus)
 		ev.Text, ev.Level = p.agentInfo, streaming.LevelInfo
 		p.agentInfo = ""
-		return emit(ev)
+		return emit.Push(ev)
 	}
 	return nil
 }
@@ -181,5 +181,5 @@ func (p *parser) status(text, level string, emit parsers.Emit) error {
 	}
 	ev := p.reset(streaming.KindStatus)
 	ev.Text, ev.Level = text, level
-	return emit(ev)
+	return emit.Push(ev)
 }

@@ -128,7 +128,7 @@ func (p *parser) permission(l *parsers.Line, key string, params gjson.Result, em
 	if t != nil {
 		ev.Name, ev.Title = t.name, t.title
 	}
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // response matches a JSON-RPC response to its request. Ids are counted per
@@ -298,7 +298,7 @@ func (p *parser) permissionAnswer(req *agentReq, out gjson.Result, emit parsers.
 			t.declined = true
 		}
 	}
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // turnEnd is the response to session/prompt: the turn is over (acp.md §7).
@@ -337,7 +337,7 @@ func (p *parser) turnEnd(l *parsers.Line, res gjson.Result, emit parsers.Emit) e
 		ev.Usage.CostUSD, ev.Usage.HasCost = *p.lastCost, true
 	}
 	p.turnDone = true
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // errorResponse handles a JSON-RPC error. For session/prompt it ends the
@@ -369,13 +369,13 @@ func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result, e
 		}
 		ev := p.reset(streaming.KindError)
 		ev.Text, ev.Fatal = msg, true
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 		ev = p.reset(streaming.KindResult)
 		ev.Reason = msg
 		p.turnDone = true
-		return emit(ev)
+		return emit.Push(ev)
 	}
 	if method == "session/load" {
 		p.loading = false
@@ -394,5 +394,5 @@ func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result, e
 	if method != "" {
 		ev.Text = method + ": " + msg
 	}
-	return emit(ev)
+	return emit.Push(ev)
 }

@@ -82,7 +82,7 @@ func (p *parser) toolCall(l *parsers.Line, u gjson.Result, emit parsers.Emit) er
 			ev.Name = "tool"
 		}
 		t.inputShown = t.input != ""
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 	} else {
@@ -95,7 +95,7 @@ func (p *parser) toolCall(l *parsers.Line, u gjson.Result, emit parsers.Emit) er
 			t.inputShown = true
 			ev := p.reset(streaming.KindToolInputDelta)
 			ev.ID, ev.Text = t.id, t.input
-			if err := emit(ev); err != nil {
+			if err := emit.Push(ev); err != nil {
 				return err
 			}
 		}
@@ -147,8 +147,8 @@ func (p *parser) showOutput(t *tool, emit parsers.Emit) error {
 	}
 	t.shown = out
 	ev := p.reset(streaming.KindToolOutputDelta)
-	ev.ID, ev.Mode, ev.Text = t.id, streaming.Snapshot, out
-	return emit(ev)
+	ev.ID, ev.Text = t.id, out
+	return emit.Snapshot(ev)
 }
 
 func (p *parser) endTool(t *tool, emit parsers.Emit) error {
@@ -168,7 +168,7 @@ func (p *parser) endTool(t *tool, emit parsers.Emit) error {
 	default:
 		ev.Status = streaming.ToolError
 	}
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // endOpenTools ends the calls a turn left open: the turn is over (acp.md
@@ -187,7 +187,7 @@ func (p *parser) endOpenTools(emit parsers.Emit) error {
 		if t.declined {
 			ev.Status = streaming.ToolDeclined
 		}
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 	}

@@ -112,7 +112,7 @@ func (p *parser) plan(l *parsers.Line, entries gjson.Result, emit parsers.Emit) 
 	}
 	ev := p.reset(streaming.KindPlan)
 	ev.Entries = slices.Clone(es)
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // modeChange shows a switch of mode; the same mode again shows nothing.
@@ -126,7 +126,7 @@ func (p *parser) modeChange(l *parsers.Line, to string, emit parsers.Emit) error
 	ev := p.reset(streaming.KindModeChange)
 	ev.From, ev.To = p.mode, to
 	p.mode = to
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // usage shows usage_update: context tokens used (as input tokens) and the
@@ -148,5 +148,5 @@ func (p *parser) usage(u gjson.Result, emit parsers.Emit) error {
 	if size := u.Get("size").Int(); size > 0 {
 		ev.Text = "context " + strconv.FormatInt(us.InputTokens, 10) + "/" + strconv.FormatInt(size, 10) + " tokens"
 	}
-	return emit(ev)
+	return emit.Push(ev)
 }

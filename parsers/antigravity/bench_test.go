@@ -48,11 +48,11 @@ func benchDecode(b *testing.B, data []byte, session bool) {
 	buf := make([]byte, 0, 1<<16)
 	for b.Loop() {
 		events = 0
-		out := parsers.Emit(count)
+		var out parsers.Emit = parsers.EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error { return count(ev) })
 		var sess *streaming.Session
 		if session {
 			sess = streaming.NewSession(count, streaming.Options{})
-			out = sess.Push
+			out = sess
 		}
 		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, out)
 		if err != nil {

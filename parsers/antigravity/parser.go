@@ -54,7 +54,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	e := p.event(streaming.KindUnknown)
 	e.Type = l.Str("event")
 	e.Text = l.JSON
-	return emit(e)
+	return emit.Push(e)
 }
 
 // Finish stops the open message; a tool step still running is left to
@@ -87,7 +87,7 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 			}
 		}
 	}
-	return emit(e)
+	return emit.Push(e)
 }
 
 // nextTurn begins the run of a turn that follows a result in the same
@@ -96,7 +96,7 @@ func (p *parser) nextTurn(emit parsers.Emit) error {
 	p.ended = false
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID, e.Model, e.CWD = p.conv, p.model, p.cwd
-	return emit(e)
+	return emit.Push(e)
 }
 
 // stepID is a step's identity: its conversation and index (the session
@@ -124,7 +124,7 @@ func (p *parser) step(l *parsers.Line, s step, emit parsers.Emit) error {
 		if t := s.say(l); t != "" {
 			e := p.event(streaming.KindStatus)
 			e.Text, e.Level = t, streaming.LevelInfo
-			return emit(e)
+			return emit.Push(e)
 		}
 		return nil
 	case "error_message":
@@ -136,14 +136,14 @@ func (p *parser) step(l *parsers.Line, s step, emit parsers.Emit) error {
 		if t := s.say(l); t != "" {
 			e := p.event(streaming.KindError)
 			e.Text = t
-			return emit(e)
+			return emit.Push(e)
 		}
 		return nil
 	}
 	e := p.event(streaming.KindUnknown)
 	e.Type = "step_update/" + typ
 	e.Text = l.JSON
-	return emit(e)
+	return emit.Push(e)
 }
 
 // response is an agent_response step: one model call. Its text and
@@ -164,8 +164,8 @@ func (p *parser) response(l *parsers.Line, s *step, emit parsers.Emit) error {
 				continue
 			}
 			e := p.event(c.k)
-			e.Message, e.Role, e.Text, e.Mode = id, streaming.RoleAssistant, c.t, streaming.Delta
-			if err := emit(e); err != nil {
+			e.Message, e.Role, e.Text = id, streaming.RoleAssistant, c.t
+			if err := emit.Push(e); err != nil {
 				return err
 			}
 		}
@@ -181,7 +181,7 @@ func (p *parser) response(l *parsers.Line, s *step, emit parsers.Emit) error {
 	if u, ok := usage(l, s.usage); ok {
 		e := p.event(streaming.KindUsage)
 		e.Usage = &u
-		return emit(e)
+		return emit.Push(e)
 	}
 	return nil
 }
@@ -199,7 +199,7 @@ func (p *parser) openMsg(id string, emit parsers.Emit) error {
 	p.msg = strings.Clone(id)
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit(e)
+	return emit.Push(e)
 }
 
 func (p *parser) closeMsg(emit parsers.Emit) error {
@@ -209,7 +209,7 @@ func (p *parser) closeMsg(emit parsers.Emit) error {
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = p.msg, streaming.RoleAssistant
 	p.msg = ""
-	return emit(e)
+	return emit.Push(e)
 }
 
 // usage reads a usage object: thinking tokens are part of output_tokens
@@ -255,7 +255,7 @@ func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
 		e := p.event(streaming.KindToolEnd)
 		e.ID, e.Status = p.tool, streaming.ToolIncomplete
 		p.tool = ""
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 	}
@@ -288,7 +288,7 @@ func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
 	if e.OK {
 		e.Reason = ""
 	}
-	return emit(e)
+	return emit.Push(e)
 }
 
 // jsonResult is --output-format json: the bare result object, the whole
@@ -296,7 +296,7 @@ func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
 func (p *parser) jsonResult(l *parsers.Line, emit parsers.Emit) error {
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = l.Str("conversation_id")
-	if err := emit(e); err != nil {
+	if err := emit.Push(e); err != nil {
 		return err
 	}
 	return p.result(l, l.JSON, emit)
@@ -310,5 +310,5 @@ func (p *parser) command(l *parsers.Line, raw string, emit parsers.Emit) error {
 	if d := l.FieldRaw(raw, "data"); d != "" {
 		e.Text += ": " + parsers.Clip(d, 400)
 	}
-	return emit(e)
+	return emit.Push(e)
 }

@@ -109,7 +109,7 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 			// (a copy: the decoder copies no Subject out of a borrowed line)
 			e.Subject = strings.Clone(subject(l, params))
 		}
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 		if state == "ACTIVE" {
@@ -131,7 +131,7 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 			e.Output = errMsg
 		}
 	}
-	return emit(e)
+	return emit.Push(e)
 }
 
 // subjectKeys are the PascalCase parameters that say what a call is about

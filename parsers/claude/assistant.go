@@ -227,9 +227,9 @@ func (p *parser) textBlock(m *message, typ, text string, idx int) error {
 
 // sendText emits a text or thinking event of a block.
 func (p *parser) sendText(kind streaming.Kind, m *message, idx int, text string, mode streaming.Mode) error {
-	p.ev = streaming.Event{Kind: kind, Mode: mode, Message: m.id, Block: idx,
+	p.ev = streaming.Event{Kind: kind, Message: m.id, Block: idx,
 		Text: text, Role: streaming.RoleAssistant, Parent: m.parent}
-	return p.send(&p.ev)
+	return p.sendAs(mode, &p.ev)
 }
 
 // noteAPIError keeps Qwen's "[API Error: …]" answer text: the run failed

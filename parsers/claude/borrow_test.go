@@ -36,7 +36,7 @@ func decodeLent(t testing.TB, data []byte, borrow, scribble bool) []string {
 		evs = append(evs, e)
 		return nil
 	}), streaming.Options{})
-	dec, err := parsers.NewDecoder(agents, parsers.DecoderOptions{}, sess.Push)
+	dec, err := parsers.NewDecoder(agents, parsers.DecoderOptions{}, sess)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestBorrowedLongAnswer(t *testing.T) {
 		}
 		return nil
 	}), streaming.Options{})
-	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess.Push)
+	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,11 +123,15 @@ func (p *parser) Finish(emit parsers.Emit) error {
 }
 
 // send stamps the agent override and hands ev on.
-func (p *parser) send(ev *streaming.Event) error {
+func (p *parser) send(ev *streaming.Event) error { return p.sendAs(streaming.Delta, ev) }
+
+// sendAs is send for a text-like event that mode says is a delta, a
+// snapshot or a final (parsers.Send).
+func (p *parser) sendAs(mode streaming.Mode, ev *streaming.Event) error {
 	if p.agent != "" {
 		ev.Agent = p.agent
 	}
-	return p.out(ev)
+	return parsers.Send(p.out, mode, ev)
 }
 
 func (p *parser) status(level, text string) error {

@@ -73,7 +73,10 @@ type transcript struct {
 
 func newTranscript() *transcript { return &transcript{open: map[string]bool{}} }
 
-func (t *transcript) send() error { return t.emit(&t.ev) }
+func (t *transcript) send() error { return t.emit.Push(&t.ev) }
+
+// final sends a text-like event whose Text is its whole block.
+func (t *transcript) final() error { return t.emit.Final(&t.ev) }
 
 func (t *transcript) set(kind streaming.Kind) *streaming.Event {
 	t.ev = streaming.Event{Kind: kind}
@@ -273,9 +276,9 @@ func (t *transcript) text(kind streaming.Kind, text, parent string) error {
 	}
 	ev := t.set(kind)
 	ev.Message, ev.Role, ev.Parent, ev.Block = t.msg, streaming.RoleAssistant, parent, t.block
-	ev.Text, ev.Mode = text, streaming.Final
+	ev.Text = text
 	t.block++
-	return t.send()
+	return t.final()
 }
 
 func (t *transcript) user(r gjson.Result, n int, parent string) error {
@@ -344,8 +347,8 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 		return err
 	}
 	ev = t.set(streaming.KindTextDelta)
-	ev.Message, ev.Role, ev.Parent, ev.Text, ev.Mode = id, streaming.RoleUser, parent, text, streaming.Final
-	if err := t.send(); err != nil {
+	ev.Message, ev.Role, ev.Parent, ev.Text = id, streaming.RoleUser, parent, text
+	if err := t.final(); err != nil {
 		return err
 	}
 	ev = t.set(streaming.KindMessageStop)

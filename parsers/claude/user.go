@@ -144,9 +144,9 @@ func (p *parser) userText(parent string, texts []string) error {
 		if t == "" {
 			continue
 		}
-		p.ev = streaming.Event{Kind: streaming.KindTextDelta, Mode: streaming.Final, Message: id, Block: i,
+		p.ev = streaming.Event{Kind: streaming.KindTextDelta, Message: id, Block: i,
 			Text: t, Role: streaming.RoleUser, Parent: parent}
-		if err := p.send(&p.ev); err != nil {
+		if err := p.sendAs(streaming.Final, &p.ev); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,7 @@ func commandOutputLog(n int) string {
 // that keeps nothing.
 func decodeAll(tb testing.TB, log string) {
 	sess := streaming.NewSession(streaming.HandlerFunc(func(*streaming.Event) error { return nil }), streaming.Options{})
-	dec, err := parsers.NewDecoder(agents, parsers.DecoderOptions{Force: "cline"}, sess.Push)
+	dec, err := parsers.NewDecoder(agents, parsers.DecoderOptions{Force: "cline"}, sess)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -155,11 +155,15 @@ func (p *parser) remember(id string) *entry {
 }
 
 // send stamps the scratch event with the line's time and emits it.
-func (p *parser) send() error {
+func (p *parser) send() error { return p.sendAs(streaming.Delta) }
+
+// sendAs is send for a text-like event that mode says is a delta, a
+// snapshot or a final (parsers.Send).
+func (p *parser) sendAs(mode streaming.Mode) error {
 	if p.ev.Time.IsZero() {
 		p.ev.Time = p.now
 	}
-	return p.emit(&p.ev)
+	return parsers.Send(p.emit, mode, &p.ev)
 }
 
 // boundaries starts runs, ends the open tool call and flushes a pending

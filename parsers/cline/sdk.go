@@ -249,8 +249,8 @@ func (p *parser) sdkContent(ev gjson.Result, end bool) error {
 				return err
 			}
 			*open = true
-			p.ev = streaming.Event{Kind: kind, Message: s.msg, Block: *block, Text: v.Str, Mode: mode, Role: streaming.RoleAssistant}
-			if err := p.send(); err != nil {
+			p.ev = streaming.Event{Kind: kind, Message: s.msg, Block: *block, Text: v.Str, Role: streaming.RoleAssistant}
+			if err := p.sendAs(mode); err != nil {
 				return err
 			}
 		}
@@ -350,5 +350,5 @@ func (p *parser) sdkFinish() error {
 	} else {
 		p.ev.Reason = s.doneReason
 	}
-	return p.emit(&p.ev)
+	return p.emit.Push(&p.ev)
 }

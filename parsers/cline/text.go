@@ -34,11 +34,12 @@ func (p *parser) block(m *msg, st *entry, kind streaming.Kind, role, text string
 			return err
 		}
 	}
-	p.ev = streaming.Event{Kind: kind, Message: m.id, Role: role, Text: text, Mode: streaming.Snapshot}
+	p.ev = streaming.Event{Kind: kind, Message: m.id, Role: role, Text: text}
+	mode := streaming.Snapshot
 	if m.complete() {
-		p.ev.Mode = streaming.Final
+		mode = streaming.Final
 	}
-	if err := p.send(); err != nil {
+	if err := p.sendAs(mode); err != nil {
 		return err
 	}
 	if !m.complete() {
@@ -94,8 +95,8 @@ func (p *parser) wholeMessage(id, role, text string) error {
 	if err := p.send(); err != nil {
 		return err
 	}
-	p.ev = streaming.Event{Kind: streaming.KindTextDelta, Message: id, Role: role, Text: text, Mode: streaming.Final}
-	if err := p.send(); err != nil {
+	p.ev = streaming.Event{Kind: streaming.KindTextDelta, Message: id, Role: role, Text: text}
+	if err := p.sendAs(streaming.Final); err != nil {
 		return err
 	}
 	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: id, Role: role}

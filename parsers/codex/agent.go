@@ -147,7 +147,7 @@ func (p *parser) unknown(l *parsers.Line, t string, emit parsers.Emit) error {
 	ev := p.set(streaming.KindUnknown)
 	ev.Type = t
 	ev.Text = l.JSON
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // newRun begins a run: later runs get fresh ids and state.
@@ -188,7 +188,7 @@ func (p *parser) sendStart(emit parsers.Emit) error {
 	ev.SessionID = p.threadID
 	ev.Model = p.model
 	ev.CWD = p.cwd
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // turnStarted handles turn.started and the legacy task_started. A turn
@@ -225,7 +225,7 @@ func (p *parser) endTurn(emit parsers.Emit) error {
 		ev.Name = t.name
 		ev.Title = t.title
 		ev.Status = streaming.ToolIncomplete
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 	}
@@ -252,7 +252,7 @@ func (p *parser) turnCompleted(l *parsers.Line, emit parsers.Emit) error {
 	ev.OK = true
 	ev.Turns = p.turnCount()
 	ev.Usage = usageOf(l.Get("usage"))
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // turnFailed: a failing result. The failure is shown as a fatal error too,
@@ -274,7 +274,7 @@ func (p *parser) turnFailed(l *parsers.Line, emit parsers.Emit) error {
 		ev := p.set(streaming.KindError)
 		ev.Text = reason
 		ev.Fatal = true
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 	}
@@ -290,7 +290,7 @@ func (p *parser) fail(reason string, emit parsers.Emit) error {
 	ev.Reason = reason
 	ev.Turns = p.turnCount()
 	ev.Usage = p.usage
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // maxDone bounds how many completed item keys a run remembers, so memory

@@ -465,8 +465,8 @@ func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
 			// compares with what it showed.
 			res := a.o.ev
 			o := a.o.set(streaming.KindToolOutputDelta)
-			o.ID, o.Text, o.Mode = id, res.Output, streaming.Final
-			if err := a.o.send(); err != nil {
+			o.ID, o.Text = id, res.Output
+			if err := a.o.emit.Final(&a.o.ev); err != nil {
 				return err
 			}
 			a.o.ev = res

@@ -122,7 +122,7 @@ func (o *out) set(kind streaming.Kind) *streaming.Event {
 	return &o.ev
 }
 
-func (o *out) send() error { return o.emit(&o.ev) }
+func (o *out) send() error { return o.emit.Push(&o.ev) }
 
 func (o *out) msgStart(id, role string) error {
 	ev := o.set(streaming.KindMessageStart)
@@ -141,8 +141,8 @@ func (o *out) text(kind streaming.Kind, id, role string, block int, text string,
 		return nil
 	}
 	ev := o.set(kind)
-	ev.Message, ev.Role, ev.Block, ev.Text, ev.Mode = id, role, block, text, mode
-	return o.send()
+	ev.Message, ev.Role, ev.Block, ev.Text = id, role, block, text
+	return parsers.Send(o.emit, mode, ev)
 }
 
 // message sends a whole message: start, its text as a final, stop.

@@ -73,7 +73,7 @@ func benchFormat(b *testing.B, data []byte) {
 	for b.Loop() {
 		events = 0
 		sess := streaming.NewSession(count, streaming.Options{})
-		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess.Push)
+		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess)
 		if err != nil {
 			b.Fatal(err)
 		}

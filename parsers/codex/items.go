@@ -85,11 +85,11 @@ func (p *parser) textItem(k string, kind streaming.Kind, text, phase string, emi
 		ev.Message = k
 		ev.Role = streaming.RoleAssistant
 		ev.Text = text
-		ev.Mode = streaming.Snapshot
+		mode := streaming.Snapshot
 		if completed {
-			ev.Mode = streaming.Final
+			mode = streaming.Final
 		}
-		if err := emit(ev); err != nil {
+		if err := parsers.Send(emit, mode, ev); err != nil {
 			return err
 		}
 	}
@@ -105,7 +105,7 @@ func (p *parser) messageStart(k, role string, emit parsers.Emit) error {
 	ev := p.set(streaming.KindMessageStart)
 	ev.Message = k
 	ev.Role = role
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 func (p *parser) messageStop(k, role string, emit parsers.Emit) error {
@@ -113,7 +113,7 @@ func (p *parser) messageStop(k, role string, emit parsers.Emit) error {
 	ev := p.set(streaming.KindMessageStop)
 	ev.Message = k
 	ev.Role = role
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // planDelta handles item.plan.delta: plan-mode text streamed before its
@@ -141,8 +141,7 @@ func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
 	ev.Message = k
 	ev.Role = streaming.RoleAssistant
 	ev.Text = d
-	ev.Mode = streaming.Delta
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // todoList sends the todo list as a plan, each time it changes.
@@ -173,7 +172,7 @@ func (p *parser) todoList(k string, it gjson.Result, phase string, emit parsers.
 	})
 	ev := p.set(streaming.KindPlan)
 	ev.Entries = entries
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // errorItem: a non-fatal warning (config, deprecation, model reroute,
@@ -183,7 +182,7 @@ func (p *parser) errorItem(k string, it gjson.Result, emit parsers.Emit) error {
 	ev := p.set(streaming.KindError)
 	ev.Text = errorText(it.Get("message").String())
 	ev.Level = streaming.LevelWarning
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // topError handles a top-level error line. It is not fatal by itself:
@@ -199,11 +198,11 @@ func (p *parser) topError(l *parsers.Line, emit parsers.Emit) error {
 		ev := p.set(streaming.KindStatus)
 		ev.Text = msg
 		ev.Level = streaming.LevelWarning
-		return emit(ev)
+		return emit.Push(ev)
 	}
 	ev := p.set(streaming.KindError)
 	ev.Text = errorText(msg)
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // requestUserInput shows each question of a request_user_input line as a
@@ -218,7 +217,7 @@ func (p *parser) requestUserInput(l *parsers.Line, emit parsers.Emit) error {
 		ev := p.set(streaming.KindPermissionRequest)
 		ev.ID = p.key(id)
 		ev.Name = "request_user_input"
-		return emit(ev)
+		return emit.Push(ev)
 	}
 	for i, q := range qs {
 		ev := p.set(streaming.KindPermissionRequest)
@@ -246,7 +245,7 @@ func (p *parser) requestUserInput(l *parsers.Line, emit parsers.Emit) error {
 			ev.Options = append(ev.Options, streaming.PermissionOption{ID: label, Name: name})
 			return true
 		})
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 	}

@@ -170,7 +170,7 @@ func (p *parser) legacyTool(l *parsers.Line, m gjson.Result, emit parsers.Emit) 
 	ev.Name = t.name
 	ev.Title = t.title
 	ev.Input = t.input
-	return k, emit(ev)
+	return k, emit.Push(ev)
 }
 
 // legacyEnd sends a tool.end for a legacy call.
@@ -189,7 +189,7 @@ func (p *parser) legacyEnd(k string, ev *streaming.Event, emit parsers.Emit) err
 		}
 	}
 	p.ev = *ev
-	return emit(&p.ev)
+	return emit.Push(&p.ev)
 }
 
 // execEnd: the command's exit code, duration and whole output. Output
@@ -328,7 +328,7 @@ func (p *parser) tokenCount(m gjson.Result, emit parsers.Emit) error {
 	ev := p.set(streaming.KindUsage)
 	uc := *u
 	ev.Usage = &uc
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 func (p *parser) planUpdate(m gjson.Result, emit parsers.Emit) error {
@@ -344,7 +344,7 @@ func (p *parser) planUpdate(m gjson.Result, emit parsers.Emit) error {
 	})
 	ev := p.set(streaming.KindPlan)
 	ev.Entries = entries
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // legacyError: the legacy error event ends the task in failure (the
@@ -358,7 +358,7 @@ func (p *parser) legacyError(msg string, emit parsers.Emit) error {
 	ev := p.set(streaming.KindError)
 	ev.Text = text
 	ev.Fatal = !p.failed
-	if err := emit(ev); err != nil {
+	if err := emit.Push(ev); err != nil {
 		return err
 	}
 	if p.failed {
@@ -386,7 +386,7 @@ func (p *parser) taskComplete(m gjson.Result, emit parsers.Emit) error {
 		ev.Text = t.Str
 	}
 	ev.Usage = p.usage
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // legacyStatus: retry notices and background events as status lines; an
@@ -414,7 +414,7 @@ func (p *parser) legacyStatus(typ string, m gjson.Result, emit parsers.Emit) err
 		return nil
 	}
 	p.ev = ev
-	return emit(&p.ev)
+	return emit.Push(&p.ev)
 }
 
 // legacyApproval: a command or patch waiting for approval.
@@ -432,5 +432,5 @@ func (p *parser) legacyApproval(l *parsers.Line, typ string, m gjson.Result, emi
 		ev.Title, _, _ = strings.Cut(legacyChanges(m.Get("changes")), "\n")
 	}
 	p.ev = ev
-	return emit(&p.ev)
+	return emit.Push(&p.ev)
 }

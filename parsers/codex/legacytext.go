@@ -85,8 +85,7 @@ func (p *parser) lDelta(s *lstream, text string, emit parsers.Emit) error {
 	ev.Block = s.blocks - 1
 	ev.Role = streaming.RoleAssistant
 	ev.Text = text
-	ev.Mode = streaming.Delta
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // lFinal sends a legacy full event: the final text of the streamed block
@@ -105,8 +104,7 @@ func (p *parser) lFinal(s *lstream, text string, emit parsers.Emit) error {
 			ev.Block = block
 			ev.Role = streaming.RoleAssistant
 			ev.Text = text
-			ev.Mode = streaming.Final
-			if err := emit(ev); err != nil {
+			if err := emit.Final(ev); err != nil {
 				return err
 			}
 		}
@@ -131,8 +129,7 @@ func (p *parser) lFinal(s *lstream, text string, emit parsers.Emit) error {
 	ev.Message = id
 	ev.Role = streaming.RoleAssistant
 	ev.Text = text
-	ev.Mode = streaming.Final
-	if err := emit(ev); err != nil {
+	if err := emit.Final(ev); err != nil {
 		return err
 	}
 	return p.messageStop(id, streaming.RoleAssistant, emit)
@@ -150,7 +147,7 @@ func (p *parser) userMessage(text string, emit parsers.Emit) error {
 		ev.Message = id
 		ev.Role = streaming.RoleUser
 		ev.Text = text
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 	}

@@ -184,6 +184,5 @@ func (p *parser) outputDelta(id, text string, emit parsers.Emit) error {
 	ev := p.set(streaming.KindToolOutputDelta)
 	ev.ID = id
 	ev.Text = text
-	ev.Mode = streaming.Delta
-	return emit(ev)
+	return emit.Push(ev)
 }

@@ -23,11 +23,6 @@ func FuzzSessionFiles(f *testing.F) {
 			if res.Err != nil {
 				t.Fatalf("force %q: %v", force, res.Err)
 			}
-			for _, e := range res.Events {
-				if (e.Kind.IsText() || e.Kind == streaming.KindToolOutputDelta) && e.Mode != streaming.Delta {
-					t.Fatalf("force %q: %s left the session with mode %s", force, e.Kind, e.Mode)
-				}
-			}
 		}
 	})
 }

@@ -31,7 +31,7 @@ func (p *parser) toolItem(k, typ string, it gjson.Result, phase string, emit par
 		ev.Name = t.name
 		ev.Title = t.title
 		ev.Input = t.input
-		if err := emit(ev); err != nil {
+		if err := emit.Push(ev); err != nil {
 			return err
 		}
 	} else {
@@ -97,7 +97,7 @@ func (p *parser) toolItem(k, typ string, it gjson.Result, phase string, emit par
 	}
 	p.closeTool(k)
 	p.ev = ev
-	return emit(&p.ev)
+	return emit.Push(&p.ev)
 }
 
 func (p *parser) outputSnapshot(k string, t *tool, out string, emit parsers.Emit) error {
@@ -105,8 +105,7 @@ func (p *parser) outputSnapshot(k string, t *tool, out string, emit parsers.Emit
 	ev := p.set(streaming.KindToolOutputDelta)
 	ev.ID = k
 	ev.Text = out
-	ev.Mode = streaming.Snapshot
-	return emit(ev)
+	return emit.Snapshot(ev)
 }
 
 // commandOutput is a command's aggregated_output (hand-written fixtures

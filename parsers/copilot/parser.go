@@ -205,7 +205,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		if e.Text == "" {
 			return nil
 		}
-		return emit(e)
+		return emit.Push(e)
 	case "tool.execution_progress":
 		return p.status(l.Text(d.progressMessage), streaming.LevelInfo, emit)
 	case "tool.execution_complete":
@@ -264,7 +264,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	}
 	e := p.event(streaming.KindUnknown)
 	e.Type, e.Text = typ, l.JSON
-	return emit(e)
+	return emit.Push(e)
 }
 
 // Finish closes what the parser opened; open tool calls are left to the
@@ -284,7 +284,7 @@ func (p *parser) begin(emit parsers.Emit) error {
 	p.started = true
 	e := p.event(streaming.KindSessionStart)
 	e.Model = p.model
-	return emit(e)
+	return emit.Push(e)
 }
 
 // sessionStart is the session.start (or resume) of events.jsonl.
@@ -303,7 +303,7 @@ func (p *parser) sessionStart(l *parsers.Line, d *data, emit parsers.Emit) error
 		e.Model = p.model
 	}
 	e.CWD = l.Field(d.context, "cwd").String()
-	return emit(e)
+	return emit.Push(e)
 }
 
 // status emits a status line (nothing for an empty text).
@@ -313,7 +313,7 @@ func (p *parser) status(text, level string, emit parsers.Emit) error {
 	}
 	e := p.event(streaming.KindStatus)
 	e.Text, e.Level = text, level
-	return emit(e)
+	return emit.Push(e)
 }
 
 // mcpStatus shows MCP servers that failed to start (the others are
@@ -363,7 +363,7 @@ func (p *parser) fail(msg string, emit parsers.Emit) error {
 	}
 	e := p.event(streaming.KindError)
 	e.Text, e.Fatal = msg, true
-	return emit(e)
+	return emit.Push(e)
 }
 
 // subagent shows a sub-agent's start and end as status lines under the
@@ -389,7 +389,7 @@ func (p *parser) subagent(typ string, l *parsers.Line, d *data, emit parsers.Emi
 	}
 	e := p.event(streaming.KindStatus)
 	e.Text, e.Level, e.Parent = msg, level, l.Text(d.toolCallID)
-	return emit(e)
+	return emit.Push(e)
 }
 
 // result ends the run: exitCode 0 is success unless the stream reported
@@ -423,7 +423,7 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	e.Turns = p.turns
 	e.DurationMS = u.Get("sessionDurationMs").Int()
 	p.endRunState()
-	return emit(e)
+	return emit.Push(e)
 }
 
 // usageNote is what Copilot reports of a run's cost instead of tokens

@@ -29,7 +29,7 @@ func (p *parser) openText(id, parent string, emit parsers.Emit) (bool, error) {
 	p.open[strings.Clone(id)] = true
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role, e.Parent = id, streaming.RoleAssistant, parent
-	return false, emit(e)
+	return false, emit.Push(e)
 }
 
 // stopText stops an open text message.
@@ -40,7 +40,7 @@ func (p *parser) stopText(id string, emit parsers.Emit) error {
 	delete(p.open, id)
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit(e)
+	return emit.Push(e)
 }
 
 // textDelta is a streamed chunk of an assistant message.
@@ -57,8 +57,8 @@ func (p *parser) textDelta(l *parsers.Line, d *data, emit parsers.Emit) error {
 		return err
 	}
 	e := p.event(streaming.KindTextDelta)
-	e.Message, e.Role, e.Text, e.Mode = id, streaming.RoleAssistant, text, streaming.Delta
-	return emit(e)
+	e.Message, e.Role, e.Text = id, streaming.RoleAssistant, text
+	return emit.Push(e)
 }
 
 // message is the persisted, authoritative assistant message: its
@@ -90,8 +90,8 @@ func (p *parser) message(l *parsers.Line, d *data, emit parsers.Emit) error {
 			return err
 		}
 		e := p.event(streaming.KindTextDelta)
-		e.Message, e.Role, e.Text, e.Mode = id, streaming.RoleAssistant, text, streaming.Final
-		if err := emit(e); err != nil {
+		e.Message, e.Role, e.Text = id, streaming.RoleAssistant, text
+		if err := emit.Final(e); err != nil {
 			return err
 		}
 	}
@@ -117,13 +117,13 @@ func (p *parser) thinking(text string, mode streaming.Mode, emit parsers.Emit) e
 		p.thinkOpen = true
 		e := p.event(streaming.KindMessageStart)
 		e.Message, e.Role = p.think, streaming.RoleAssistant
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 	}
 	e := p.event(streaming.KindThinkingDelta)
-	e.Message, e.Role, e.Text, e.Mode = p.think, streaming.RoleAssistant, text, mode
-	return emit(e)
+	e.Message, e.Role, e.Text = p.think, streaming.RoleAssistant, text
+	return parsers.Send(emit, mode, e)
 }
 
 // newCall begins a model call: the previous call's thinking is closed
@@ -144,7 +144,7 @@ func (p *parser) closeThinking(emit parsers.Emit) error {
 	p.thinkOpen = false
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = p.think, streaming.RoleAssistant
-	return emit(e)
+	return emit.Push(e)
 }
 
 // closeAll stops every message the parser opened.
@@ -173,19 +173,19 @@ func (p *parser) userMessage(l *parsers.Line, d *data, emit parsers.Emit) error 
 	id = "user:" + id
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = id, streaming.RoleUser
-	if err := emit(e); err != nil {
+	if err := emit.Push(e); err != nil {
 		return err
 	}
 	if text != "" {
 		e = p.event(streaming.KindTextDelta)
-		e.Message, e.Role, e.Text, e.Mode = id, streaming.RoleUser, text, streaming.Final
-		if err := emit(e); err != nil {
+		e.Message, e.Role, e.Text = id, streaming.RoleUser, text
+		if err := emit.Final(e); err != nil {
 			return err
 		}
 	}
 	e = p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleUser
-	return emit(e)
+	return emit.Push(e)
 }
 
 // usage is one model call's tokens (assistant.usage: in the schema, not
@@ -204,5 +204,5 @@ func (p *parser) usage(l *parsers.Line, d *data, emit parsers.Emit) error {
 	e := p.event(streaming.KindUsage)
 	e.Usage = &u
 	e.Model = l.Text(d.model)
-	return emit(e)
+	return emit.Push(e)
 }

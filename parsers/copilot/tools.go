@@ -28,7 +28,7 @@ func (p *parser) toolStart(l *parsers.Line, d *data, emit parsers.Emit) error {
 		e.Subject = strings.Clone(l.Field(d.shellToolInfo, "displayCommand").String())
 	}
 	e.Parent = l.Text(d.parentToolCallID)
-	return emit(e)
+	return emit.Push(e)
 }
 
 // toolName is the call's name; an MCP call is server.tool.
@@ -91,7 +91,7 @@ func (p *parser) toolEnd(l *parsers.Line, d *data, emit parsers.Emit) error {
 			e.Output += msg
 		}
 	}
-	return emit(e)
+	return emit.Push(e)
 }
 
 // errString is an error field's text: a string, or an object's message.

@@ -98,7 +98,7 @@ func (p *parser) unknown(l *parsers.Line, emit parsers.Emit) error {
 		ev.Type += "/" + st
 	}
 	ev.Text = l.JSON
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // Finish closes the open text and thinking messages. Open tool calls are
@@ -131,5 +131,5 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 			}
 		}
 	}
-	return emit(ev)
+	return emit.Push(ev)
 }

@@ -47,7 +47,7 @@ func (p *parser) todoPlan(l *parsers.Line, holder gjson.Result, emit parsers.Emi
 	p.lastPlan = append(p.lastPlan[:0], p.todos...)
 	ev := p.reset(streaming.KindPlan, l)
 	ev.Entries = slices.Clone(p.todos)
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // todoStatus normalises a todo status: "TODO_STATUS_IN_PROGRESS",

@@ -63,5 +63,5 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	}
 	p.segCount, p.pending, p.sawText, p.lastParts = 0, nil, false, nil
 	p.runText.Reset()
-	return emit(ev)
+	return emit.Push(ev)
 }

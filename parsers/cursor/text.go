@@ -57,17 +57,17 @@ func (p *parser) user(l *parsers.Line, emit parsers.Emit) error {
 	id := p.newID("user", l.N)
 	ev := p.reset(streaming.KindMessageStart, l)
 	ev.Message, ev.Role = id, streaming.RoleUser
-	if err := emit(ev); err != nil {
+	if err := emit.Push(ev); err != nil {
 		return err
 	}
 	ev = p.reset(streaming.KindTextDelta, l)
-	ev.Message, ev.Role, ev.Mode, ev.Text = id, streaming.RoleUser, streaming.Final, text
-	if err := emit(ev); err != nil {
+	ev.Message, ev.Role, ev.Text = id, streaming.RoleUser, text
+	if err := emit.Final(ev); err != nil {
 		return err
 	}
 	ev = p.reset(streaming.KindMessageStop, l)
 	ev.Message, ev.Role = id, streaming.RoleUser
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // thinkingDelta appends to the open thinking block. A thinking line is a
@@ -86,8 +86,8 @@ func (p *parser) thinkingDelta(l *parsers.Line, emit parsers.Emit) error {
 	// Deltas (cursor.md: concatenate text); the session alone judges one
 	// that repeats the block.
 	ev := p.reset(streaming.KindThinkingDelta, l)
-	ev.Message, ev.Role, ev.Mode, ev.Text = p.think, streaming.RoleAssistant, streaming.Delta, text
-	return emit(ev)
+	ev.Message, ev.Role, ev.Text = p.think, streaming.RoleAssistant, text
+	return emit.Push(ev)
 }
 
 // thinkingCompleted ends the thinking block (with its whole text, if the
@@ -101,8 +101,8 @@ func (p *parser) thinkingCompleted(l *parsers.Line, emit parsers.Emit) error {
 			return err
 		}
 		ev := p.reset(streaming.KindThinkingDelta, l)
-		ev.Message, ev.Role, ev.Mode, ev.Text = p.think, streaming.RoleAssistant, streaming.Final, text
-		if err := emit(ev); err != nil {
+		ev.Message, ev.Role, ev.Text = p.think, streaming.RoleAssistant, text
+		if err := emit.Final(ev); err != nil {
 			return err
 		}
 	}
@@ -116,7 +116,7 @@ func (p *parser) openThinking(l *parsers.Line, emit parsers.Emit) error {
 	p.think = p.newID("think", l.N)
 	ev := p.reset(streaming.KindMessageStart, l)
 	ev.Message, ev.Role = p.think, streaming.RoleAssistant
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 func (p *parser) closeThinking(l *parsers.Line, emit parsers.Emit) error {
@@ -126,7 +126,7 @@ func (p *parser) closeThinking(l *parsers.Line, emit parsers.Emit) error {
 	ev := p.reset(streaming.KindMessageStop, l)
 	ev.Message, ev.Role = p.think, streaming.RoleAssistant
 	p.think = ""
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // assistant handles the three kinds of assistant line (cursor.md §2, §4):
@@ -248,8 +248,8 @@ func (p *parser) setSegment(text string) {
 func (p *parser) emitText(l *parsers.Line, block int, mode streaming.Mode, text string, emit parsers.Emit) error {
 	p.sawText = true
 	ev := p.reset(streaming.KindTextDelta, l)
-	ev.Message, ev.Role, ev.Block, ev.Mode, ev.Text = p.cur.id, streaming.RoleAssistant, block, mode, text
-	return emit(ev)
+	ev.Message, ev.Role, ev.Block, ev.Text = p.cur.id, streaming.RoleAssistant, block, text
+	return parsers.Send(emit, mode, ev)
 }
 
 func (p *parser) openSegment(l *parsers.Line, emit parsers.Emit) error {
@@ -261,7 +261,7 @@ func (p *parser) openSegment(l *parsers.Line, emit parsers.Emit) error {
 	p.runBefore = p.runText.Clone()
 	ev := p.reset(streaming.KindMessageStart, l)
 	ev.Message, ev.Role = p.cur.id, streaming.RoleAssistant
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 // closeSegment ends the open text segment (at a tool call, thinking, a
@@ -280,5 +280,5 @@ func (p *parser) closeSegment(l *parsers.Line, emit parsers.Emit) error {
 	p.segCount++
 	ev := p.reset(streaming.KindMessageStop, l)
 	ev.Message, ev.Role = c.id, streaming.RoleAssistant
-	return emit(ev)
+	return emit.Push(ev)
 }

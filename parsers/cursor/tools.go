@@ -138,7 +138,7 @@ func (p *parser) startTool(l *parsers.Line, c *call, emit parsers.Emit) error {
 	p.tools[c.id] = l.Get("timestamp_ms").Int()
 	ev := p.reset(streaming.KindToolStart, l)
 	ev.ID, ev.Name, ev.Input, ev.Title = c.id, c.name, c.input, c.title
-	return emit(ev)
+	return emit.Push(ev)
 }
 
 func (p *parser) toolCompleted(l *parsers.Line, emit parsers.Emit) error {
@@ -170,7 +170,7 @@ func (p *parser) toolCompleted(l *parsers.Line, emit parsers.Emit) error {
 			ev.DurationMS = end - started
 		}
 	}
-	if err := emit(ev); err != nil {
+	if err := emit.Push(ev); err != nil {
 		return err
 	}
 	if todos := c.v.Get("result.success.todos"); todos.IsArray() {

@@ -36,13 +36,14 @@ func (p *fakeParser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		p.ev = streaming.Event{Kind: streaming.KindSessionStart, SessionID: l.Str("thread_id")}
 	case "item.completed":
 		p.ev = streaming.Event{Kind: streaming.KindTextDelta, Message: l.Path("item.id").String(),
-			Role: streaming.RoleAssistant, Text: l.Path("item.text").String(), Mode: streaming.Final}
+			Role: streaming.RoleAssistant, Text: l.Path("item.text").String()}
+		return emit.Final(&p.ev)
 	case "turn.completed":
 		p.ev = streaming.Event{Kind: streaming.KindResult, OK: true}
 	default:
 		return nil
 	}
-	return emit(&p.ev)
+	return emit.Push(&p.ev)
 }
 
 func (p *fakeParser) Finish(parsers.Emit) error { return nil }

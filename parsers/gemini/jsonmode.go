@@ -15,7 +15,7 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	}
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = l.Str("session_id")
-	if err := emit(e); err != nil {
+	if err := emit.Push(e); err != nil {
 		return err
 	}
 	p.runText.Reset()
@@ -26,7 +26,7 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	l.Get("warnings").ForEach(func(_, w gjson.Result) bool {
 		e := p.event(streaming.KindError)
 		e.Text, e.Level = w.String(), streaming.LevelWarning
-		err = emit(e)
+		err = emit.Push(e)
 		return err == nil
 	})
 	if err != nil {
@@ -50,7 +50,7 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	if reason != "" {
 		e := p.event(streaming.KindError)
 		e.Text, e.Fatal = reason, true
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 	}
@@ -59,7 +59,7 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	e.OK = reason == ""
 	e.Reason = reason
 	e.Usage = jsonUsage(l.Get("stats"))
-	return emit(e)
+	return emit.Push(e)
 }
 
 // jsonUsage sums the per-model token counts of the json output's stats

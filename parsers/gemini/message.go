@@ -31,7 +31,7 @@ func (p *parser) message(l *parsers.Line, emit parsers.Emit) error {
 	e := p.event(streaming.KindUnknown)
 	e.Type = "message"
 	e.Text = l.JSON
-	return emit(e)
+	return emit.Push(e)
 }
 
 // contentText reads a message's content: a string on the wire; a fork
@@ -61,19 +61,19 @@ func (p *parser) userMessage(text string, emit parsers.Emit) error {
 	id := p.nextID("prompt")
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = id, streaming.RoleUser
-	if err := emit(e); err != nil {
+	if err := emit.Push(e); err != nil {
 		return err
 	}
 	if text != "" {
 		e = p.event(streaming.KindTextDelta)
-		e.Message, e.Role, e.Text, e.Mode = id, streaming.RoleUser, text, streaming.Final
-		if err := emit(e); err != nil {
+		e.Message, e.Role, e.Text = id, streaming.RoleUser, text
+		if err := emit.Final(e); err != nil {
 			return err
 		}
 	}
 	e = p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleUser
-	return emit(e)
+	return emit.Push(e)
 }
 
 // delta is an assistant chunk, passed on as a delta: the session decides
@@ -86,10 +86,10 @@ func (p *parser) delta(text string, emit parsers.Emit) error {
 		return err
 	}
 	e := p.event(streaming.KindTextDelta)
-	e.Message, e.Role, e.Text, e.Mode = p.para.id, streaming.RoleAssistant, text, streaming.Delta
+	e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
 	p.para.text.Add(text)
 	p.runText.Add(text)
-	return emit(e)
+	return emit.Push(e)
 }
 
 // complete is an assistant message without "delta": Gemini CLI does not
@@ -107,8 +107,8 @@ func (p *parser) complete(text string, emit parsers.Emit) error {
 		p.runText.Add(text[p.para.text.Len():])
 		p.para.text.Add(text[p.para.text.Len():])
 		e := p.event(streaming.KindTextDelta)
-		e.Message, e.Role, e.Text, e.Mode = p.para.id, streaming.RoleAssistant, text, streaming.Final
-		return emit(e)
+		e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
+		return emit.Final(e)
 	case p.runText.TrimmedIs(trimmed),
 		p.para.id == "" && p.lastPara.TrimmedIs(trimmed):
 		// The whole run's text again (json-mode style), or the paragraph
@@ -124,10 +124,10 @@ func (p *parser) complete(text string, emit parsers.Emit) error {
 		return err
 	}
 	e := p.event(streaming.KindTextDelta)
-	e.Message, e.Role, e.Text, e.Mode = p.para.id, streaming.RoleAssistant, text, streaming.Final
+	e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
 	p.para.text.Add(text)
 	p.runText.Add(text)
-	return emit(e)
+	return emit.Final(e)
 }
 
 // openPara starts an assistant message unless one is open.
@@ -139,7 +139,7 @@ func (p *parser) openPara(emit parsers.Emit) error {
 	p.para.text.Reset()
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = p.para.id, streaming.RoleAssistant
-	return emit(e)
+	return emit.Push(e)
 }
 
 // closePara ends the open assistant message: a tool event, an error line,
@@ -153,5 +153,5 @@ func (p *parser) closePara(emit parsers.Emit) error {
 	p.lastPara, p.para.text = p.para.text, p.lastPara
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit(e)
+	return emit.Push(e)
 }

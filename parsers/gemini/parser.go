@@ -55,7 +55,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	e := p.event(streaming.KindUnknown)
 	e.Type = typ.String()
 	e.Text = l.JSON
-	return emit(e)
+	return emit.Push(e)
 }
 
 // Finish closes the open paragraph. Open tool calls are left to the
@@ -88,7 +88,7 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = l.Str("session_id")
 	e.Model = l.Str("model")
-	return emit(e)
+	return emit.Push(e)
 }
 
 // lineTime parses an ISO-8601 timestamp; zero when absent or invalid.

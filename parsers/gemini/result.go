@@ -28,7 +28,7 @@ func (p *parser) errorLine(l *parsers.Line, emit parsers.Emit) error {
 	if l.Str("severity") == "warning" {
 		e.Level = streaming.LevelWarning
 	}
-	return emit(e)
+	return emit.Push(e)
 }
 
 // result is the terminal line: status, an error object on failures, and
@@ -41,7 +41,7 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	if line := modelsLine(stats.Get("models")); line != "" {
 		e := p.event(streaming.KindStatus)
 		e.Text, e.Level = line, streaming.LevelInfo
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 	}
@@ -53,7 +53,7 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	}
 	e.DurationMS = stats.Get("duration_ms").Int()
 	e.Usage = streamUsage(stats)
-	return emit(e)
+	return emit.Push(e)
 }
 
 // failure says why a result is not a success: its error object, else the

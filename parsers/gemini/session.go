@@ -74,7 +74,7 @@ func (s *session) set(kind streaming.Kind) *streaming.Event {
 	return &s.ev
 }
 
-func (s *session) send() error { return s.emit(&s.ev) }
+func (s *session) send() error { return s.emit.Push(&s.ev) }
 
 func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 	s.emit = emit
@@ -210,8 +210,8 @@ func (s *session) words(id, role string, kind streaming.Kind, block int, text st
 		}
 	}
 	ev := s.set(kind)
-	ev.Message, ev.Role, ev.Block, ev.Text, ev.Mode = id, role, block, text, s.mode
-	return s.send()
+	ev.Message, ev.Role, ev.Block, ev.Text = id, role, block, text
+	return parsers.Send(s.emit, s.mode, ev)
 }
 
 // model handles a gemini message: its thoughts, its text, its tool calls.

@@ -27,7 +27,7 @@ func (p *parser) toolUse(l *parsers.Line, emit parsers.Emit) error {
 	e.ID, e.Name = id, name
 	e.Input = parsers.JSONText(params)
 	e.Title = toolTitle(params)
-	return emit(e)
+	return emit.Push(e)
 }
 
 // toolTitle picks a human title from the parameters Gemini's built-in
@@ -84,5 +84,5 @@ func (p *parser) toolResult(l *parsers.Line, emit parsers.Emit) error {
 			e.Output = errType
 		}
 	}
-	return emit(e)
+	return emit.Push(e)
 }

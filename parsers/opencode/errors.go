@@ -23,7 +23,7 @@ func (p *parser) errorLine(v gjson.Result, emit parsers.Emit) error {
 	}
 	e := p.event(streaming.KindError)
 	e.Text, e.Fatal = msg, true
-	return emit(e)
+	return emit.Push(e)
 }
 
 // errorMessage is error.data.message, falling back to error.name, with
@@ -70,7 +70,7 @@ func (p *parser) done(l *parsers.Line, emit parsers.Emit) error {
 		e := p.event(streaming.KindStatus)
 		e.Text = "permissions auto-rejected: " + strings.Join(names, ", ")
 		e.Level = streaming.LevelWarning
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 	}

@@ -131,7 +131,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		e := p.event(streaming.KindUnknown)
 		e.Type = typ
 		e.Text = l.JSON
-		return emit(e)
+		return emit.Push(e)
 	}
 }
 
@@ -161,7 +161,7 @@ func (p *parser) session(id string, again bool, emit parsers.Emit) error {
 	clear(p.tools)
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = id
-	return emit(e)
+	return emit.Push(e)
 }
 
 // endRun closes the open message and emits the run's result when the
@@ -200,7 +200,7 @@ func (p *parser) result(emit parsers.Emit) error {
 		u.CostUSD = math.Round(u.CostUSD*1e9) / 1e9 // sums of floats: 0.0006, not 0.0006000000000000001
 		e.Usage = &u
 	}
-	return emit(e)
+	return emit.Push(e)
 }
 
 // event resets the scratch event to a new event of the given kind.

@@ -53,6 +53,6 @@ func (p *parser) text(part gjson.Result, kind streaming.Kind, emit parsers.Emit)
 	}
 	e := p.event(kind)
 	e.Message, e.Role, e.Block = seen.msg, streaming.RoleAssistant, seen.block
-	e.Text, e.Mode = text, streaming.Final
-	return emit(e)
+	e.Text = text
+	return emit.Final(e)
 }

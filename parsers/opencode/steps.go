@@ -48,7 +48,7 @@ func (p *parser) stepFinish(part gjson.Result, emit parsers.Emit) error {
 		r.hasUsage = true
 		e := p.event(streaming.KindUsage)
 		e.Usage = &u
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 	}
@@ -105,7 +105,7 @@ func (p *parser) ensureMsg(part gjson.Result, emit parsers.Emit) (string, error)
 	p.nblocks = 0
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = id, streaming.RoleAssistant
-	return id, emit(e)
+	return id, emit.Push(e)
 }
 
 // closeMsg ends the open assistant message, at the end of its step.
@@ -122,5 +122,5 @@ func (p *parser) closeMsg(emit parsers.Emit) error {
 	clear(p.seen)
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit(e)
+	return emit.Push(e)
 }

@@ -31,7 +31,7 @@ func (p *parser) toolUse(part gjson.Result, emit parsers.Emit) error {
 		e.ID, e.Name = id, name
 		e.Input = parsers.JSONText(input)
 		e.Title = toolTitle(state, input)
-		if err := emit(e); err != nil {
+		if err := emit.Push(e); err != nil {
 			return err
 		}
 	}
@@ -66,7 +66,7 @@ func (p *parser) toolUse(part gjson.Result, emit parsers.Emit) error {
 	if start.Exists() && end.Exists() && end.Int() >= start.Int() {
 		e.DurationMS = end.Int() - start.Int()
 	}
-	if err := emit(e); err != nil {
+	if err := emit.Push(e); err != nil {
 		return err
 	}
 	if name == "todowrite" && status == "completed" {
@@ -125,5 +125,5 @@ func (p *parser) plan(todos gjson.Result, emit parsers.Emit) error {
 		})
 		return true
 	})
-	return emit(e)
+	return emit.Push(e)
 }
