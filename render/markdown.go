@@ -461,7 +461,10 @@ func (m *Markdown) textLine(s string) {
 		}
 	}
 	m.lineNo++
-	m.w.WriteString(strings.TrimRight(prefix+s, " ") + "\n")
+	// (s is not blank: trimming it alone is trimming prefix+s.)
+	m.w.WriteString(prefix)
+	m.w.WriteString(strings.TrimRight(s, " "))
+	m.w.WriteByte('\n')
 }
 
 // endBlock finishes the current text block: its last line, a fence it
