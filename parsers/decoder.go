@@ -231,7 +231,14 @@ func (d *Decoder) ownString(s *string) {
 	}
 }
 
-// Decode handles one input line.
+// DecodeBytes handles one input line, without its line ending: line n
+// (1-based) of the input. The decoder copies what it keeps of it, so the
+// caller may reuse line once it returns (as bufio.Scanner does).
+func (d *Decoder) DecodeBytes(line []byte, n int) error {
+	return d.Decode(input.Line{Bytes: line, N: n})
+}
+
+// Decode handles one input line as agentfmt's own reader hands it over.
 func (d *Decoder) Decode(in input.Line) error {
 	d.line.arena = d.line.arena[:0]
 	err := d.decode(in)

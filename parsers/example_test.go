@@ -1,0 +1,61 @@
+package parsers_test
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// Example decodes a headless Claude Code stream (stream-json with partial
+// messages) into agentfmt's events: the Decoder detects the agent, its
+// parser hands each event to the Session, which passes on deltas.
+func Example() {
+	const stream = `{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5","cwd":"/work","tools":["Bash"]}
+{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","role":"assistant","content":[]}},"session_id":"s1"}
+{"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s1"}
+{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"The tests "}},"session_id":"s1"}
+{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"pass."}},"session_id":"s1"}
+{"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s1"}
+{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s1"}
+{"type":"result","subtype":"success","is_error":false,"result":"The tests pass.","session_id":"s1","num_turns":1}`
+
+	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
+		switch ev.Kind {
+		case streaming.KindSessionStart:
+			fmt.Println(ev.Kind, ev.Agent, ev.Model)
+		case streaming.KindTextDelta:
+			fmt.Printf("%s %q\n", ev.Kind, ev.Text)
+		case streaming.KindResult:
+			fmt.Println(ev.Kind, ev.OK)
+		}
+		return nil
+	}), streaming.Options{})
+	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess)
+	if err != nil {
+		panic(err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(stream))
+	for n := 1; sc.Scan(); n++ {
+		if err := dec.DecodeBytes(sc.Bytes(), n); err != nil {
+			panic(err)
+		}
+	}
+	if err := dec.Close(); err != nil {
+		panic(err)
+	}
+	if err := sess.Close(); err != nil {
+		panic(err)
+	}
+	outcome, _ := sess.Outcome()
+	fmt.Println(outcome, sess.FinalAnswer())
+	// Output:
+	// session.start claude claude-sonnet-4-5
+	// text.delta "The tests "
+	// text.delta "pass."
+	// result true
+	// success The tests pass.
+}
