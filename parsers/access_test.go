@@ -1,11 +1,11 @@
 package parsers
 
 import (
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -182,8 +182,8 @@ func compareLine(t *testing.T, l *Line, raw string) {
 
 func checkLineIterators(t *testing.T, s string) {
 	t.Helper()
-	var top topSpans
-	if !scanJSON([]byte(s), &top) || len(s) == 0 || s[0] != '{' {
+	var top jsonscan.TopSpans
+	if !jsonscan.Index([]byte(s), &top) || len(s) == 0 || s[0] != '{' {
 		return
 	}
 	var l Line
@@ -232,12 +232,12 @@ func TestTextInPlace(t *testing.T) {
 	want := gjson.Parse(`"` + body + `"`).Str
 	line := `{"type":"result","result":"` + body + `","x":{"t":"` + body + `"},"session_id":"s1"}`
 	buf := []byte(line)
-	var top topSpans
-	if !scanJSON(buf, &top) {
+	var top jsonscan.TopSpans
+	if !jsonscan.Index(buf, &top) {
 		t.Fatal("not valid")
 	}
 	l := &Line{}
-	l.resetSpans(unsafe.String(unsafe.SliceData(buf), len(buf)), 1, &top)
+	l.resetSpans(jsonscan.View(buf), 1, &top)
 	l.lend, l.writable = true, true
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -257,9 +257,9 @@ func TestTextInPlace(t *testing.T) {
 	// A line the decoder may not write (a copy kept by a parser, an owned
 	// line) is not written.
 	buf2 := []byte(line)
-	var top2 topSpans
-	scanJSON(buf2, &top2)
-	l.resetSpans(unsafe.String(unsafe.SliceData(buf2), len(buf2)), 1, &top2)
+	var top2 jsonscan.TopSpans
+	jsonscan.Index(buf2, &top2)
+	l.resetSpans(jsonscan.View(buf2), 1, &top2)
 	l.lend = true
 	if got := l.Str("result"); got != want || string(buf2) != line {
 		t.Errorf("a line not writable was written: %d bytes, want %d; written %v", len(got), len(want), string(buf2) != line)

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/agentfmt/agentfmt/internal/input"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -48,7 +48,7 @@ type Decoder struct {
 	cur      Parser
 	curAgent *Agent
 	line     Line
-	top      topSpans // where the fields of the line are, from its validation
+	top      jsonscan.TopSpans // where the fields of the line are, from its validation
 	ev       streaming.Event
 
 	truncated bool
@@ -150,16 +150,7 @@ func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
 // the current line: the reader's buffer the line is in (see
 // Agent.Borrow) or the strings Line.Text decoded for it.
 func (d *Decoder) lent(s string) bool {
-	if len(s) == 0 {
-		return false
-	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	if lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.buf))); p >= lo && p < lo+uintptr(len(d.buf)) {
-		return true
-	}
-	a := d.line.arena
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
-	return p >= lo && p < lo+uintptr(len(a))
+	return jsonscan.Within(s, d.buf) || jsonscan.Within(s, d.line.arena)
 }
 
 // payload reports whether s (a field of ev) is the payload of a text-like
@@ -281,7 +272,7 @@ func (d *Decoder) decode(in input.Line) error {
 		}
 		return d.simple(streaming.KindRaw, in.N, lineString(in, in.Bytes))
 	}
-	if !scanJSON(b, &d.top) {
+	if !jsonscan.Index(b, &d.top) {
 		if b[0] == '[' && !looksLikeArray(b) {
 			// "[plugin:notify] …", "[INFO] …": a text line.
 			if d.opts.Strict {
@@ -318,7 +309,7 @@ func (d *Decoder) decode(in input.Line) error {
 		if !in.Owned && d.curAgent != nil && d.curAgent.Borrow {
 			d.buf = b
 			defer func() { d.buf = nil }()
-			d.line.resetSpans(unsafe.String(unsafe.SliceData(b), len(b)), in.N, &d.top)
+			d.line.resetSpans(jsonscan.View(b), in.N, &d.top)
 		} else {
 			d.line.resetSpans(lineString(in, b), in.N, &d.top)
 		}
@@ -332,7 +323,7 @@ func (d *Decoder) decode(in input.Line) error {
 // copied again), else copied, as the reader reuses its buffer.
 func lineString(in input.Line, b []byte) string {
 	if in.Owned && len(b) > 0 {
-		return unsafe.String(unsafe.SliceData(b), len(b))
+		return jsonscan.View(b)
 	}
 	return copyString(b)
 }

@@ -8,6 +8,7 @@
 package parsers
 
 import (
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -100,7 +101,7 @@ type Agent struct {
 
 // maxTop is how many top-level fields a Line indexes; further fields are
 // still reachable through Line.Path.
-const maxTop = 24
+const maxTop = jsonscan.MaxTop
 
 // field is where a top-level field is in the line's text: positions
 // only, so indexing a line writes no pointers.
@@ -126,7 +127,7 @@ type Line struct {
 	built uint32               // fields whose value is in vals
 	vals  [maxTop]gjson.Result // values read so far
 	keys  [maxTop]string       // unescaped names of keys with escapes
-	longs []longSpan           // long string values, from validation (nil: unknown)
+	longs []jsonscan.LongSpan  // long string values, from validation (nil: unknown)
 	lend  bool                 // Text may decode into arena
 	arena []byte               // strings Text decoded for this line; reused by the next
 	// writable: the line's text is the reader's buffer, which the decoder

@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"strings"
 	"testing"
 
@@ -34,10 +35,10 @@ func TestScanMatchesGJSON(t *testing.T) {
 
 func checkScan(t *testing.T, s string) {
 	t.Helper()
-	var top topSpans
-	got := scanJSON([]byte(s), &top)
+	var top jsonscan.TopSpans
+	got := jsonscan.Index([]byte(s), &top)
 	if want := gjson.Valid(s); got != want {
-		t.Fatalf("scanJSON(%q) = %v, gjson says %v", s, got, want)
+		t.Fatalf("jsonscan.Index(%q) = %v, gjson says %v", s, got, want)
 	}
 	if !got || !gjson.Parse(s).IsObject() {
 		return
@@ -70,8 +71,8 @@ func TestScanManyFields(t *testing.T) {
 	}
 	b.WriteString(`,"last":"v"}`)
 	checkScan(t, b.String())
-	var top topSpans
-	scanJSON([]byte(b.String()), &top)
+	var top jsonscan.TopSpans
+	jsonscan.Index([]byte(b.String()), &top)
 	var l Line
 	l.resetSpans(b.String(), 1, &top)
 	if l.Str("last") != "v" {
@@ -82,8 +83,8 @@ func TestScanManyFields(t *testing.T) {
 // The validator is a hot path: no allocation for an ordinary line.
 func TestScanAllocs(t *testing.T) {
 	line := []byte(`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hello \"world\"\n"}},"session_id":"s","parent_tool_use_id":null}`)
-	var top topSpans
-	if n := testing.AllocsPerRun(100, func() { scanJSON(line, &top) }); n != 0 {
+	var top jsonscan.TopSpans
+	if n := testing.AllocsPerRun(100, func() { jsonscan.Index(line, &top) }); n != 0 {
 		t.Errorf("scanJSON allocates %.0f times per line", n)
 	}
 }
@@ -102,10 +103,10 @@ func BenchmarkScan(b *testing.B) {
 		strings.Repeat(`src/pkg/file.go:12: the function returns an error when the input is empty\n`, 200) +
 		`","is_error":false}]},"session_id":"5f1c2a9e","parent_tool_use_id":null}`)
 	b.Run("scanJSON", func(b *testing.B) {
-		var top topSpans
+		var top jsonscan.TopSpans
 		b.SetBytes(int64(len(line)))
 		for b.Loop() {
-			scanJSON(line, &top)
+			jsonscan.Index(line, &top)
 		}
 	})
 	b.Run("gjson.ValidBytes", func(b *testing.B) {

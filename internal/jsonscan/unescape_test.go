@@ -1,4 +1,4 @@
-package parsers
+package jsonscan
 
 import (
 	"testing"
@@ -7,17 +7,17 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// checkUnescape holds appendUnescaped and unescapeInPlace to gjson on a valid JSON string body.
+// checkUnescape holds AppendUnescaped and UnescapeInPlace to gjson on a valid JSON string body.
 func checkUnescape(t *testing.T, src string) {
 	t.Helper()
 	if q := `"` + src + `"`; gjson.Valid(q) {
 		want := gjson.Parse(q).Str
-		if got := string(appendUnescaped([]byte("x"), src)); got != "x"+want {
-			t.Fatalf("appendUnescaped(%q) = %q, want %q", src, got, "x"+want)
+		if got := string(AppendUnescaped([]byte("x"), src)); got != "x"+want {
+			t.Fatalf("AppendUnescaped(%q) = %q, want %q", src, got, "x"+want)
 		}
 		b := []byte(src)
-		if got := string(b[:unescapeInPlace(b)]); got != want {
-			t.Fatalf("unescapeInPlace(%q) = %q, want %q", src, got, want)
+		if got := string(b[:UnescapeInPlace(b)]); got != want {
+			t.Fatalf("UnescapeInPlace(%q) = %q, want %q", src, got, want)
 		}
 	}
 }

@@ -1,0 +1,40 @@
+package jsonscan
+
+import "unsafe"
+
+// The package's unsafe code, all of it: views of memory as a string or as
+// bytes without a copy, and where one string lies in another. The
+// decoder reads each line once and hands its parsers strings that are
+// parts of it; these let it do so without copying a line of megabytes.
+
+// View is b as a string, without a copy: valid while b is not written.
+func View(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// Bytes is s as bytes, without a copy. Writing them changes s: only for
+// a string made from memory that may be written (a View of a buffer the
+// caller owns), never for a literal.
+func Bytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// Offset reports where s starts in outer, when s is a part of outer (a
+// substring sharing its memory).
+func Offset(outer, s string) (int, bool) {
+	if len(s) == 0 || len(outer) == 0 {
+		return 0, false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	q := uintptr(unsafe.Pointer(unsafe.StringData(outer)))
+	if p < q || p+uintptr(len(s)) > q+uintptr(len(outer)) {
+		return 0, false
+	}
+	return int(p - q), true
+}
+
+// Within reports whether s starts inside b's memory.
+func Within(s string, b []byte) bool {
+	if len(s) == 0 || len(b) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return p >= lo && p < lo+uintptr(len(b))
+}
