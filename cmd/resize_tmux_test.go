@@ -38,9 +38,25 @@ func TestResizeTmuxWordsOnce(t *testing.T) {
 	if err := os.WriteFile(stream, wordStream(words), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, widths := range [][]int{{80, 37}, {80, 37, 100}} {
-		t.Run(fmt.Sprint(widths), func(t *testing.T) {
-			sock := fmt.Sprintf("agentfmt-test-%d-%d", os.Getpid(), len(widths))
+	// Each case: the width to start at, then resizes, each when a word
+	// has appeared: early in the run (the live region near the top of
+	// the screen), once the screen is full, and narrower then wider.
+	type resize struct{ word, width int }
+	for _, c := range []struct {
+		start   int
+		resizes []resize
+	}{
+		{80, []resize{{5, 37}}},
+		{80, []resize{{30, 37}}},
+		{80, []resize{{250, 37}}},
+		{80, []resize{{60, 37}, {160, 100}}},
+	} {
+		widths := []int{c.start}
+		for _, r := range c.resizes {
+			widths = append(widths, r.width)
+		}
+		t.Run(fmt.Sprint(c), func(t *testing.T) {
+			sock := fmt.Sprintf("agentfmt-test-%d-%d-%d", os.Getpid(), widths[0], c.resizes[0].word)
 			run := func(args ...string) string {
 				out, err := exec.Command(tmux, append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
 				if err != nil {
@@ -62,14 +78,9 @@ func TestResizeTmuxWordsOnce(t *testing.T) {
 					time.Sleep(50 * time.Millisecond)
 				}
 			}
-			// Resize while text streams, once the screen is full (the
-			// live region at its bottom), and again further on. (Early in
-			// a run, with the region near the top of the screen, tmux
-			// pushes re-wrapped rows above the top into its history,
-			// where no erase reaches: a known limit, see the closing note.)
-			for i, w := range widths[1:] {
-				waitFor(fmt.Sprintf("w%04d", 250+i*100))
-				run("resize-window", "-t", "t", "-x", fmt.Sprint(w), "-y", "24")
+			for _, r := range c.resizes {
+				waitFor(fmt.Sprintf("w%04d", r.word))
+				run("resize-window", "-t", "t", "-x", fmt.Sprint(r.width), "-y", "24")
 			}
 			waitFor("DONE-MARK")
 			pane := capture()

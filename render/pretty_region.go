@@ -68,7 +68,24 @@ const shrinkRoom = 3
 // narrower (80 columns to 27) still has all of it on the screen; on a
 // very short screen, a few rows whatever the risk. What it cuts from the
 // top of an open block shows when the block is committed.
+//
+// Early in a run it is shorter still. tmux keeps the cursor on its row
+// when it re-wraps a narrower screen, and pushes what no longer fits above
+// it into its history; the cursor is at least as far down as the rows
+// agentfmt has written (the run may have started at the top of the
+// screen). The region's rows above the cursor, and the row it is on, each
+// re-wrapped into up to shrinkRoom rows, stay on the screen while the
+// region is at most half the rows committed; and it is never less than
+// two rows (the text as it comes and the status line), whatever the risk
+// in the first rows of a run.
 func (r *Pretty) liveMax() int {
+	return min(r.liveFull(), max(2, r.scr.committed/(shrinkRoom-1)))
+}
+
+// liveFull is liveMax once the run has filled the screen: what an open
+// block may hold before it is shown in pieces (textItem.grow), so that
+// where a block is cut does not depend on how far the run has got.
+func (r *Pretty) liveFull() int {
 	return max(r.maxRows()/shrinkRoom, min(r.maxRows(), 6))
 }
 
@@ -264,7 +281,9 @@ func isRunning(it item) bool {
 // clip keeps the bottom of a region too tall for the screen, with a line
 // saying how much is hidden.
 func (r *Pretty) clip(live []row, limit int) []row {
-	if limit <= 1 {
+	if limit < 4 {
+		// Too short to give a row to the count (the first rows of a run,
+		// see liveMax): the bottom rows only.
 		return live[len(live)-limit:]
 	}
 	// The rows cut go in steps of half the region: a region that shows

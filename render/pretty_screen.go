@@ -38,9 +38,10 @@ type screen struct {
 	cy, cx int   // cursor relative to the region's first row; cx == width: pending wrap
 	hidden bool
 
-	err     error
-	frames  int   // writes that changed the terminal
-	written int64 // bytes written
+	err       error
+	frames    int   // writes that changed the terminal
+	committed int   // rows written to the scrollback for good
+	written   int64 // bytes written
 }
 
 func (s *screen) str(v string) { s.buf = append(s.buf, v...) }
@@ -131,6 +132,7 @@ func (s *screen) draw(commit, live []row) {
 	}
 	s.rows = append(s.rows[:0], live...)
 	s.cy -= len(commit)
+	s.committed += len(commit)
 }
 
 // eraseRows erases rows from to to-1 of the region, one by one. Never with

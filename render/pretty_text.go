@@ -181,14 +181,14 @@ func (t *textItem) file(r *Pretty, line string) {
 }
 
 // grow counts the rows a line adds to the open block, and shows what the
-// block holds when it would fill the live region (Pretty.liveMax) or holds
+// block holds when it would fill the live region (Pretty.liveFull) or holds
 // blockMax bytes: the live region stays small (each frame redraws it)
 // and the text goes to the scrollback as it comes. A table is kept whole
 // up to blockMax, so that its columns line up.
 func (t *textItem) grow(r *Pretty, line string) {
 	t.est += max(1, (len(line)+t.avail(r)-1)/t.avail(r))
 	table := !t.inFence && len(t.block) > 0 && t.block[0] == '|'
-	if len(t.block) > blockMax || !table && t.est > max(4, r.liveMax()-2) {
+	if len(t.block) > blockMax || !table && t.est > max(4, r.liveFull()-2) {
 		t.flush(r, false)
 	}
 }
