@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/agentfmt/agentfmt/internal/input"
@@ -91,8 +92,28 @@ func decide(env *Env, o *Options) (string, render.Config) {
 	if tty && env.TermSize != nil && o.Width == 0 {
 		cfg.TermSize = func() (int, int, bool) { return env.TermSize(out) }
 		cfg.Resize = env.Resize
+		cfg.NoReflow = noReflow(env.getenv)
 	}
 	return format, cfg
+}
+
+// noReflow reports a terminal known to cut rows, not re-wrap them, when
+// its window gets narrower: xterm (XTERM_VERSION), the Linux console
+// (TERM=linux), GNU screen (STY, TERM=screen*) unless tmux is outside it
+// (TMUX: tmux re-wraps, and sets TERM=screen too), rxvt and st. Any other
+// terminal is taken to re-wrap, as most do.
+func noReflow(getenv func(string) string) bool {
+	if getenv("TMUX") != "" {
+		return false
+	}
+	term := getenv("TERM")
+	switch {
+	case getenv("XTERM_VERSION") != "", getenv("STY") != "",
+		term == "linux", strings.HasPrefix(term, "screen"), strings.HasPrefix(term, "rxvt"),
+		term == "st" || strings.HasPrefix(term, "st-"):
+		return true
+	}
+	return false
 }
 
 func termSize(env *Env, w io.Writer) (int, int, bool) {

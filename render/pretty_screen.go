@@ -34,6 +34,8 @@ type screen struct {
 	buf   []byte
 	width int
 
+	noReflow bool // the terminal cuts rows on a resize (Config.NoReflow)
+
 	rows   []row // the live region as it stands on the terminal, top first
 	cy, cx int   // cursor relative to the region's first row; cx == width: pending wrap
 	hidden bool
@@ -250,7 +252,7 @@ func (s *screen) resize(width int) {
 	}
 	if len(s.rows) > 0 || s.cy != 0 || s.cx != 0 {
 		tall := func(w int) int { return 1 } // rows a row of w cells takes now
-		if width < s.width {
+		if width < s.width && !s.noReflow {
 			tall = func(w int) int { return max(1, (w+width-1)/width) }
 		}
 		up, down := 0, 0
@@ -264,7 +266,7 @@ func (s *screen) resize(width int) {
 		}
 		if s.cy < len(s.rows) {
 			at := 0 // the cursor's row within its re-wrapped row
-			if width < s.width {
+			if width < s.width && !s.noReflow {
 				at = min(s.cx, s.width-1) / width
 			}
 			up += at

@@ -235,6 +235,24 @@ func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
 	}
 }
 
+// TestScreenResizeNarrowerNoReflow: a terminal that cuts rows instead of
+// re-wrapping them (Config.NoReflow) keeps each row one row: the erase
+// goes up one row for it, not two, so it never reaches the rows above the
+// region (which it would erase for good).
+func TestScreenResizeNarrowerNoReflow(t *testing.T) {
+	var out bytes.Buffer
+	s := screen{out: &out, width: 40, noReflow: true}
+	s.draw(nil, []row{{strings.Repeat("a", 30), 30}, {"b", 1}})
+	s.moveTo(1, 1)
+	out.Reset()
+	s.buf = s.buf[:0]
+	s.resize(20)
+	_ = s.flush()
+	if got, want := out.String(), "\r\x1b[2K\x1b[A\x1b[2K"; got != want {
+		t.Errorf("resize wrote %q, want %q", got, want)
+	}
+}
+
 func TestCommonPrefix(t *testing.T) {
 	cases := []struct{ a, b string }{
 		{"hello", "hello world"},

@@ -68,6 +68,12 @@ type Config struct {
 	TermSize func() (width, height int, ok bool)
 	// Resize delivers a value when the terminal size changes (SIGWINCH).
 	Resize <-chan os.Signal
+	// NoReflow says the terminal cuts rows that a narrower window no
+	// longer holds instead of re-wrapping them (xterm, the Linux console,
+	// GNU screen): pretty then counts one row for each when it erases its
+	// live region after a resize. Most terminals re-wrap (tmux, VTE,
+	// kitty, iTerm2, WezTerm, Alacritty, Windows Terminal).
+	NoReflow bool
 	// Terminal reports that the output is a terminal (text sanitises the
 	// answer then; other renderers always do).
 	Terminal bool
