@@ -54,22 +54,15 @@ func inputEdits(name string, v gjson.Result) []streaming.FileEdit {
 	if !v.IsObject() {
 		return nil
 	}
-	get := func(keys ...string) gjson.Result {
-		for _, k := range keys {
-			if r := v.Get(k); r.Exists() {
-				return r
-			}
-		}
-		return gjson.Result{}
-	}
-	path := get("file_path", "filePath", "path").String()
-	oldS, newS := get("old_string", "oldString"), get("new_string", "newString")
+	f := editFieldsOf(v.Raw)
+	path := f.first(kFilePath, kFilePathCamel, kPath).String()
+	oldS, newS := f.first(kOldString, kOldStringCamel), f.first(kNewString, kNewStringCamel)
 	switch {
 	case path != "" && oldS.Exists() && newS.Exists():
 		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: oldS.String(), New: newS.String()}}
-	case path != "" && get("edits").IsArray():
+	case path != "" && f.first(kEdits).IsArray():
 		var out []streaming.FileEdit
-		for _, e := range get("edits").Array() {
+		for _, e := range f.first(kEdits).Array() {
 			o, n := e.Get("old_string"), e.Get("new_string")
 			if !o.Exists() {
 				o, n = e.Get("oldString"), e.Get("newString")
@@ -77,8 +70,8 @@ func inputEdits(name string, v gjson.Result) []streaming.FileEdit {
 			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.String(), New: n.String()})
 		}
 		return out
-	case path != "" && get("content", "fileText").Type == gjson.String:
-		content := get("content", "fileText").Str
+	case path != "" && f.first(kContent, kFileText).Type == gjson.String:
+		content := f.first(kContent, kFileText).Str
 		if e := searchReplace(path, content); e != nil {
 			return e
 		}
@@ -89,17 +82,72 @@ func inputEdits(name string, v gjson.Result) []streaming.FileEdit {
 		}
 		return nil
 	}
-	if ch := v.Get("changes"); ch.Exists() {
+	if ch := f.first(kChanges); ch.Exists() {
 		return changeEdits(ch)
 	}
-	for _, k := range []string{"input", "patch", "command", "cmd"} {
-		if r := v.Get(k); r.Exists() {
+	for _, k := range []editKey{kInput, kPatch, kCommand, kCmd} {
+		if r := f.first(k); r.Exists() {
 			if e := inputEdits(name, r); e != nil {
 				return e
 			}
 		}
 	}
 	return nil
+}
+
+// editKey names the input keys inputEdits reads.
+type editKey int
+
+const (
+	kFilePath editKey = iota
+	kFilePathCamel
+	kPath
+	kOldString
+	kOldStringCamel
+	kNewString
+	kNewStringCamel
+	kEdits
+	kContent
+	kFileText
+	kChanges
+	kInput
+	kPatch
+	kCommand
+	kCmd
+	nEditKeys
+)
+
+var editKeys = map[string]editKey{
+	"file_path": kFilePath, "filePath": kFilePathCamel, "path": kPath,
+	"old_string": kOldString, "oldString": kOldStringCamel,
+	"new_string": kNewString, "newString": kNewStringCamel,
+	"edits": kEdits, "content": kContent, "fileText": kFileText, "changes": kChanges,
+	"input": kInput, "patch": kPatch, "command": kCommand, "cmd": kCmd,
+}
+
+// editFields holds the JSON text of the first field of each editKey of
+// an object, read in one pass over its fields (a tool's input is read
+// once, not once for each key it might hold).
+type editFields [nEditKeys]string
+
+func editFieldsOf(obj string) *editFields {
+	var f editFields
+	for it := FieldsOf(obj); it.Next(); {
+		if k, ok := editKeys[it.Key]; ok && f[k] == "" {
+			f[k] = it.Raw
+		}
+	}
+	return &f
+}
+
+// first is the value of the first of keys that the object has.
+func (f *editFields) first(keys ...editKey) gjson.Result {
+	for _, k := range keys {
+		if f[k] != "" {
+			return Value(f[k])
+		}
+	}
+	return gjson.Result{}
 }
 
 // changeEdits reads Codex's changes: [{path, kind, diff}] or

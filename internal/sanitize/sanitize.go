@@ -82,6 +82,15 @@ const sgrReset = "\x1b[0m"
 func Append(dst []byte, s string, o Options) []byte {
 	colour := false // an SGR other than a reset passed on this line
 	for i := 0; i < len(s); {
+		if !colour {
+			// What needs no change is copied at once (without colour
+			// set, a newline needs no reset before it either).
+			n := safePrefix(s[i:])
+			dst = append(dst, s[i:i+n]...)
+			if i += n; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c < 0x80 {
 			switch {
