@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -390,20 +389,28 @@ func (m *Markdown) text(ev *streaming.Event) {
 }
 
 func (m *Markdown) addText(s string) {
-	m.partial = append(m.partial, s...)
+	if len(m.partial) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			m.partial = append(m.partial, s...)
+			return
+		}
+		m.partial = append(m.partial, s[:i]...)
+		m.textLine(string(m.partial))
+		m.partial = m.partial[:0]
+		s = s[i+1:]
+	}
+	// Whole lines are written from s itself (textLine keeps nothing of
+	// its line); only a partial line at the end is kept.
 	for {
-		// (Not strings.IndexByte(string(m.partial)), which copies all
-		// that is left for each line.)
-		i := bytes.IndexByte(m.partial, '\n')
+		i := strings.IndexByte(s, '\n')
 		if i < 0 {
 			break
 		}
-		m.textLine(string(m.partial[:i]))
-		m.partial = m.partial[i+1:]
+		m.textLine(s[:i])
+		s = s[i+1:]
 	}
-	if len(m.partial) == 0 {
-		m.partial = m.partial[:0]
-	}
+	m.partial = append(m.partial, s...)
 }
 
 // quoted reports whether the current block is written as a quote.

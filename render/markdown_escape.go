@@ -82,7 +82,7 @@ func inline(s string) string {
 // comments that hide the rest) and "@name" gets a zero-width space (no
 // mentions). Markdown itself (emphasis, links, lists) is kept.
 func escapeProse(s string) string {
-	if !strings.ContainsAny(s, "<@") {
+	if strings.IndexByte(s, '<') < 0 && strings.IndexByte(s, '@') < 0 {
 		return s
 	}
 	var b strings.Builder
