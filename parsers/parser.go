@@ -192,25 +192,34 @@ func (l *Line) key(i int) string {
 // field returns the indexed value of key, read on first use; nil when
 // the key is not among the indexed fields.
 func (l *Line) field(key string) *gjson.Result {
-	if l.mask&keyBit(key) == 0 {
+	i := l.index(key)
+	if i < 0 {
 		return nil
+	}
+	if l.built&(1<<i) == 0 {
+		f := &l.top[i]
+		l.vals[i] = l.valueAt(f.vs, f.ve)
+		l.built |= 1 << i
+	}
+	return &l.vals[i]
+}
+
+// index is the position of key among the indexed fields, or -1.
+func (l *Line) index(key string) int {
+	if l.mask&keyBit(key) == 0 {
+		return -1
 	}
 	for i := 0; i < l.ntop; i++ {
 		f := &l.top[i]
 		if f.esc {
-			if l.keys[i] != key {
-				continue
+			if l.keys[i] == key {
+				return i
 			}
-		} else if f.ke-f.ks != len(key) || l.JSON[f.ks:f.ke] != key {
-			continue
+		} else if f.ke-f.ks == len(key) && l.JSON[f.ks:f.ke] == key {
+			return i
 		}
-		if l.built&(1<<i) == 0 {
-			l.vals[i] = l.valueAt(f.vs, f.ve)
-			l.built |= 1 << i
-		}
-		return &l.vals[i]
 	}
-	return nil
+	return -1
 }
 
 // Get returns a top-level field of the line.
@@ -226,8 +235,8 @@ func (l *Line) Get(key string) gjson.Result {
 
 // Has reports whether the line has a top-level field.
 func (l *Line) Has(key string) bool {
-	if v := l.field(key); v != nil {
-		return v.Exists()
+	if l.index(key) >= 0 {
+		return true // (an indexed value is a valid JSON value)
 	}
 	return l.more && l.Get(key).Exists()
 }
