@@ -214,8 +214,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		}
 		out := []string{p.Yellow("↻ revised:")}
 		for _, l := range Lines(r.clean(ev.Text)) {
-			b, _ := expandTabs(nil, l, 0)
-			out = append(out, string(b))
+			out = append(out, expandTabs(l))
 		}
 		r.lines(d, out...)
 	case streaming.KindToolStart:
@@ -304,8 +303,7 @@ func (r *Pretty) tabs(s string) string {
 	}
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
-		b, _ := expandTabs(nil, l, 0)
-		out = append(out, string(b))
+		out = append(out, expandTabs(l))
 	}
 	return strings.Join(out, "\n")
 }

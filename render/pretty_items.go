@@ -33,24 +33,27 @@ func (r *Pretty) indentW(depth int) int {
 	return min(2*depth, max(0, r.scr.width-20))
 }
 
-// expandTabs turns tabs into spaces up to the next multiple of 8 cells,
-// counting from col (the cells before s on its line). Terminals would move
-// the cursor instead, which row counting cannot follow.
-func expandTabs(dst []byte, s string, col int) ([]byte, int) {
-	for {
-		i := strings.IndexByte(s, '\t')
-		if i < 0 {
-			return append(dst, s...), col + cells(s)
-		}
-		dst = append(dst, s[:i]...)
+// expandTabs turns the tabs of s, one line, into spaces up to the next
+// multiple of 8 cells. Terminals would move the cursor instead, which
+// row counting cannot follow. A line without tabs is s itself.
+func expandTabs(s string) string {
+	i := strings.IndexByte(s, '\t')
+	if i < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	col := 0
+	for ; i >= 0; i = strings.IndexByte(s, '\t') {
+		b = append(b, s[:i]...)
 		col += cells(s[:i])
 		n := 8 - col%8
 		for k := 0; k < n; k++ {
-			dst = append(dst, ' ')
+			b = append(b, ' ')
 		}
 		col += n
 		s = s[i+1:]
 	}
+	return string(append(b, s...))
 }
 
 // heldBack is how many bytes at the end of b must wait for more input: an

@@ -135,9 +135,7 @@ func (r *Pretty) preview(dst []row, output string, depth int) []row {
 		budget, perLine = 0, 0
 	}
 	clean := func(s string) string {
-		s = sanitize.String(s, sanitize.Options{AllowSGR: r.cfg.AllowColor})
-		b, _ := expandTabs(nil, s, 0)
-		return string(b)
+		return expandTabs(sanitize.String(s, sanitize.Options{AllowSGR: r.cfg.AllowColor}))
 	}
 	n := 0
 	if budget > 0 {
@@ -179,9 +177,7 @@ func (r *Pretty) diffPreview(dst []row, edits []streaming.FileEdit, subject stri
 	p := r.p
 	var lines []previewLine
 	for _, l := range dl {
-		s := sanitize.String(l.Text, sanitize.Options{})
-		b, _ := expandTabs(nil, s, 0)
-		s = string(b)
+		s := expandTabs(sanitize.String(l.Text, sanitize.Options{}))
 		switch l.Kind {
 		case diffview.File:
 			if files == 1 && (edits[0].Path == subject || edits[0].Op == streaming.EditModify) {

@@ -265,8 +265,7 @@ func (t *textItem) render(r *Pretty, c *chunk) []row {
 	}
 	switch c.kind {
 	case chunkPrompt:
-		b, _ := expandTabs(nil, c.src, 0)
-		ls = termwrap.AppendWrap(ls, string(b), w)
+		ls = termwrap.AppendWrap(ls, expandTabs(c.src), w)
 	case chunkCode:
 		ls = append(ls, mdterm.CodeBlock(c.src, c.fence, w, r.p.Enabled, c.open, c.close)...)
 	default:
@@ -305,13 +304,13 @@ func (t *textItem) live(r *Pretty, dst []row) []row {
 		if len(t.block) > 0 || t.inFence || t.lines > 0 {
 			first = rest
 		}
-		b, _ := expandTabs(nil, bstr(t.line), 0)
+		b := expandTabs(string(t.line))
 		w, pw := t.avail(r), r.indentW(t.depth)+t.prefixW()
 		if t.inFence && r.p.Enabled {
 			// Code shows indented: so does its partial line.
 			first, rest, w, pw = first+"  ", rest+"  ", w-2, pw+2
 		}
-		ls := termwrap.Wrap(string(b), w)
+		ls := termwrap.Wrap(b, w)
 		dst = lines2rows(dst, ls, first, rest, empty, pw)
 	}
 	return dst
@@ -347,8 +346,7 @@ func (t *textItem) blockRows(r *Pretty, dst []row) []row {
 			tail = tail[1:]
 		}
 		for _, l := range strings.Split(strings.TrimSuffix(tail, "\n"), "\n") {
-			b, _ := expandTabs(nil, l, 0)
-			ls = termwrap.AppendWrap(ls, string(b), w)
+			ls = termwrap.AppendWrap(ls, expandTabs(l), w)
 		}
 	}
 	return lines2rows(dst, ls, first, rest, empty, pw)

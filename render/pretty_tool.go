@@ -120,8 +120,7 @@ func lastLine(b []byte) string {
 	for len(b) > 0 && !utf8.RuneStart(b[0]) {
 		b = b[1:]
 	}
-	s, _ := expandTabs(nil, sanitize.String(string(b), sanitize.Options{}), 0)
-	return string(s)
+	return expandTabs(sanitize.String(string(b), sanitize.Options{}))
 }
 
 // headerRow is the committed start line of a call whose work follows it.

@@ -108,7 +108,7 @@ func (w *wrapper) run(first int) {
 	empty := true
 	rows := len(w.dst)
 	sub, subState := "", -1 // the rest of a word broken by UAX #14
-	next := func() (seg string, must bool) {
+	next := func() (seg string, must, printable bool) {
 		// Spaces are break opportunities (UAX #14 breaks after them); a
 		// word between two is broken by UAX #14 itself when it holds
 		// anything but ASCII (ideographs break between them) or is wider
@@ -116,12 +116,14 @@ func (w *wrapper) run(first int) {
 		// the costly part, sees little of most text.
 		if sub != "" {
 			seg, sub, must, subState = uniseg.FirstLineSegmentInString(sub, subState)
-			return seg, must
+			return seg, must, false
 		}
 		i, ascii := pos, true
+		printable = true // the word's width is its length
 		for i < len(p) && p[i] != ' ' && p[i] != '\n' {
-			if p[i] >= 0x80 {
-				ascii = false
+			if c := p[i]; c >= 0x7f || c < 0x20 {
+				ascii = ascii && c < 0x80
+				printable = false
 			}
 			i++
 		}
@@ -135,17 +137,20 @@ func (w *wrapper) run(first int) {
 		}
 		if !ascii || i-pos > w.width {
 			seg, sub, must, subState = uniseg.FirstLineSegmentInString(p[pos:j], -1)
-			return seg, must
+			return seg, must, false
 		}
-		return p[pos:j], must
+		return p[pos:j], must, printable
 	}
 	for pos < len(p) {
-		seg, must := next()
+		seg, must, printable := next()
 		a := pos
 		pos += len(seg)
 		body := strings.TrimRight(seg, " \r\n")
 		ce := a + len(body)
-		bw := Width(body)
+		bw := len(body)
+		if !printable {
+			bw = Width(body)
+		}
 		sw := len(seg) - len(body) - strings.Count(seg[len(body):], "\n") - strings.Count(seg[len(body):], "\r")
 		if !empty && bw > 0 && rowW+bw > w.width {
 			w.emit(rowStart, rowEnd, rowCW)
@@ -167,7 +172,7 @@ func (w *wrapper) run(first int) {
 				w.emit(x, x+n, fw)
 				x += n
 			}
-		case bw > 0:
+		case len(body) > 0: // (a word of no width, a lone combining mark, is kept too)
 			rowEnd = ce
 			rowW += bw
 			rowCW = rowW

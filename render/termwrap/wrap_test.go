@@ -3,6 +3,7 @@ package termwrap
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func rowsOf(ls []Line) []string {
@@ -54,4 +55,46 @@ func TestTruncate(t *testing.T) {
 	if got := Truncate("\x1b[2mhello world\x1b[0m", 6); got.S != "\x1b[2mhello…\x1b[0m" {
 		t.Errorf("got %q", got.S)
 	}
+}
+
+// FuzzWrap holds Wrap to what it promises for any text: every row
+// is as wide as it says and fits (but for a single cluster wider than
+// the row), ends in no space, and the rows hold every non-space
+// character of the input, in order.
+func FuzzWrap(f *testing.F) {
+	for _, s := range []string{"hello world", "the file explorer opens", "日本語のテキストとexplorerの混在",
+		"/home/ari/repos/agentfmt", "a b\u2401c  d\r\n", "\x1b[1mbold words here\x1b[0m", "e\u0301 🎉🎉 x", "a\nb\n\nc"} {
+		f.Add(s, 8)
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		if !utf8.ValidString(s) || width < 1 || width > 200 {
+			return
+		}
+		for _, r := range s {
+			if r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 {
+				return // Wrap is given sanitised text: tabs expanded, controls shown as pictures
+			}
+		}
+		var got strings.Builder
+		for _, l := range Wrap(s, width) {
+			if l.W != Width(l.S) {
+				t.Fatalf("row %q says %d cells, has %d", l.S, l.W, Width(l.S))
+			}
+			if l.W > width {
+				n, _ := Fit(l.S, width)
+				if n != len(l.S) {
+					t.Fatalf("row %q is %d cells, more than %d", l.S, l.W, width)
+				}
+			}
+			if strings.HasSuffix(l.S, " ") {
+				t.Fatalf("row %q ends in a space", l.S)
+			}
+			got.WriteString(l.S)
+		}
+		if a, b := strings.ReplaceAll(strings.ReplaceAll(got.String(), " ", ""), "\n", ""),
+			strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(s, " ", ""), "\n", ""), "\r", ""); a != strings.ReplaceAll(b, "\r", "") {
+			t.Fatalf("Wrap(%q, %d) holds %q, want %q", s, width, a, b)
+		}
+	})
 }
