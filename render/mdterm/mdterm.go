@@ -9,6 +9,7 @@
 package mdterm
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,19 @@ import (
 )
 
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+
+// mdNoTable parses text without a '|', which holds no table: the table
+// extension looks at every paragraph for one, a tenth of the parse.
+var mdNoTable = goldmark.New(goldmark.WithExtensions(extension.Strikethrough, extension.TaskList))
+
+// parse is goldmark's document for src.
+func parse(src []byte) ast.Node {
+	p := md.Parser()
+	if bytes.IndexByte(src, '|') < 0 {
+		p = mdNoTable.Parser()
+	}
+	return p.Parse(text.NewReader(src))
+}
 
 // SGR sequences, switched off one by one so they nest.
 const (
@@ -47,7 +61,7 @@ func Render(src []byte, width int, color bool) []termwrap.Line {
 		s := strings.Join(strings.Fields(string(src)), " ")
 		return termwrap.Wrap(s, width)
 	}
-	doc := md.Parser().Parse(text.NewReader(src))
+	doc := parse(src)
 	r := &renderer{src: src, color: color}
 	return r.blocks(nil, doc, width)
 }

@@ -98,3 +98,22 @@ func TestPlainProse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNoTableParser: text without a '|' renders the same with the
+// parser that has no table extension (the one Render picks for it) as
+// with the full one.
+func FuzzNoTableParser(f *testing.F) {
+	for _, s := range []string{"# T\n\n**b** *i* `c` ~~s~~\n", "- [x] done\n- [ ] todo\n", "a\n---\nb\n", "> q\n\n```go\nx\n```\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if strings.IndexByte(src, '|') >= 0 || plainProse([]byte(src)) {
+			return // (plain prose skips goldmark: TestPlainProse)
+		}
+		full := &renderer{src: []byte(src)}
+		want := plain(full.blocks(nil, md.Parser().Parse(text.NewReader([]byte(src))), 20))
+		if got := plain(Render([]byte(src), 20, false)); got != want {
+			t.Fatalf("%q: %q, with the table extension %q", src, got, want)
+		}
+	})
+}
