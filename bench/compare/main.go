@@ -21,6 +21,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == "-measure" {
+		measure(os.Args[2:])
+		return
+	}
 	in := flag.String("input", "", "the stream to render (default: generate 100 MB from ../shared/corpus/claude)")
 	runs := flag.Int("runs", 5, "alternating runs of each command")
 	format := flag.String("format", "plain", "agentfmt output format")
@@ -66,15 +70,41 @@ func main() {
 }
 
 // cpu runs a command on the input and returns its user+system CPU seconds
-// and peak RSS in KiB.
+// and peak RSS in KiB. The command is started by a copy of this program
+// (measure): Linux starts a child of a Go program in its parent's memory
+// until exec, and counts that memory's peak as the child's own (its
+// ru_maxrss), so a child of this process, which holds a 100 MB input's
+// worth of buffers, would be said to peak at this process's size. The
+// copy is small when it starts the command.
 func cpu(input string, name string, args ...string) (float64, int64) {
+	self, err := os.Executable()
+	check(err)
 	f, err := os.Open(input)
 	check(err)
 	defer f.Close()
-	c := exec.Command(name, args...)
+	c := exec.Command(self, append([]string{"-measure", name}, args...)...)
 	c.Stdin = f
 	c.Stdout = io.Discard
-	c.Stderr = os.Stderr
+	var res strings.Builder
+	c.Stderr = io.MultiWriter(os.Stderr, &res)
+	check(c.Run())
+	var sec float64
+	var rss int64
+	out := res.String()
+	i := strings.LastIndex(out, "measure: ")
+	if i < 0 {
+		check(fmt.Errorf("no measure line from %s", name))
+	}
+	_, err = fmt.Sscanf(out[i:], "measure: %g s %d KiB", &sec, &rss)
+	check(err)
+	return sec, rss
+}
+
+// measure runs a command with this process's standard files and writes
+// its CPU time and peak RSS as the last line of standard error.
+func measure(args []string) {
+	c := exec.Command(args[0], args[1:]...)
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := c.Run(); err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
 			check(err)
@@ -85,7 +115,7 @@ func cpu(input string, name string, args ...string) (float64, int64) {
 	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss
 	}
-	return (ps.UserTime() + ps.SystemTime()).Seconds(), rss
+	fmt.Fprintf(os.Stderr, "measure: %g s %d KiB\n", (ps.UserTime() + ps.SystemTime()).Seconds(), rss)
 }
 
 // measureLatency writes a Claude line every 25 ms into agentfmt -o plain
