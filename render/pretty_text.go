@@ -46,6 +46,9 @@ type textItem struct {
 	inFence,
 	fenceCont bool // the open fence block continues one already shown in part
 	lines int // lines ended (prompt echo: the first gets the "› ")
+	// promptFirst: the prompt lines gathered in block begin with its
+	// first line.
+	promptFirst bool
 
 	chunks []chunk  // rendered pieces not yet committed
 	nOut   int      // pieces made
@@ -106,10 +109,11 @@ func (t *textItem) settle(r *Pretty) {
 			t.cutLine(r)
 		}
 	}
+	if t.closed && len(t.line) > 0 {
+		t.endLine(r)
+	}
+	t.flushPrompt()
 	if t.closed {
-		if len(t.line) > 0 {
-			t.endLine(r)
-		}
 		t.flush(r, true)
 		t.settled = true
 	}
@@ -132,17 +136,36 @@ func (t *textItem) cutLine(r *Pretty) {
 
 // endLine files the current line, complete, into the open block.
 func (t *textItem) endLine(r *Pretty) {
-	t.file(r, string(t.line)) // kept by fences and prompt chunks
+	if t.user {
+		// A prompt's lines gather in block and become one chunk for
+		// all the lines a frame settles (flushPrompt).
+		if len(t.block) == 0 {
+			t.promptFirst = t.lines == 0
+		}
+		t.block = append(append(t.block, t.line...), '\n')
+		if len(t.block) > blockMax {
+			t.flushPrompt()
+		}
+	} else {
+		t.file(r, string(t.line)) // kept by fences and chunks
+	}
 	t.line = t.line[:0]
 	t.lines++
 }
 
-// file puts a complete line into the open block, or ends the block.
-func (t *textItem) file(r *Pretty, line string) {
-	if t.user {
-		t.chunks = append(t.chunks, chunk{src: line, kind: chunkPrompt, first: t.lines == 0})
+// flushPrompt makes the prompt lines gathered in block a chunk: each
+// line ends in a newline, so each is a row (or rows) of its own.
+func (t *textItem) flushPrompt() {
+	if !t.user || len(t.block) == 0 {
 		return
 	}
+	t.add(chunk{src: string(t.block), kind: chunkPrompt, first: t.promptFirst})
+	t.block = t.block[:0]
+}
+
+// file puts a complete line of markdown into the open block, or ends the
+// block.
+func (t *textItem) file(r *Pretty, line string) {
 	if t.inFence {
 		if t.fence.Closes(line) {
 			t.flush(r, true)

@@ -145,13 +145,22 @@ func (w *wrapper) run(first int) {
 		seg, must, printable := next()
 		a := pos
 		pos += len(seg)
-		body := strings.TrimRight(seg, " \r\n")
+		// body is the word without the spaces and line end after it,
+		// sw the cells of those spaces.
+		be, sw := len(seg), 0
+		for ; be > 0; be-- {
+			if c := seg[be-1]; c == ' ' {
+				sw++
+			} else if c != '\r' && c != '\n' {
+				break
+			}
+		}
+		body := seg[:be]
 		ce := a + len(body)
 		bw := len(body)
 		if !printable {
 			bw = Width(body)
 		}
-		sw := len(seg) - len(body) - strings.Count(seg[len(body):], "\n") - strings.Count(seg[len(body):], "\r")
 		if !empty && bw > 0 && rowW+bw > w.width {
 			w.emit(rowStart, rowEnd, rowCW)
 			empty = true
