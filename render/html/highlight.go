@@ -5,9 +5,9 @@ import (
 	_ "embed"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/lexers"
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
 )

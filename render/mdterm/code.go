@@ -3,9 +3,9 @@ package mdterm
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/lexers"
 	"github.com/agentfmt/agentfmt/render/termwrap"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 )
 
 // tokenSGR is the colour of a token: a few ANSI colours by category, so
