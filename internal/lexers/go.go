@@ -8,7 +8,7 @@ package lexers
 import (
 	"strings"
 
-	. "github.com/alecthomas/chroma/v2" // nolint
+	"github.com/alecthomas/chroma/v2"
 )
 
 const (
@@ -16,10 +16,15 @@ const (
 	goTemplateFile = "go_template"
 )
 
+// r is a rule that moves to no other state.
+func r(pattern string, typ chroma.Emitter) chroma.Rule {
+	return chroma.Rule{Pattern: pattern, Type: typ}
+}
+
 // newGo makes the Go lexer; template is the Go text template lexer.
-func newGo(template Lexer) Lexer {
-	return MustNewLexer(
-		&Config{
+func newGo(template chroma.Lexer) chroma.Lexer {
+	return chroma.MustNewLexer(
+		&chroma.Config{
 			Name:      "Go",
 			Aliases:   []string{"go", "golang"},
 			Filenames: []string{"*.go"},
@@ -37,38 +42,38 @@ func newGo(template Lexer) Lexer {
 	})
 }
 
-func goRules(template Lexer) func() Rules {
-	return func() Rules {
-		return Rules{
+func goRules(template chroma.Lexer) func() chroma.Rules {
+	return func() chroma.Rules {
+		return chroma.Rules{
 			"root": {
-				{`\n`, TextWhitespace, nil},
-				{`\s+`, TextWhitespace, nil},
-				{`//[^\s\n\r][^\n\r]*`, CommentPreproc, nil},
-				{`//[^\n\r]*`, CommentSingle, nil},
-				{`/(\\\n)?[*](.|\n)*?[*](\\\n)?/`, CommentMultiline, nil},
-				{`(import|package)\b`, KeywordNamespace, nil},
-				{`(var|func|struct|map|chan|type|interface|const)\b`, KeywordDeclaration, nil},
-				{Words(``, `\b`, `break`, `default`, `select`, `case`, `defer`, `go`, `else`, `goto`, `switch`, `fallthrough`, `if`, `range`, `continue`, `for`, `return`), Keyword, nil},
-				{`(true|false|iota|nil)\b`, KeywordConstant, nil},
-				{Words(``, `\b(\()`, `uint`, `uint8`, `uint16`, `uint32`, `uint64`, `int`, `int8`, `int16`, `int32`, `int64`, `float`, `float32`, `float64`, `complex64`, `complex128`, `byte`, `rune`, `string`, `bool`, `error`, `uintptr`, `print`, `println`, `panic`, `recover`, `close`, `complex`, `real`, `imag`, `len`, `cap`, `append`, `copy`, `delete`, `new`, `make`, `clear`, `min`, `max`), ByGroups(NameBuiltin, Punctuation), nil},
-				{Words(``, `\b`, `uint`, `uint8`, `uint16`, `uint32`, `uint64`, `int`, `int8`, `int16`, `int32`, `int64`, `float`, `float32`, `float64`, `complex64`, `complex128`, `byte`, `rune`, `string`, `bool`, `error`, `uintptr`, `any`), KeywordType, nil},
-				{`\d+i`, LiteralNumber, nil},
-				{`\d+\.\d*([Ee][-+]\d+)?i`, LiteralNumber, nil},
-				{`\.\d+([Ee][-+]\d+)?i`, LiteralNumber, nil},
-				{`\d+[Ee][-+]\d+i`, LiteralNumber, nil},
-				{`\d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+)`, LiteralNumberFloat, nil},
-				{`\.\d+([eE][+\-]?\d+)?`, LiteralNumberFloat, nil},
-				{`0[0-7]+`, LiteralNumberOct, nil},
-				{`0[xX][0-9a-fA-F_]+`, LiteralNumberHex, nil},
-				{`0b[01_]+`, LiteralNumberBin, nil},
-				{`(0|[1-9][0-9_]*)`, LiteralNumberInteger, nil},
-				{`'(\\['"\\abfnrtv]|\\x[0-9a-fA-F]{2}|\\[0-7]{1,3}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|[^\\])'`, LiteralStringChar, nil},
-				{"(`)([^`]*)(`)", ByGroups(LiteralString, UsingLexer(TypeRemappingLexer(template, TypeMapping{{Other, LiteralString, nil}})), LiteralString), nil},
-				{`"(\\\\|\\"|[^"])*"`, LiteralString, nil},
-				{`(<<=|>>=|<<|>>|<=|>=|&\^=|&\^|\+=|-=|\*=|/=|%=|&=|\|=|&&|\|\||<-|\+\+|--|==|!=|:=|\.\.\.|[+\-*/%&])`, Operator, nil},
-				{`([a-zA-Z_]\w*)(\s*)(\()`, ByGroups(NameFunction, UsingSelf("root"), Punctuation), nil},
-				{`[|^<>=!()\[\]{}.,;:~]`, Punctuation, nil},
-				{`[^\W\d]\w*`, NameOther, nil},
+				r(`\n`, chroma.TextWhitespace),
+				r(`\s+`, chroma.TextWhitespace),
+				r(`//[^\s\n\r][^\n\r]*`, chroma.CommentPreproc),
+				r(`//[^\n\r]*`, chroma.CommentSingle),
+				r(`/(\\\n)?[*](.|\n)*?[*](\\\n)?/`, chroma.CommentMultiline),
+				r(`(import|package)\b`, chroma.KeywordNamespace),
+				r(`(var|func|struct|map|chan|type|interface|const)\b`, chroma.KeywordDeclaration),
+				r(chroma.Words(``, `\b`, `break`, `default`, `select`, `case`, `defer`, `go`, `else`, `goto`, `switch`, `fallthrough`, `if`, `range`, `continue`, `for`, `return`), chroma.Keyword),
+				r(`(true|false|iota|nil)\b`, chroma.KeywordConstant),
+				r(chroma.Words(``, `\b(\()`, `uint`, `uint8`, `uint16`, `uint32`, `uint64`, `int`, `int8`, `int16`, `int32`, `int64`, `float`, `float32`, `float64`, `complex64`, `complex128`, `byte`, `rune`, `string`, `bool`, `error`, `uintptr`, `print`, `println`, `panic`, `recover`, `close`, `complex`, `real`, `imag`, `len`, `cap`, `append`, `copy`, `delete`, `new`, `make`, `clear`, `min`, `max`), chroma.ByGroups(chroma.NameBuiltin, chroma.Punctuation)),
+				r(chroma.Words(``, `\b`, `uint`, `uint8`, `uint16`, `uint32`, `uint64`, `int`, `int8`, `int16`, `int32`, `int64`, `float`, `float32`, `float64`, `complex64`, `complex128`, `byte`, `rune`, `string`, `bool`, `error`, `uintptr`, `any`), chroma.KeywordType),
+				r(`\d+i`, chroma.LiteralNumber),
+				r(`\d+\.\d*([Ee][-+]\d+)?i`, chroma.LiteralNumber),
+				r(`\.\d+([Ee][-+]\d+)?i`, chroma.LiteralNumber),
+				r(`\d+[Ee][-+]\d+i`, chroma.LiteralNumber),
+				r(`\d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+)`, chroma.LiteralNumberFloat),
+				r(`\.\d+([eE][+\-]?\d+)?`, chroma.LiteralNumberFloat),
+				r(`0[0-7]+`, chroma.LiteralNumberOct),
+				r(`0[xX][0-9a-fA-F_]+`, chroma.LiteralNumberHex),
+				r(`0b[01_]+`, chroma.LiteralNumberBin),
+				r(`(0|[1-9][0-9_]*)`, chroma.LiteralNumberInteger),
+				r(`'(\\['"\\abfnrtv]|\\x[0-9a-fA-F]{2}|\\[0-7]{1,3}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|[^\\])'`, chroma.LiteralStringChar),
+				r("(`)([^`]*)(`)", chroma.ByGroups(chroma.LiteralString, chroma.UsingLexer(chroma.TypeRemappingLexer(template, chroma.TypeMapping{{chroma.Other, chroma.LiteralString, nil}})), chroma.LiteralString)),
+				r(`"(\\\\|\\"|[^"])*"`, chroma.LiteralString),
+				r(`(<<=|>>=|<<|>>|<=|>=|&\^=|&\^|\+=|-=|\*=|/=|%=|&=|\|=|&&|\|\||<-|\+\+|--|==|!=|:=|\.\.\.|[+\-*/%&])`, chroma.Operator),
+				r(`([a-zA-Z_]\w*)(\s*)(\()`, chroma.ByGroups(chroma.NameFunction, chroma.UsingSelf("root"), chroma.Punctuation)),
+				r(`[|^<>=!()\[\]{}.,;:~]`, chroma.Punctuation),
+				r(`[^\W\d]\w*`, chroma.NameOther),
 			},
 		}
 	}
