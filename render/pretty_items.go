@@ -33,9 +33,9 @@ func (r *Pretty) indentW(depth int) int {
 	return min(2*depth, max(0, r.scr.width-20))
 }
 
-// expandTabs turns the tabs of s, one line, into spaces up to the next
-// multiple of 8 cells. Terminals would move the cursor instead, which
-// row counting cannot follow. A line without tabs is s itself.
+// expandTabs turns the tabs of s into spaces up to the next multiple of
+// 8 cells of their line. Terminals would move the cursor instead, which
+// row counting cannot follow. Text without tabs is s itself.
 func expandTabs(s string) string {
 	i := strings.IndexByte(s, '\t')
 	if i < 0 {
@@ -45,7 +45,11 @@ func expandTabs(s string) string {
 	col := 0
 	for ; i >= 0; i = strings.IndexByte(s, '\t') {
 		b = append(b, s[:i]...)
-		col += cells(s[:i])
+		seg := s[:i]
+		if j := strings.LastIndexByte(seg, '\n'); j >= 0 {
+			col, seg = 0, seg[j+1:] // a new line
+		}
+		col += cells(seg)
 		n := 8 - col%8
 		for k := 0; k < n; k++ {
 			b = append(b, ' ')

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
@@ -94,6 +95,18 @@ func (t *textItem) settle(r *Pretty) {
 			keep = heldBack(data)
 		}
 		work := data[:len(data)-keep]
+		if i := bytes.LastIndexByte(work, '\n'); t.user && i >= 0 {
+			// A prompt's whole lines go to block at once (see endLine).
+			if len(t.block) == 0 {
+				t.promptFirst = t.lines == 0
+			}
+			t.block = slices.Grow(t.block, len(t.line)+i+1)
+			t.block = append(t.block, t.line...)
+			t.block = sanitize.Append(t.block, bstr(work[:i+1]), sanitize.Options{})
+			t.line = t.line[:0]
+			t.lines += bytes.Count(work[:i+1], []byte{'\n'})
+			work = work[i+1:]
+		}
 		for len(work) > 0 {
 			i := bytes.IndexByte(work, '\n')
 			if i < 0 {
@@ -159,8 +172,9 @@ func (t *textItem) flushPrompt() {
 	if !t.user || len(t.block) == 0 {
 		return
 	}
-	t.add(chunk{src: string(t.block), kind: chunkPrompt, first: t.promptFirst})
-	t.block = t.block[:0]
+	// The chunk takes block's bytes, which nothing writes again.
+	t.add(chunk{src: bstr(t.block), kind: chunkPrompt, first: t.promptFirst})
+	t.block = nil
 }
 
 // file puts a complete line of markdown into the open block, or ends the
