@@ -296,20 +296,22 @@ func (t *textItem) render(r *Pretty, c *chunk) []row {
 	if c.rows != nil && c.width == r.scr.width {
 		return c.rows
 	}
+	first, rest, empty := t.prefixes(r, c.first)
+	pw := r.indentW(t.depth) + t.prefixW()
 	var ls []termwrap.Line
 	if c.sep {
 		ls = append(ls, termwrap.Line{})
 	}
 	switch c.kind {
 	case chunkPrompt:
-		ls = termwrap.AppendWrap(ls, expandTabs(c.src), w)
+		// The rows come with their prefixes.
+		ls = termwrap.AppendWrapIndented(ls, expandTabs(c.src), w, first, rest)
+		first, rest = "", ""
 	case chunkCode:
 		ls = append(ls, mdterm.CodeBlock(c.src, c.fence, w, r.p.Enabled, c.open, c.close)...)
 	default:
 		ls = append(ls, mdterm.Render([]byte(c.src), w, r.p.Enabled)...)
 	}
-	first, rest, empty := t.prefixes(r, c.first)
-	pw := r.indentW(t.depth) + t.prefixW()
 	c.rows = lines2rows(c.rows[:0], ls, first, rest, empty, pw)
 	c.width = r.scr.width
 	return c.rows

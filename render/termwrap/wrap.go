@@ -53,14 +53,30 @@ func AppendWrap(dst []Line, s string, width int) []Line { return appendWrap(dst,
 // indent: the caller puts the indent before them).
 func WrapHanging(s string, first, rest int) []Line { return appendWrap(nil, s, first, rest) }
 
+// AppendWrapIndented is AppendWrap with pre written before the first row
+// and preRest before the others, but not before an empty row (no row ends
+// in a space): a prefix costs no string of its own per row. The widths of
+// the rows do not count the prefixes.
+func AppendWrapIndented(dst []Line, s string, width int, pre, preRest string) []Line {
+	return appendWrapIndented(dst, s, width, width, pre, preRest)
+}
+
 func appendWrap(dst []Line, s string, first, rest int) []Line {
+	return appendWrapIndented(dst, s, first, rest, "", "")
+}
+
+func appendWrapIndented(dst []Line, s string, first, rest int, pre, preRest string) []Line {
 	first, rest = max(first, 1), max(rest, 1)
 	if a := ASCIIPrefix(s); a == len(s) && len(s) <= first {
 		t := strings.TrimRight(s, " ")
-		return append(dst, Line{t, len(t)})
+		n := len(t)
+		if t != "" {
+			t = pre + t
+		}
+		return append(dst, Line{t, n})
 	}
 	plain, marks := split(s)
-	w := &wrapper{plain: plain, marks: marks, dst: dst, rest: rest}
+	w := &wrapper{plain: plain, marks: marks, dst: dst, rest: rest, pre: pre, preRest: preRest}
 	w.run(first)
 	return w.dst
 }
@@ -73,6 +89,9 @@ type wrapper struct {
 	dst   []Line
 	rest  int // the width of rows after the first
 	width int // the width of the row being made
+	// pre is written before the next row that is not empty, preRest
+	// before the rows after it.
+	pre, preRest string
 }
 
 // emit appends the row plain[a:e] of w cells with its styles.
@@ -82,6 +101,10 @@ func (w *wrapper) emit(a, e, cw int) {
 		w.k++
 	}
 	var b strings.Builder
+	if e > a {
+		b.WriteString(w.pre)
+	}
+	w.pre = w.preRest
 	b.WriteString(w.st.Open())
 	at := a
 	for w.k < len(w.marks) && w.marks[w.k].pos < e {

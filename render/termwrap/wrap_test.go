@@ -76,8 +76,24 @@ func FuzzWrap(f *testing.F) {
 				return // Wrap is given sanitised text: tabs expanded, controls shown as pictures
 			}
 		}
+		// AppendWrapIndented is Wrap with the prefixes put before its rows
+		// that are not empty.
+		rows := Wrap(s, width)
+		ind := AppendWrapIndented(nil, s, width, "> ", "  ")
+		if len(ind) != len(rows) {
+			t.Fatalf("%d rows indented, %d not", len(ind), len(rows))
+		}
+		for i, l := range rows {
+			want := l
+			if l.S != "" {
+				want.S = map[bool]string{true: "> ", false: "  "}[i == 0] + l.S
+			}
+			if ind[i] != want {
+				t.Fatalf("indented row %d is %q (%d cells), want %q (%d)", i, ind[i].S, ind[i].W, want.S, want.W)
+			}
+		}
 		var got strings.Builder
-		for _, l := range Wrap(s, width) {
+		for _, l := range rows {
 			if l.W != Width(l.S) {
 				t.Fatalf("row %q says %d cells, has %d", l.S, l.W, Width(l.S))
 			}
