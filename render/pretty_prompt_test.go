@@ -12,7 +12,7 @@ func TestExpandTabs(t *testing.T) {
 		{"no tabs", "no tabs"},
 		{"a\tb", "a       b"},
 		{"abcdefgh\tb", "abcdefgh        b"},
-		{"日本\tx", "日本    x"}, // wide characters count two cells
+		{"日本\tx", "日本    x"},                    // wide characters count two cells
 		{"a\tb\nxy\tz", "a       b\nxy      z"}, // each line has its own tab stops
 		{"\t", "        "},
 	} {
