@@ -141,15 +141,7 @@ func (w *wrapper) run(first int) {
 			seg, sub, must, subState = uniseg.FirstLineSegmentInString(sub, subState)
 			return seg, must, false
 		}
-		i, ascii := pos, true
-		printable = true // the word's width is its length
-		for i < len(p) && p[i] != ' ' && p[i] != '\n' {
-			if c := p[i]; c >= 0x7f || c < 0x20 {
-				ascii = ascii && c < 0x80
-				printable = false
-			}
-			i++
-		}
+		i, ascii, printable := scanWord(p, pos)
 		j := i
 		for j < len(p) && p[j] == ' ' {
 			j++
@@ -273,4 +265,33 @@ func TruncLeft(s string, width int) string {
 		return true
 	})
 	return "…" + s[i:]
+}
+
+// Eight bytes at a time (see scanWord).
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// scanWord returns the end of the word at p[i:] (the next space or
+// newline, or the end of p), whether it is all ASCII, and whether it is
+// all printable ASCII (its width is then its length). Eight bytes of
+// printable ASCII other than a space are passed over at once.
+func scanWord(p string, i int) (end int, ascii, printable bool) {
+	for ; i+8 <= len(p); i += 8 {
+		x := uint64(p[i]) | uint64(p[i+1])<<8 | uint64(p[i+2])<<16 | uint64(p[i+3])<<24 |
+			uint64(p[i+4])<<32 | uint64(p[i+5])<<40 | uint64(p[i+6])<<48 | uint64(p[i+7])<<56
+		// A byte under 0x21 (a space, a newline, a control) or over 0x7e.
+		if ((x-ones*0x21)&^x|(x+ones)|x)&highs != 0 {
+			break
+		}
+	}
+	ascii, printable = true, true
+	for ; i < len(p) && p[i] != ' ' && p[i] != '\n'; i++ {
+		if c := p[i]; c >= 0x7f || c < 0x20 {
+			ascii = ascii && c < 0x80
+			printable = false
+		}
+	}
+	return i, ascii, printable
 }
