@@ -117,12 +117,41 @@ const (
 	nEditKeys
 )
 
-var editKeys = map[string]editKey{
-	"file_path": kFilePath, "filePath": kFilePathCamel, "path": kPath,
-	"old_string": kOldString, "oldString": kOldStringCamel,
-	"new_string": kNewString, "newString": kNewStringCamel,
-	"edits": kEdits, "content": kContent, "fileText": kFileText, "changes": kChanges,
-	"input": kInput, "patch": kPatch, "command": kCommand, "cmd": kCmd,
+// editKeyOf is the editKey a key names.
+func editKeyOf(k string) (editKey, bool) {
+	switch k {
+	case "file_path":
+		return kFilePath, true
+	case "filePath":
+		return kFilePathCamel, true
+	case "path":
+		return kPath, true
+	case "old_string":
+		return kOldString, true
+	case "oldString":
+		return kOldStringCamel, true
+	case "new_string":
+		return kNewString, true
+	case "newString":
+		return kNewStringCamel, true
+	case "edits":
+		return kEdits, true
+	case "content":
+		return kContent, true
+	case "fileText":
+		return kFileText, true
+	case "changes":
+		return kChanges, true
+	case "input":
+		return kInput, true
+	case "patch":
+		return kPatch, true
+	case "command":
+		return kCommand, true
+	case "cmd":
+		return kCmd, true
+	}
+	return 0, false
 }
 
 // editFields holds the JSON text of the first field of each editKey of
@@ -133,7 +162,7 @@ type editFields [nEditKeys]string
 func editFieldsOf(obj string) *editFields {
 	var f editFields
 	for it := FieldsOf(obj); it.Next(); {
-		if k, ok := editKeys[it.Key]; ok && f[k] == "" {
+		if k, ok := editKeyOf(it.Key); ok && f[k] == "" {
 			f[k] = it.Raw
 		}
 	}

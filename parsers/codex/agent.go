@@ -40,6 +40,7 @@ type tool struct {
 // parser is the state of one Codex stream.
 type parser struct {
 	ev streaming.Event
+	it parsers.Object // the item of the line being read
 
 	// Runs. A run begins with thread.started (session.created, the legacy
 	// config line) or with a turn that follows another turn; item ids are

@@ -11,7 +11,7 @@ import (
 // item handles item.started, item.updated and item.completed. Item ids
 // are keyed per run (key); a completed item is never shown again.
 func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
-	it := l.Get("item")
+	it := p.it.Reset(l.Get("item").Raw) // its fields, read once
 	if !it.IsObject() {
 		return p.unknown(l, phase, emit)
 	}
@@ -47,7 +47,7 @@ func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
 
 // itemText is an item's text; reasoning items of some builds give
 // summary parts instead.
-func itemText(it gjson.Result) string {
+func itemText(it *parsers.Object) string {
 	if t := it.Get("text"); t.Exists() {
 		return t.String()
 	}
@@ -145,7 +145,7 @@ func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
 }
 
 // todoList sends the todo list as a plan, each time it changes.
-func (p *parser) todoList(k string, it gjson.Result, phase string, emit parsers.Emit) error {
+func (p *parser) todoList(k string, it *parsers.Object, phase string, emit parsers.Emit) error {
 	if phase == "item.completed" {
 		p.markDone(k)
 	}
@@ -177,7 +177,7 @@ func (p *parser) todoList(k string, it gjson.Result, phase string, emit parsers.
 
 // errorItem: a non-fatal warning (config, deprecation, model reroute,
 // dropped events).
-func (p *parser) errorItem(k string, it gjson.Result, emit parsers.Emit) error {
+func (p *parser) errorItem(k string, it *parsers.Object, emit parsers.Emit) error {
 	p.markDone(k)
 	ev := p.set(streaming.KindError)
 	ev.Text = errorText(it.Get("message").String())

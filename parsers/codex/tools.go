@@ -19,7 +19,7 @@ const (
 // file_change, mcp_tool_call, web_search and collab_tool_call. The first
 // state seen starts the call (items of older builds arrive completed
 // only); item.completed ends it.
-func (p *parser) toolItem(k, typ string, it gjson.Result, phase string, emit parsers.Emit) error {
+func (p *parser) toolItem(k, typ string, it *parsers.Object, phase string, emit parsers.Emit) error {
 	t := p.open[k]
 	if t == nil {
 		t = &tool{}
@@ -110,7 +110,7 @@ func (p *parser) outputSnapshot(k string, t *tool, out string, emit parsers.Emit
 
 // commandOutput is a command's aggregated_output (hand-written fixtures
 // say "output").
-func commandOutput(it gjson.Result) string {
+func commandOutput(it *parsers.Object) string {
 	if o := it.Get("aggregated_output"); o.Exists() {
 		return o.String()
 	}
@@ -118,7 +118,7 @@ func commandOutput(it gjson.Result) string {
 }
 
 // describe fills a tool call's name, title and input from an item.
-func describe(t *tool, typ string, it gjson.Result) {
+func describe(t *tool, typ string, it *parsers.Object) {
 	switch typ {
 	case "command_execution":
 		t.name = nameShell
