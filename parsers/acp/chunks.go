@@ -55,7 +55,7 @@ func (k entry) prefix() string {
 //   - any other chunk is a delta, handed to the session as it came: the
 //     session alone decides whether it is a cumulative snapshot
 //     (DESIGN §4 rule 3). No overlap guessing.
-func (p *parser) chunk(l *parsers.Line, kind entry, u gjson.Result, emit parsers.Emit) error {
+func (p *parser) chunk(l *parsers.Line, kind entry, u *parsers.Object, emit parsers.Emit) error {
 	if err := p.ensureRun(emit); err != nil {
 		return err
 	}

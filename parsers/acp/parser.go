@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // entry is the kind of the last thing shown (seed 003's "last entry"): a
@@ -34,6 +33,7 @@ type agentReq struct {
 type parser struct {
 	ev  streaming.Event
 	seq int
+	upd parsers.Object // the update of the line being read
 
 	// run state
 	started   bool // a session.start was emitted for the current run
@@ -87,13 +87,13 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 			return p.Parse(parsers.NewLine(m.Raw, l.N), emit)
 		}
 		if l.Has("sessionUpdate") {
-			return p.update(l, gjson.Parse(l.JSON), emit)
+			return p.update(l, p.upd.Reset(l.JSON), emit)
 		}
 		if u := l.Get("update"); u.Get("sessionUpdate").Exists() {
 			if s := l.Str("sessionId"); s != "" && p.sessionID == "" {
 				p.sessionID = s
 			}
-			return p.update(l, u, emit)
+			return p.update(l, p.upd.Reset(u.Raw), emit)
 		}
 	}
 	method := l.Str("method")
@@ -103,7 +103,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 			p.sessionID = s
 		}
 		if u := l.Path("params.update"); u.IsObject() {
-			return p.update(l, u, emit)
+			return p.update(l, p.upd.Reset(u.Raw), emit)
 		}
 	case method != "" && l.Has("id"):
 		return p.request(l, method, emit)

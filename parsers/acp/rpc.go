@@ -103,7 +103,7 @@ func (p *parser) permission(l *parsers.Line, key string, params gjson.Result, em
 	req := &agentReq{method: "session/request_permission"}
 	var t *tool
 	if tc.IsObject() {
-		if err := p.toolCall(l, tc, emit); err != nil {
+		if err := p.toolCall(l, new(parsers.Object).Reset(tc.Raw), emit); err != nil {
 			return err
 		}
 		req.toolID = tc.Get("toolCallId").String()

@@ -44,7 +44,7 @@ func (t *tool) output() string {
 // explicitName is the underlying tool name when the agent gives one
 // (claude-agent-acp's _meta.claudeCode.toolName, e.g. mcp__acp__Read), or
 // a title that is a bare MCP tool name; "" otherwise.
-func explicitName(u gjson.Result) string {
+func explicitName(u *parsers.Object) string {
 	for _, path := range [...]string{"_meta.claudeCode.toolName", "toolName", "_meta.toolName"} {
 		if s := u.Get(path).Str; s != "" {
 			return s
@@ -59,7 +59,7 @@ func explicitName(u gjson.Result) string {
 // toolCall handles tool_call and tool_call_update (and a permission
 // request's toolCall): create the call on first sight, then merge. A field
 // present replaces the stored value; absent fields leave it (acp.md §4.2).
-func (p *parser) toolCall(l *parsers.Line, u gjson.Result, emit parsers.Emit) error {
+func (p *parser) toolCall(l *parsers.Line, u *parsers.Object, emit parsers.Emit) error {
 	if err := p.ensureRun(emit); err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func (p *parser) toolCall(l *parsers.Line, u gjson.Result, emit parsers.Emit) er
 }
 
 // merge applies the fields present in u to t.
-func (p *parser) merge(t *tool, u gjson.Result) {
+func (p *parser) merge(t *tool, u *parsers.Object) {
 	if n := explicitName(u); n != "" {
 		t.name = parsers.CleanToolName(n)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // update handles one session/update (acp.md §4). u is the update object.
-func (p *parser) update(l *parsers.Line, u gjson.Result, emit parsers.Emit) error {
+func (p *parser) update(l *parsers.Line, u *parsers.Object, emit parsers.Emit) error {
 	kind := u.Get("sessionUpdate").Str
 	switch kind {
 	case "agent_message_chunk":
@@ -131,7 +131,7 @@ func (p *parser) modeChange(l *parsers.Line, to string, emit parsers.Emit) error
 
 // usage shows usage_update: context tokens used (as input tokens) and the
 // session's cumulative cost.
-func (p *parser) usage(u gjson.Result, emit parsers.Emit) error {
+func (p *parser) usage(u *parsers.Object, emit parsers.Emit) error {
 	if err := p.ensureRun(emit); err != nil {
 		return err
 	}
