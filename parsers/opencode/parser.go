@@ -12,8 +12,9 @@ import (
 
 // parser is the state of one OpenCode stream.
 type parser struct {
-	ev streaming.Event // scratch event
-	t  time.Time       // time of the current line
+	ev   streaming.Event // scratch event
+	t    time.Time       // time of the current line
+	part parsers.Object  // the part of the line being read
 
 	gen int // generated ids
 
@@ -111,7 +112,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		}
 		p.run.endTime = p.t
 	}
-	part := l.Get("part")
+	part := p.part.Reset(l.Get("part").Raw) // its fields, read once
 	switch typ := l.Str("type"); typ {
 	case "step_start":
 		return p.stepStart(part, emit)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // seenPart is where a text or reasoning part of the open message is shown:
@@ -22,7 +21,7 @@ type seenPart struct {
 // more than once) is sent to its block again while its message is open:
 // the session shows only what changed (nothing, when it is the same). The
 // last text part of the run is the final answer.
-func (p *parser) text(part gjson.Result, kind streaming.Kind, emit parsers.Emit) error {
+func (p *parser) text(part *parsers.Object, kind streaming.Kind, emit parsers.Emit) error {
 	text := part.Get("text").String()
 	if strings.TrimSpace(text) == "" || part.Get("ignored").Bool() {
 		return nil

@@ -12,7 +12,7 @@ import (
 // (part.messageID); its message is opened with its first text or
 // reasoning part, so a step of tool calls only shows no empty message.
 // A step after a "stop" means the run went on: "stop" was only a hint.
-func (p *parser) stepStart(part gjson.Result, emit parsers.Emit) error {
+func (p *parser) stepStart(part *parsers.Object, emit parsers.Emit) error {
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func (p *parser) stepStart(part gjson.Result, emit parsers.Emit) error {
 // ends with it. The run goes on after "tool-calls" and "unknown" (as
 // OpenCode's own loop does); any other reason ends it. A missing reason
 // (older versions) ends it unless the step ran tools.
-func (p *parser) stepFinish(part gjson.Result, emit parsers.Emit) error {
+func (p *parser) stepFinish(part *parsers.Object, emit parsers.Emit) error {
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (p *parser) stepFinish(part gjson.Result, emit parsers.Emit) error {
 
 // stepUsage reads a step's tokens and cost. Output counts reasoning
 // tokens too (OpenCode reports them apart; they are billed as output).
-func stepUsage(part gjson.Result) (streaming.Usage, bool) {
+func stepUsage(part *parsers.Object) (streaming.Usage, bool) {
 	tokens, cost := part.Get("tokens"), part.Get("cost")
 	if !tokens.IsObject() && !cost.Exists() {
 		return streaming.Usage{}, false
@@ -85,7 +85,7 @@ func stepUsage(part gjson.Result) (streaming.Usage, bool) {
 }
 
 // ensureMsg opens the assistant message a part belongs to.
-func (p *parser) ensureMsg(part gjson.Result, emit parsers.Emit) (string, error) {
+func (p *parser) ensureMsg(part *parsers.Object, emit parsers.Emit) (string, error) {
 	id := part.Get("messageID").String()
 	if id == "" {
 		id = p.stepMsg

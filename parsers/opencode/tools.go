@@ -12,7 +12,7 @@ import (
 // ended (state completed or error), so its start and end are emitted
 // together. Pending and running states (never written by the CLI, but in
 // the schema) only start the call.
-func (p *parser) toolUse(part gjson.Result, emit parsers.Emit) error {
+func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
 	p.stepTools = true
 	state := part.Get("state")
 	id := part.Get("callID").String()
