@@ -5,6 +5,15 @@
 // for a stateful Parser. A Decoder picks the parser from the first decisive
 // lines, re-detects when a concatenated log switches agent, and hands every
 // event to a streaming.Session. Parsers never print.
+//
+// Every parser has one shape. It reads a Line: the top-level fields with
+// Str, Get and Has (indexed by the line's validation); an object whose
+// fields it reads several of through an Object (one pass over its text:
+// Codex items, ACP updates, OpenCode parts), or, on the hottest path, a
+// FieldsOf loop into a struct of its own (Claude's content blocks); any
+// other nested value as the gjson.Result those give. It hands events to
+// its Emit, saying what their text is by the method it calls (Push,
+// Snapshot, Final), and keeps no accumulated text: the session does.
 package parsers
 
 import (
