@@ -233,3 +233,27 @@ func TestNotChromaLexers(t *testing.T) {
 		t.Error("agentfmt links github.com/alecthomas/chroma/v2/lexers")
 	}
 }
+
+// TestUsing: a definition that hands text to another lexer (HTML's
+// scripts and styles, a Dockerfile's RUN lines, a shell session's
+// commands) finds it.
+func TestUsing(t *testing.T) {
+	for lang, src := range map[string]string{
+		"html":       "<style>p { color: red }</style><script>let x = 1;</script>\n",
+		"dockerfile": "FROM alpine\nRUN echo hi && ls\n",
+		"console":    "$ ls -la\ntotal 0\n",
+		"makefile":   "all:\n\techo hi\n",
+	} {
+		it, err := Get(lang).Tokenise(nil, src)
+		if err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		var b strings.Builder
+		for tok := it(); tok != chroma.EOF; tok = it() {
+			b.WriteString(tok.Value)
+		}
+		if b.String() != src {
+			t.Errorf("%s gives back %q", lang, b.String())
+		}
+	}
+}
