@@ -11,6 +11,7 @@ package lexers
 
 import (
 	"embed"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -82,4 +83,21 @@ func build(file string) chroma.Lexer {
 	}
 	built[file] = l
 	return l
+}
+
+// Tokens tokenises text with l, whole. A lexer that fails or panics
+// (chroma's can, on text they were not written for) gives an error, and
+// the caller shows the text without highlighting: a code block in an
+// agent's answer never stops agentfmt.
+func Tokens(l chroma.Lexer, text string) (toks []chroma.Token, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			toks, err = nil, fmt.Errorf("highlighting %s: %v", l.Config().Name, r)
+		}
+	}()
+	it, err := chroma.Coalesce(l).Tokenise(nil, text)
+	if err != nil {
+		return nil, err
+	}
+	return it.Tokens(), nil
 }

@@ -257,3 +257,17 @@ func TestUsing(t *testing.T) {
 		}
 	}
 }
+
+// TestTokensRecovers: a lexer that panics gives an error, not a crash.
+func TestTokensRecovers(t *testing.T) {
+	bad := chroma.MustNewLexer(&chroma.Config{Name: "bad"}, func() chroma.Rules {
+		return chroma.Rules{"root": {{Pattern: `.+`, Type: chroma.Using("nowhere")}}}
+	})
+	if toks, err := Tokens(bad, "x\n"); err == nil {
+		t.Fatalf("Tokens gave %v and no error", toks)
+	}
+	toks, err := Tokens(Get("go"), "package main\n")
+	if err != nil || len(toks) == 0 || toks[0].Value != "package" {
+		t.Fatalf("Tokens(go) = %v, %v", toks, err)
+	}
+}

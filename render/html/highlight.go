@@ -78,10 +78,10 @@ func code(w util.BufWriter, lang, text string) {
 		lexer = lexers.Get(lang)
 	}
 	if lexer != nil {
-		it, err := chroma.Coalesce(lexer).Tokenise(nil, text)
+		toks, err := lexers.Tokens(lexer, text)
 		if err == nil {
 			var b bytes.Buffer
-			if formatter.Format(&b, classStyle, it) == nil {
+			if formatter.Format(&b, classStyle, chroma.Literator(toks...)) == nil {
 				w.Write(b.Bytes())
 				w.WriteByte('\n')
 				return

@@ -40,7 +40,7 @@ func highlight(code, lang string) (string, bool) {
 	if lexer == nil {
 		return "", false
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code+"\n")
+	toks, err := lexers.Tokens(lexer, code+"\n")
 	if err != nil {
 		return "", false
 	}
@@ -58,7 +58,7 @@ func highlight(code, lang string) (string, bool) {
 		}
 		cur = sgr
 	}
-	for tok := it(); tok != chroma.EOF; tok = it() {
+	for _, tok := range toks {
 		sgr := tokenSGR(tok.Type)
 		for i, part := range strings.Split(tok.Value, "\n") {
 			if i > 0 {
