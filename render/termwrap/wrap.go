@@ -100,11 +100,19 @@ func (w *wrapper) emit(a, e, cw int) {
 		w.st.Apply(w.marks[w.k].seq)
 		w.k++
 	}
-	var b strings.Builder
-	if e > a {
-		b.WriteString(w.pre)
+	pre := w.pre
+	w.pre, w.width = w.preRest, w.rest
+	if e == a {
+		pre = ""
 	}
-	w.pre = w.preRest
+	if pre == "" && (w.k == len(w.marks) || w.marks[w.k].pos >= e) && w.st.Zero() {
+		// Plain text without styles: the row is a part of the text.
+		w.dst = append(w.dst, Line{w.plain[a:e], cw})
+		return
+	}
+	var b strings.Builder
+	b.Grow(len(pre) + e - a + 16)
+	b.WriteString(pre)
 	b.WriteString(w.st.Open())
 	at := a
 	for w.k < len(w.marks) && w.marks[w.k].pos < e {
@@ -120,7 +128,6 @@ func (w *wrapper) emit(a, e, cw int) {
 		b.WriteString(Reset)
 	}
 	w.dst = append(w.dst, Line{b.String(), cw})
-	w.width = w.rest
 }
 
 func (w *wrapper) run(first int) {
