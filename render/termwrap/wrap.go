@@ -25,6 +25,41 @@ func split(s string) (string, []mark) {
 	if strings.IndexByte(s, 0x1b) < 0 {
 		return s, nil
 	}
+	if plain, marks, ok := splitSGR(s); ok {
+		return plain, marks
+	}
+	return splitClusters(s)
+}
+
+// splitSGR is split for text whose escapes are all SGR sequences (ESC [
+// digits, ';' and ':' m), as styled text is: they are found with
+// IndexByte instead of a walk over every grapheme cluster. ok is false
+// for any other escape.
+func splitSGR(s string) (plain string, marks []mark, ok bool) {
+	b := make([]byte, 0, len(s))
+	for {
+		i := strings.IndexByte(s, 0x1b)
+		if i < 0 {
+			return string(append(b, s...)), marks, true
+		}
+		b = append(b, s[:i]...)
+		j := i + 2
+		if j > len(s) || s[i+1] != '[' {
+			return "", nil, false
+		}
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+			j++
+		}
+		if j >= len(s) || s[j] != 'm' {
+			return "", nil, false
+		}
+		marks = append(marks, mark{len(b), s[i : j+1]})
+		s = s[j+1:]
+	}
+}
+
+// splitClusters is split by grapheme clusters, for any escape.
+func splitClusters(s string) (string, []mark) {
 	var b strings.Builder
 	var marks []mark
 	EachCluster(s, func(c string, _ int, sgr bool) bool {

@@ -114,3 +114,26 @@ func FuzzWrap(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSplitSGR: the IndexByte way of separating SGR sequences gives what
+// the walk over grapheme clusters gives, whenever it takes the text.
+func FuzzSplitSGR(f *testing.F) {
+	for _, s := range []string{"\x1b[1mbold\x1b[22m and \x1b[3;36mcode\x1b[0m", "e\u0301\x1b[1m🎉\x1b[0m", "\x1b[", "\x1b[1", "\x1b]0;t\x07x", "a\x1b[38:5:1mb"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		plain, marks, ok := splitSGR(s)
+		if !ok {
+			return
+		}
+		wp, wm := splitClusters(s)
+		if plain != wp || len(marks) != len(wm) {
+			t.Fatalf("splitSGR(%q) = %q %v, clusters give %q %v", s, plain, marks, wp, wm)
+		}
+		for i := range marks {
+			if marks[i] != wm[i] {
+				t.Fatalf("splitSGR(%q) marks %v, clusters give %v", s, marks, wm)
+			}
+		}
+	})
+}
