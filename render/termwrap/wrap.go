@@ -110,10 +110,97 @@ func appendWrapIndented(dst []Line, s string, first, rest int, pre, preRest stri
 		}
 		return append(dst, Line{t, n})
 	}
+	if first == rest {
+		if d, ok := wrapPlain(dst, s, first, pre, preRest); ok {
+			return d
+		}
+	}
+	return wrapGeneral(dst, s, first, rest, pre, preRest)
+}
+
+// wrapGeneral wraps any text: words one by one, UAX #14 inside the words
+// that need it, styles carried over rows.
+func wrapGeneral(dst []Line, s string, first, rest int, pre, preRest string) []Line {
 	plain, marks := split(s)
 	w := &wrapper{plain: plain, marks: marks, dst: dst, rest: rest, pre: pre, preRest: preRest}
 	w.run(first)
 	return w.dst
+}
+
+// wrapPlain wraps text whose lines are printable ASCII with no word wider
+// than a row, and no style, as wrapGeneral would, a row at a time: the
+// break is the last space that leaves the row at most width wide. ok is
+// false, and dst as it was, for any other text.
+func wrapPlain(dst []Line, s string, width int, pre, preRest string) (out []Line, ok bool) {
+	n0 := len(dst)
+	p := pre
+	emit := func(row string) {
+		n := len(row)
+		if row != "" && p != "" {
+			row = p + row
+		}
+		p = preRest
+		dst = append(dst, Line{row, n})
+	}
+	for len(s) > 0 || len(dst) == n0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if !printableASCII(line) {
+			return dst[:n0], false
+		}
+		ind := 0 // the line's indent, kept on its first row
+		for ind < len(line) && line[ind] == ' ' {
+			ind++
+		}
+		for start := 0; ; {
+			rest := line[start:]
+			if len(rest) <= width {
+				emit(strings.TrimRight(rest, " "))
+				break
+			}
+			k := strings.LastIndexByte(rest[:width+1], ' ')
+			if k <= ind {
+				return dst[:n0], false // a word (after the indent) wider than the row
+			}
+			e := k
+			for rest[e-1] == ' ' {
+				e--
+			}
+			emit(rest[:e])
+			start += k + 1
+			for start < len(line) && line[start] == ' ' {
+				start++
+			}
+			if start == len(line) {
+				break
+			}
+			ind = 0
+		}
+	}
+	return dst, true
+}
+
+// printableASCII reports whether s is all printable ASCII (spaces
+// included), eight bytes at a time.
+func printableASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if ((x-ones*0x20)&^x|(x+ones)|x)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 type wrapper struct {

@@ -1,6 +1,7 @@
 package termwrap
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -136,4 +137,63 @@ func FuzzSplitSGR(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzWrapPlain: the row-at-a-time wrapping of plain ASCII gives the
+// rows the word-by-word wrapping gives, whenever it takes the text.
+func FuzzWrapPlain(f *testing.F) {
+	for _, s := range []string{"aaa    bbb", "aaa bbb   ", "aaaaa bb", "aa bbbbbbbb", "    indented words here", "      ", "x\n\ny\n", "", "\n", "a  b  c  d  e  f"} {
+		f.Add(s, 5, "› ", "  ")
+		f.Add(s, 3, "", "")
+	}
+	f.Fuzz(func(t *testing.T, s string, width int, pre, preRest string) {
+		if width < 1 || width > 200 {
+			return
+		}
+		got, ok := wrapPlain(nil, s, width, pre, preRest)
+		if !ok {
+			return
+		}
+		want := wrapGeneral(nil, s, width, width, pre, preRest)
+		if len(got) != len(want) {
+			t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
+			}
+		}
+	})
+}
+
+// TestWrapPlainRandom: random text of words, spaces and newlines, at
+// random widths, wraps the same both ways (the fuzzer rarely makes text
+// that wrapPlain takes).
+func TestWrapPlainRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	taken := 0
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for l := rng.IntN(40); l > 0; l-- {
+			b.WriteByte("aab  \n-"[rng.IntN(7)])
+		}
+		s, width := b.String(), 1+rng.IntN(12)
+		got, ok := wrapPlain(nil, s, width, "> ", "  ")
+		if !ok {
+			continue
+		}
+		taken++
+		want := wrapGeneral(nil, s, width, width, "> ", "  ")
+		if len(got) != len(want) {
+			t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
+			}
+		}
+	}
+	if taken < 5000 {
+		t.Fatalf("wrapPlain took only %d texts", taken)
+	}
 }
