@@ -323,15 +323,15 @@ func (m *Markdown) tool(ev *streaming.Event) {
 	if m.cfg.Tools == ToolsNone {
 		return
 	}
-	lines := Lines(clean(ev.Output))
-	if len(lines) == 0 {
-		return
-	}
 	n := m.cfg.ToolLines
 	if m.cfg.Tools == ToolsFull {
 		n = 0
 	}
-	head, omitted, tail := Preview(lines, n)
+	// Only the lines shown are split out and cleaned.
+	head, omitted, tail := PreviewText(ev.Output, n, clean)
+	if len(head) == 0 && len(tail) == 0 {
+		return
+	}
 	body := append([]string(nil), head...)
 	if omitted > 0 {
 		body = append(body, fmt.Sprintf("… %d more line%s …", omitted, plural(omitted)))
