@@ -39,15 +39,7 @@ func splitSGR(s string) (plain string, marks []mark, ok bool) {
 // false, and dst as it was, for any other text.
 func wrapPlain(dst []Line, s string, width int, pre, preRest string) (out []Line, ok bool) {
 	n0 := len(dst)
-	p := pre
-	emit := func(row string) {
-		n := len(row)
-		if row != "" && p != "" {
-			row = p + row
-		}
-		p = preRest
-		dst = append(dst, Line{row, n})
-	}
+	emit := func(row string) { dst = append(dst, Line{row, len(row)}) }
 	for len(s) > 0 || len(dst) == n0 {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -87,7 +79,42 @@ func wrapPlain(dst []Line, s string, width int, pre, preRest string) (out []Line
 			ind = 0
 		}
 	}
+	if pre != "" || preRest != "" {
+		prefix(dst[n0:], pre, preRest)
+	}
 	return dst, true
+}
+
+// prefix puts pre before the first of rows and preRest before the others
+// (not before an empty row), all of them in one new string.
+func prefix(rows []Line, pre, preRest string) {
+	p, size := pre, 0
+	for _, l := range rows {
+		if l.S != "" {
+			size += len(p) + len(l.S)
+		}
+		p = preRest
+	}
+	var b strings.Builder
+	b.Grow(size)
+	p = pre
+	for _, l := range rows {
+		if l.S != "" {
+			b.WriteString(p)
+			b.WriteString(l.S)
+		}
+		p = preRest
+	}
+	all, off := b.String(), 0
+	p = pre
+	for i := range rows {
+		if rows[i].S != "" {
+			n := len(p) + len(rows[i].S)
+			rows[i].S = all[off : off+n]
+			off += n
+		}
+		p = preRest
+	}
 }
 
 // printableASCII reports whether s is all printable ASCII (spaces
