@@ -1,8 +1,8 @@
 package termwrap
 
-// The fast ways of wrapping: each takes only the text it is sure of and
-// gives exactly what the general way (wrapGeneral, split) gives for it,
-// which FuzzWrapPlain, TestWrapPlainRandom and FuzzSplitSGR hold them to.
+// The fast ways of wrapping: each gives exactly what the general way
+// (wrapGeneral, split) gives, which FuzzWrapPlain, TestWrapPlainRandom and
+// FuzzSplitSGR hold them to.
 
 import "strings"
 
@@ -33,13 +33,16 @@ func splitSGR(s string) (plain string, marks []mark, ok bool) {
 	}
 }
 
-// wrapPlain wraps text whose lines are printable ASCII with no word wider
-// than a row, and no style, as wrapGeneral would, a row at a time: the
-// break is the last space that leaves the row at most width wide. ok is
-// false, and dst as it was, for any other text.
+// wrapPlain wraps text without styles line by line, as wrapGeneral
+// would: a line of printable ASCII with no word wider than a row a row at
+// a time (the break is the last space that leaves the row at most width
+// wide), any other line the general way. ok is false, and dst as it was,
+// for styled text (a style carries over lines).
 func wrapPlain(dst []Line, s string, width int, pre, preRest string) (out []Line, ok bool) {
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		return dst, false
+	}
 	n0 := len(dst)
-	emit := func(row string) { dst = append(dst, Line{row, len(row)}) }
 	for len(s) > 0 || len(dst) == n0 {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -47,42 +50,54 @@ func wrapPlain(dst []Line, s string, width int, pre, preRest string) (out []Line
 		} else {
 			s = ""
 		}
-		if !printableASCII(line) {
-			return dst[:n0], false
-		}
-		ind := 0 // the line's indent, kept on its first row
-		for ind < len(line) && line[ind] == ' ' {
-			ind++
-		}
-		for start := 0; ; {
-			rest := line[start:]
-			if len(rest) <= width {
-				emit(strings.TrimRight(rest, " "))
-				break
-			}
-			k := strings.LastIndexByte(rest[:width+1], ' ')
-			if k <= ind {
-				return dst[:n0], false // a word (after the indent) wider than the row
-			}
-			e := k
-			for rest[e-1] == ' ' {
-				e--
-			}
-			emit(rest[:e])
-			start += k + 1
-			for start < len(line) && line[start] == ' ' {
-				start++
-			}
-			if start == len(line) {
-				break
-			}
-			ind = 0
+		at := len(dst)
+		if d, ok := plainRows(dst, line, width); ok {
+			dst = d
+		} else {
+			dst = wrapGeneral(dst[:at], line, width, width, "", "")
 		}
 	}
 	if pre != "" || preRest != "" {
 		prefix(dst[n0:], pre, preRest)
 	}
 	return dst, true
+}
+
+// plainRows appends the rows of one line of printable ASCII whose words
+// all fit in a row; ok is false for any other line (dst may then hold
+// some of its rows).
+func plainRows(dst []Line, line string, width int) ([]Line, bool) {
+	if !printableASCII(line) {
+		return dst, false
+	}
+	ind := 0 // the line's indent, kept on its first row
+	for ind < len(line) && line[ind] == ' ' {
+		ind++
+	}
+	for start := 0; ; {
+		rest := line[start:]
+		if len(rest) <= width {
+			r := strings.TrimRight(rest, " ")
+			return append(dst, Line{r, len(r)}), true
+		}
+		k := strings.LastIndexByte(rest[:width+1], ' ')
+		if k <= ind {
+			return dst, false // a word (after the indent) wider than the row
+		}
+		e := k
+		for rest[e-1] == ' ' {
+			e--
+		}
+		dst = append(dst, Line{rest[:e], e})
+		start += k + 1
+		for start < len(line) && line[start] == ' ' {
+			start++
+		}
+		if start == len(line) {
+			return dst, true
+		}
+		ind = 0
+	}
 }
 
 // prefix puts pre before the first of rows and preRest before the others

@@ -166,16 +166,16 @@ func FuzzWrapPlain(f *testing.F) {
 	})
 }
 
-// TestWrapPlainRandom: random text of words, spaces and newlines, at
-// random widths, wraps the same both ways (the fuzzer rarely makes text
-// that wrapPlain takes).
+// TestWrapPlainRandom: random text of words, spaces, newlines and an
+// accented letter (a line the general way), at random widths, wraps the
+// same both ways (the fuzzer rarely makes text of many plain lines).
 func TestWrapPlainRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	taken := 0
 	for n := 0; n < 20000; n++ {
 		var b strings.Builder
 		for l := rng.IntN(40); l > 0; l-- {
-			b.WriteByte("aab  \n-"[rng.IntN(7)])
+			b.WriteString([]string{"a", "a", "b", " ", " ", "\n", "-", "é"}[rng.IntN(8)])
 		}
 		s, width := b.String(), 1+rng.IntN(12)
 		got, ok := wrapPlain(nil, s, width, "> ", "  ")
