@@ -4,12 +4,14 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/tidwall/gjson"
 )
 
 // Fast access to the values of a validated line, for the hot paths of
 // parsers: the scanning itself is internal/jsonscan's (the package that
-// holds agentfmt's hand-written JSON machinery and its unsafe code); Line
+// holds agentfmt's hand-written JSON machinery; its views of memory are
+// internal/view's, where all of agentfmt's unsafe code is); Line
 // adds what it knows of its line (the long strings its validation found,
 // scratch space for decoded strings).
 
@@ -104,7 +106,7 @@ func (l *Line) Text(raw string) string {
 	}
 	start := len(l.arena)
 	l.arena = jsonscan.AppendUnescaped(l.arena, body)
-	return jsonscan.View(l.arena[start:])
+	return view.String(l.arena[start:])
 }
 
 // decodedSpan is a string of the line decoded in place: its body starts
@@ -119,7 +121,7 @@ func (l *Line) inPlace(body string) (string, bool) {
 	if !l.lend || !l.writable || len(body) < inPlaceMin {
 		return "", false
 	}
-	at, ok := jsonscan.Offset(l.JSON, body)
+	at, ok := view.Offset(l.JSON, body)
 	if !ok {
 		return "", false
 	}
@@ -128,7 +130,7 @@ func (l *Line) inPlace(body string) (string, bool) {
 			return l.JSON[at : at+d.n], true
 		}
 	}
-	n := jsonscan.UnescapeInPlace(jsonscan.Bytes(body))
+	n := jsonscan.UnescapeInPlace(view.Bytes(body))
 	l.decoded = append(l.decoded, decodedSpan{at: at, n: n})
 	return l.JSON[at : at+n], true
 }

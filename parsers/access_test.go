@@ -1,12 +1,13 @@
 package parsers
 
 import (
-	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/tidwall/gjson"
 )
 
@@ -237,7 +238,7 @@ func TestTextInPlace(t *testing.T) {
 		t.Fatal("not valid")
 	}
 	l := &Line{}
-	l.resetSpans(jsonscan.View(buf), 1, &top)
+	l.resetSpans(view.String(buf), 1, &top)
 	l.lend, l.writable = true, true
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -259,7 +260,7 @@ func TestTextInPlace(t *testing.T) {
 	buf2 := []byte(line)
 	var top2 jsonscan.TopSpans
 	jsonscan.Index(buf2, &top2)
-	l.resetSpans(jsonscan.View(buf2), 1, &top2)
+	l.resetSpans(view.String(buf2), 1, &top2)
 	l.lend = true
 	if got := l.Str("result"); got != want || string(buf2) != line {
 		t.Errorf("a line not writable was written: %d bytes, want %d; written %v", len(got), len(want), string(buf2) != line)

@@ -9,6 +9,7 @@ import (
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -150,7 +151,7 @@ func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
 // the current line: the reader's buffer the line is in (see
 // Agent.Borrow) or the strings Line.Text decoded for it.
 func (d *Decoder) lent(s string) bool {
-	return jsonscan.Within(s, d.buf) || jsonscan.Within(s, d.line.arena)
+	return view.Within(s, d.buf) || view.Within(s, d.line.arena)
 }
 
 // payload reports whether s (a field of ev) is the payload of a text-like
@@ -309,7 +310,7 @@ func (d *Decoder) decode(in input.Line) error {
 		if !in.Owned && d.curAgent != nil && d.curAgent.Borrow {
 			d.buf = b
 			defer func() { d.buf = nil }()
-			d.line.resetSpans(jsonscan.View(b), in.N, &d.top)
+			d.line.resetSpans(view.String(b), in.N, &d.top)
 		} else {
 			d.line.resetSpans(lineString(in, b), in.N, &d.top)
 		}
@@ -323,7 +324,7 @@ func (d *Decoder) decode(in input.Line) error {
 // copied again), else copied, as the reader reuses its buffer.
 func lineString(in input.Line, b []byte) string {
 	if in.Owned && len(b) > 0 {
-		return jsonscan.View(b)
+		return view.String(b)
 	}
 	return copyString(b)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -281,7 +282,7 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 		label = c.label()
 	} else {
 		p.lbuf = p.appendLabel(p.lbuf[:0], ev)
-		label = view(p.lbuf)
+		label = view.String(p.lbuf)
 	}
 	// The facts, each after factSep.
 	facts := p.buf[:0]

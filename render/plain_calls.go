@@ -1,6 +1,9 @@
 package render
 
-import "github.com/agentfmt/agentfmt/streaming"
+import (
+	"github.com/agentfmt/agentfmt/internal/view"
+	"github.com/agentfmt/agentfmt/streaming"
+)
 
 // The plain renderer's tool calls begun: each kept in a buffer of its own,
 // the buffers of ended calls reused (a free list, bounded).
@@ -27,15 +30,15 @@ const (
 	maxFreeCap = 16 << 10
 )
 
-func (c *toolCall) id() string { return view(c.buf[:c.idEnd]) }
+func (c *toolCall) id() string { return view.String(c.buf[:c.idEnd]) }
 
-func (c *toolCall) label() string { return view(c.buf[c.titleEnd:]) }
+func (c *toolCall) label() string { return view.String(c.buf[c.titleEnd:]) }
 
 // madeFrom reports whether the label was made from the end event's name,
 // subject and title.
 func (c *toolCall) madeFrom(ev *streaming.Event) bool {
-	return c.inputKept && view(c.buf[c.idEnd:c.nameEnd]) == ev.Name &&
-		view(c.buf[c.nameEnd:c.inEnd]) == ev.Subject && view(c.buf[c.inEnd:c.titleEnd]) == ev.Title
+	return c.inputKept && view.String(c.buf[c.idEnd:c.nameEnd]) == ev.Name &&
+		view.String(c.buf[c.nameEnd:c.inEnd]) == ev.Subject && view.String(c.buf[c.inEnd:c.titleEnd]) == ev.Title
 }
 
 // startTool keeps a tool call begun at depth d and returns the label of

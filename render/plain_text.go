@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -41,10 +41,6 @@ func (p *Plain) showPartial() {
 	p.shown = cut
 }
 
-// view is b as a string, without a copy, for a line made in b and
-// written out (nothing keeps it) before b is written again.
-func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
 // lastRuneStart is the index of the start of the last rune of b.
 func lastRuneStart(b []byte) int {
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
@@ -67,7 +63,7 @@ func (p *Plain) fragment(s string) string {
 // finishShown ends a line whose start showPartial wrote: the rest of the
 // partial line, then rest, then the newline.
 func (p *Plain) finishShown(rest string) {
-	s := view(p.partial[p.shown:])
+	s := view.String(p.partial[p.shown:])
 	if rest != "" {
 		s += rest
 	}
@@ -112,7 +108,7 @@ func (p *Plain) text(ev *streaming.Event) {
 			p.textLine(ev, text[:i])
 		} else {
 			p.partial = append(p.partial, text[:i]...)
-			p.textLine(ev, view(p.partial))
+			p.textLine(ev, view.String(p.partial))
 			p.partial = p.partial[:0]
 		}
 		text = text[i+1:]
@@ -221,7 +217,7 @@ func (p *Plain) endBlock() {
 	if p.shown > 0 {
 		p.finishShown("")
 	} else if len(p.partial) > 0 {
-		p.textLine(nil, view(p.partial))
+		p.textLine(nil, view.String(p.partial))
 		p.partial = p.partial[:0]
 	}
 	if p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {

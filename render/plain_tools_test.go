@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -49,7 +50,7 @@ func TestPlainToolCallsReuseBuffers(t *testing.T) {
 		}
 		// The event's text lives in scratch, scribbled over afterwards.
 		scratch = append(scratch[:0], id+parent+name+input...)
-		s := view(scratch)
+		s := view.String(scratch)
 		ev := streaming.Event{Kind: kind, ID: s[:len(id)], Parent: s[len(id) : len(id)+len(parent)],
 			Name: s[len(id)+len(parent) : len(id)+len(parent)+len(name)], Input: s[len(id)+len(parent)+len(name):], Subject: subj(s[len(id)+len(parent)+len(name):]),
 			Status: streaming.ToolOK}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
@@ -24,9 +23,6 @@ type item interface {
 	// live appends the rows the live region shows for the item.
 	live(r *Pretty, dst []row) []row
 }
-
-// bstr views b as a string for the duration of a call that keeps nothing.
-func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // indentW is the indent of a nesting depth, capped so some room is left.
 func (r *Pretty) indentW(depth int) int {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/render/mdterm"
 	"github.com/agentfmt/agentfmt/render/termwrap"
 )
@@ -102,7 +103,7 @@ func (t *textItem) settle(r *Pretty) {
 			}
 			t.block = slices.Grow(t.block, len(t.line)+i+1)
 			t.block = append(t.block, t.line...)
-			t.block = sanitize.Append(t.block, bstr(work[:i+1]), sanitize.Options{})
+			t.block = sanitize.Append(t.block, view.String(work[:i+1]), sanitize.Options{})
 			t.line = t.line[:0]
 			t.lines += bytes.Count(work[:i+1], []byte{'\n'})
 			work = work[i+1:]
@@ -110,10 +111,10 @@ func (t *textItem) settle(r *Pretty) {
 		for len(work) > 0 {
 			i := bytes.IndexByte(work, '\n')
 			if i < 0 {
-				t.line = sanitize.Append(t.line, bstr(work), sanitize.Options{})
+				t.line = sanitize.Append(t.line, view.String(work), sanitize.Options{})
 				break
 			}
-			t.line = sanitize.Append(t.line, bstr(bytes.TrimSuffix(work[:i], []byte{'\r'})), sanitize.Options{})
+			t.line = sanitize.Append(t.line, view.String(bytes.TrimSuffix(work[:i], []byte{'\r'})), sanitize.Options{})
 			t.endLine(r)
 			work = work[i+1:]
 		}
@@ -173,7 +174,7 @@ func (t *textItem) flushPrompt() {
 		return
 	}
 	// The chunk takes block's bytes, which nothing writes again.
-	t.add(chunk{src: bstr(t.block), kind: chunkPrompt, first: t.promptFirst})
+	t.add(chunk{src: view.String(t.block), kind: chunkPrompt, first: t.promptFirst})
 	t.block = nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/simd"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/tidwall/gjson"
 )
 
@@ -54,7 +55,7 @@ func TabOf(line, s string, longs []LongSpan) Tab {
 	if len(longs) == 0 || len(s) == 0 {
 		return Tab{}
 	}
-	off, ok := Offset(line, s)
+	off, ok := view.Offset(line, s)
 	if !ok {
 		return Tab{}
 	}
@@ -275,7 +276,7 @@ func skipString(s string, i int, t *Tab) int {
 			return e
 		}
 	}
-	b := Bytes(s)
+	b := view.Bytes(s)
 	for i < len(s) {
 		i += simd.StringRun(b[i:])
 		if i >= len(s) {
@@ -337,7 +338,7 @@ func skipValue(s string, i int, t *Tab) int {
 func Unescape(s string) string {
 	// (+16: see AppendUnescaped; b is not written again.)
 	b := AppendUnescaped(make([]byte, 0, len(s)+16), s)
-	return View(b)
+	return view.String(b)
 }
 
 // AppendUnescaped appends the decoded body of a valid JSON string to dst.
@@ -376,7 +377,7 @@ func AppendUnescaped(b []byte, s string) []byte {
 // written only over bytes already read (UnescapeRunGo copies with
 // memmove, which allows the overlap; the assembly may write ahead).
 func UnescapeInPlace(b []byte) int {
-	s := View(b)
+	s := view.String(b)
 	w := 0
 	for {
 		n, m := simd.UnescapeRunGo(b[w:], s)

@@ -4,9 +4,9 @@
 // an array once, skipping strings sixteen bytes at a time (internal/simd)
 // and the long strings Index noted without a second scan; Unescape and
 // its variants decode strings as gjson does, in one allocation or over
-// their own text; View, Bytes, Offset and Within are the package's unsafe
-// code, all of it. Package parsers wraps it for its Line, so the parsers
-// themselves stay plain Go.
+// their own text. Its views of memory without a copy are internal/view's,
+// which holds all of agentfmt's unsafe code. Package parsers wraps it for
+// its Line, so the parsers themselves stay plain Go.
 //
 // Everything here reads valid JSON as gjson does (the tests hold it to
 // gjson); on anything else it stops early, never panics.

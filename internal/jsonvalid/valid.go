@@ -9,9 +9,8 @@
 package jsonvalid
 
 import (
-	"unsafe"
-
 	"github.com/agentfmt/agentfmt/internal/simd"
+	"github.com/agentfmt/agentfmt/internal/view"
 )
 
 // Valid reports whether data is exactly one JSON value, white space around
@@ -23,7 +22,7 @@ func Valid(data []byte) bool {
 
 // String is Valid for a string, without a copy.
 func String(s string) bool {
-	return Valid(unsafe.Slice(unsafe.StringData(s), len(s)))
+	return Valid(view.Bytes(s))
 }
 
 // Depth reports whether data is one JSON value and, when it is, the

@@ -1,13 +1,18 @@
-package jsonscan
+package view
 
-import "testing"
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestOffsetWithin: a part of a string is found where it starts; an equal
 // string elsewhere in memory, an empty one, or one that runs past the end
 // is not a part of it.
 func TestOffsetWithin(t *testing.T) {
 	buf := []byte(`{"a":"hello","b":"hello"}`)
-	line := View(buf)
+	line := String(buf)
 	part := line[18:23]
 	if off, ok := Offset(line, part); !ok || off != 18 {
 		t.Errorf("Offset of a part: %d %v, want 18 true", off, ok)
@@ -25,9 +30,25 @@ func TestOffsetWithin(t *testing.T) {
 	if !Within(part, buf) || Within(other, buf) || Within("", buf) {
 		t.Error("Within disagrees with Offset")
 	}
-	b := Bytes(View(buf))
+	b := Bytes(String(buf))
 	b[2] = 'z'
 	if line[2] != 'z' {
 		t.Error("Bytes is not a view of the string's memory")
+	}
+}
+
+// TestOnlyUnsafe: this is the one package of agentfmt that imports
+// unsafe (STYLE: hand-written machinery lives behind one small internal
+// package; the domain packages stay plain Go).
+func TestOnlyUnsafe(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}:{{join .Imports " "}}`, "github.com/agentfmt/agentfmt/...").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(l, ":")
+		if slices.Contains(strings.Fields(imports), "unsafe") && pkg != "github.com/agentfmt/agentfmt/internal/view" {
+			t.Errorf("%s imports unsafe", pkg)
+		}
 	}
 }
