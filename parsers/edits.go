@@ -54,15 +54,24 @@ func inputEdits(name string, v gjson.Result) []streaming.FileEdit {
 	if !v.IsObject() {
 		return nil
 	}
-	f := editFieldsOf(v.Raw)
-	path := f.first(kFilePath, kFilePathCamel, kPath).String()
-	oldS, newS := f.first(kOldString, kOldStringCamel), f.first(kNewString, kNewStringCamel)
+	var fields Object // the input's, read once
+	fields.Reset(v.Raw)
+	first := func(keys ...string) gjson.Result {
+		for _, k := range keys {
+			if r := fields.Get(k); r.Exists() {
+				return r
+			}
+		}
+		return gjson.Result{}
+	}
+	path := first("file_path", "filePath", "path").String()
+	oldS, newS := first("old_string", "oldString"), first("new_string", "newString")
 	switch {
 	case path != "" && oldS.Exists() && newS.Exists():
 		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: oldS.String(), New: newS.String()}}
-	case path != "" && f.first(kEdits).IsArray():
+	case path != "" && first("edits").IsArray():
 		var out []streaming.FileEdit
-		for _, e := range f.first(kEdits).Array() {
+		for _, e := range first("edits").Array() {
 			o, n := e.Get("old_string"), e.Get("new_string")
 			if !o.Exists() {
 				o, n = e.Get("oldString"), e.Get("newString")
@@ -70,8 +79,8 @@ func inputEdits(name string, v gjson.Result) []streaming.FileEdit {
 			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.String(), New: n.String()})
 		}
 		return out
-	case path != "" && f.first(kContent, kFileText).Type == gjson.String:
-		content := f.first(kContent, kFileText).Str
+	case path != "" && first("content", "fileText").Type == gjson.String:
+		content := first("content", "fileText").Str
 		if e := searchReplace(path, content); e != nil {
 			return e
 		}
@@ -82,101 +91,17 @@ func inputEdits(name string, v gjson.Result) []streaming.FileEdit {
 		}
 		return nil
 	}
-	if ch := f.first(kChanges); ch.Exists() {
+	if ch := first("changes"); ch.Exists() {
 		return changeEdits(ch)
 	}
-	for _, k := range []editKey{kInput, kPatch, kCommand, kCmd} {
-		if r := f.first(k); r.Exists() {
+	for _, k := range [...]string{"input", "patch", "command", "cmd"} {
+		if r := fields.Get(k); r.Exists() {
 			if e := inputEdits(name, r); e != nil {
 				return e
 			}
 		}
 	}
 	return nil
-}
-
-// editKey names the input keys inputEdits reads.
-type editKey int
-
-const (
-	kFilePath editKey = iota
-	kFilePathCamel
-	kPath
-	kOldString
-	kOldStringCamel
-	kNewString
-	kNewStringCamel
-	kEdits
-	kContent
-	kFileText
-	kChanges
-	kInput
-	kPatch
-	kCommand
-	kCmd
-	nEditKeys
-)
-
-// editKeyOf is the editKey a key names.
-func editKeyOf(k string) (editKey, bool) {
-	switch k {
-	case "file_path":
-		return kFilePath, true
-	case "filePath":
-		return kFilePathCamel, true
-	case "path":
-		return kPath, true
-	case "old_string":
-		return kOldString, true
-	case "oldString":
-		return kOldStringCamel, true
-	case "new_string":
-		return kNewString, true
-	case "newString":
-		return kNewStringCamel, true
-	case "edits":
-		return kEdits, true
-	case "content":
-		return kContent, true
-	case "fileText":
-		return kFileText, true
-	case "changes":
-		return kChanges, true
-	case "input":
-		return kInput, true
-	case "patch":
-		return kPatch, true
-	case "command":
-		return kCommand, true
-	case "cmd":
-		return kCmd, true
-	}
-	return 0, false
-}
-
-// editFields holds the JSON text of the first field of each editKey of
-// an object, read in one pass over its fields (a tool's input is read
-// once, not once for each key it might hold).
-type editFields [nEditKeys]string
-
-func editFieldsOf(obj string) *editFields {
-	var f editFields
-	for it := FieldsOf(obj); it.Next(); {
-		if k, ok := editKeyOf(it.Key); ok && f[k] == "" {
-			f[k] = it.Raw
-		}
-	}
-	return &f
-}
-
-// first is the value of the first of keys that the object has.
-func (f *editFields) first(keys ...editKey) gjson.Result {
-	for _, k := range keys {
-		if f[k] != "" {
-			return Value(f[k])
-		}
-	}
-	return gjson.Result{}
 }
 
 // changeEdits reads Codex's changes: [{path, kind, diff}] or
