@@ -283,7 +283,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 	case streaming.KindResult:
 		r.resultLine(ev)
 	case streaming.KindRaw:
-		r.lines(0, r.tabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
+		r.lines(0, expandTabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
 	case streaming.KindUnknown:
 		if ev.Type != "" {
 			r.lines(d, p.Dim("· unknown event "+r.clean(oneLine(ev.Type))))
@@ -294,18 +294,6 @@ func (r *Pretty) handle(ev *streaming.Event) {
 	case streaming.KindNotice:
 		r.lines(0, p.Yellow("agentfmt: "+r.clean(ev.Text)))
 	}
-}
-
-// tabs expands the tabs of each line of s.
-func (r *Pretty) tabs(s string) string {
-	if strings.IndexByte(s, '\t') < 0 {
-		return s
-	}
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		out = append(out, expandTabs(l))
-	}
-	return strings.Join(out, "\n")
 }
 
 // endTool records how a call ended. A call still in the sequence turns
