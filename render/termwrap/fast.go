@@ -38,7 +38,7 @@ func splitSGR(s string) (plain string, marks []mark, ok bool) {
 // a time (the break is the last space that leaves the row at most width
 // wide), any other line the general way. ok is false, and dst as it was,
 // for styled text (a style carries over lines).
-func wrapPlain(dst []Line, s string, width int, pre, preRest string) (out []Line, ok bool) {
+func wrapPlain(dst []Line, s string, width int) (out []Line, ok bool) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		return dst, false
 	}
@@ -54,11 +54,8 @@ func wrapPlain(dst []Line, s string, width int, pre, preRest string) (out []Line
 		if d, ok := plainRows(dst, line, width); ok {
 			dst = d
 		} else {
-			dst = wrapGeneral(dst[:at], line, width, width, "", "")
+			dst = wrapGeneral(dst[:at], line, width, width)
 		}
-	}
-	if pre != "" || preRest != "" {
-		prefix(dst[n0:], pre, preRest)
 	}
 	return dst, true
 }
@@ -97,38 +94,6 @@ func plainRows(dst []Line, line string, width int) ([]Line, bool) {
 			return dst, true
 		}
 		ind = 0
-	}
-}
-
-// prefix puts pre before the first of rows and preRest before the others
-// (not before an empty row), all of them in one new string.
-func prefix(rows []Line, pre, preRest string) {
-	p, size := pre, 0
-	for _, l := range rows {
-		if l.S != "" {
-			size += len(p) + len(l.S)
-		}
-		p = preRest
-	}
-	var b strings.Builder
-	b.Grow(size)
-	p = pre
-	for _, l := range rows {
-		if l.S != "" {
-			b.WriteString(p)
-			b.WriteString(l.S)
-		}
-		p = preRest
-	}
-	all, off := b.String(), 0
-	p = pre
-	for i := range rows {
-		if rows[i].S != "" {
-			n := len(p) + len(rows[i].S)
-			rows[i].S = all[off : off+n]
-			off += n
-		}
-		p = preRest
 	}
 }
 

@@ -63,39 +63,68 @@ func WrapHanging(s string, first, rest int) []Line { return appendWrap(nil, s, f
 
 // AppendWrapIndented is AppendWrap with pre written before the first row
 // and preRest before the others, but not before an empty row (no row ends
-// in a space): a prefix costs no string of its own per row. The widths of
-// the rows do not count the prefixes.
+// in a space): the rows and their prefixes are one new string, not one
+// each. The widths of the rows do not count the prefixes.
 func AppendWrapIndented(dst []Line, s string, width int, pre, preRest string) []Line {
-	return appendWrapIndented(dst, s, width, width, pre, preRest)
+	n0 := len(dst)
+	dst = appendWrap(dst, s, width, width)
+	if pre != "" || preRest != "" {
+		prefix(dst[n0:], pre, preRest)
+	}
+	return dst
+}
+
+// prefix puts pre before the first of rows and preRest before the others
+// (not before an empty row), all of them in one new string.
+func prefix(rows []Line, pre, preRest string) {
+	p, size := pre, 0
+	for _, l := range rows {
+		if l.S != "" {
+			size += len(p) + len(l.S)
+		}
+		p = preRest
+	}
+	var b strings.Builder
+	b.Grow(size)
+	p = pre
+	for _, l := range rows {
+		if l.S != "" {
+			b.WriteString(p)
+			b.WriteString(l.S)
+		}
+		p = preRest
+	}
+	all, off := b.String(), 0
+	p = pre
+	for i := range rows {
+		if rows[i].S != "" {
+			n := len(p) + len(rows[i].S)
+			rows[i].S = all[off : off+n]
+			off += n
+		}
+		p = preRest
+	}
 }
 
 func appendWrap(dst []Line, s string, first, rest int) []Line {
-	return appendWrapIndented(dst, s, first, rest, "", "")
-}
-
-func appendWrapIndented(dst []Line, s string, first, rest int, pre, preRest string) []Line {
 	first, rest = max(first, 1), max(rest, 1)
 	if a := ASCIIPrefix(s); a == len(s) && len(s) <= first {
 		t := strings.TrimRight(s, " ")
-		n := len(t)
-		if t != "" {
-			t = pre + t
-		}
-		return append(dst, Line{t, n})
+		return append(dst, Line{t, len(t)})
 	}
 	if first == rest {
-		if d, ok := wrapPlain(dst, s, first, pre, preRest); ok {
+		if d, ok := wrapPlain(dst, s, first); ok {
 			return d
 		}
 	}
-	return wrapGeneral(dst, s, first, rest, pre, preRest)
+	return wrapGeneral(dst, s, first, rest)
 }
 
 // wrapGeneral wraps any text: words one by one, UAX #14 inside the words
 // that need it, styles carried over rows.
-func wrapGeneral(dst []Line, s string, first, rest int, pre, preRest string) []Line {
+func wrapGeneral(dst []Line, s string, first, rest int) []Line {
 	plain, marks := split(s)
-	w := &wrapper{plain: plain, marks: marks, dst: dst, rest: rest, pre: pre, preRest: preRest}
+	w := &wrapper{plain: plain, marks: marks, dst: dst, rest: rest}
 	w.run(first)
 	return w.dst
 }
@@ -108,9 +137,6 @@ type wrapper struct {
 	dst   []Line
 	rest  int // the width of rows after the first
 	width int // the width of the row being made
-	// pre is written before the next row that is not empty, preRest
-	// before the rows after it.
-	pre, preRest string
 }
 
 // emit appends the row plain[a:e] of w cells with its styles.
@@ -119,19 +145,14 @@ func (w *wrapper) emit(a, e, cw int) {
 		w.st.Apply(w.marks[w.k].seq)
 		w.k++
 	}
-	pre := w.pre
-	w.pre, w.width = w.preRest, w.rest
-	if e == a {
-		pre = ""
-	}
-	if pre == "" && (w.k == len(w.marks) || w.marks[w.k].pos >= e) && w.st.Zero() {
+	w.width = w.rest
+	if (w.k == len(w.marks) || w.marks[w.k].pos >= e) && w.st.Zero() {
 		// Plain text without styles: the row is a part of the text.
 		w.dst = append(w.dst, Line{w.plain[a:e], cw})
 		return
 	}
 	var b strings.Builder
-	b.Grow(len(pre) + e - a + 16)
-	b.WriteString(pre)
+	b.Grow(e - a + 16)
 	b.WriteString(w.st.Open())
 	at := a
 	for w.k < len(w.marks) && w.marks[w.k].pos < e {

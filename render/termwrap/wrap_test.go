@@ -143,18 +143,18 @@ func FuzzSplitSGR(f *testing.F) {
 // rows the word-by-word wrapping gives, whenever it takes the text.
 func FuzzWrapPlain(f *testing.F) {
 	for _, s := range []string{"aaa    bbb", "aaa bbb   ", "aaaaa bb", "aa bbbbbbbb", "    indented words here", "      ", "x\n\ny\n", "", "\n", "a  b  c  d  e  f"} {
-		f.Add(s, 5, "› ", "  ")
-		f.Add(s, 3, "", "")
+		f.Add(s, 5)
+		f.Add(s, 3)
 	}
-	f.Fuzz(func(t *testing.T, s string, width int, pre, preRest string) {
+	f.Fuzz(func(t *testing.T, s string, width int) {
 		if width < 1 || width > 200 {
 			return
 		}
-		got, ok := wrapPlain(nil, s, width, pre, preRest)
+		got, ok := wrapPlain(nil, s, width)
 		if !ok {
 			return
 		}
-		want := wrapGeneral(nil, s, width, width, pre, preRest)
+		want := wrapGeneral(nil, s, width, width)
 		if len(got) != len(want) {
 			t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
 		}
@@ -178,12 +178,12 @@ func TestWrapPlainRandom(t *testing.T) {
 			b.WriteString([]string{"a", "a", "b", " ", " ", "\n", "-", "é"}[rng.IntN(8)])
 		}
 		s, width := b.String(), 1+rng.IntN(12)
-		got, ok := wrapPlain(nil, s, width, "> ", "  ")
+		got, ok := wrapPlain(nil, s, width)
 		if !ok {
 			continue
 		}
 		taken++
-		want := wrapGeneral(nil, s, width, width, "> ", "  ")
+		want := wrapGeneral(nil, s, width, width)
 		if len(got) != len(want) {
 			t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
 		}
