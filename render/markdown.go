@@ -448,7 +448,7 @@ func (m *Markdown) textLine(s string) {
 	if f := fenceOf(s); f != "" {
 		switch {
 		case m.fence == "":
-			m.fence = f
+			m.fence = strings.Clone(f) // (s is the event's, valid only now)
 		case f[0] == m.fence[0] && len(f) >= len(m.fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s), f[:1])) == "":
 			m.fence = ""
 		}

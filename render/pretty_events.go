@@ -83,7 +83,9 @@ func cloneEdits(es []streaming.FileEdit) []streaming.FileEdit {
 func (r *Pretty) lines(depth int, ss ...string) {
 	li := &linesItem{}
 	for _, s := range ss {
-		li.lines = append(li.lines, logLine{depth: depth, s: s})
+		// Kept past Handle (laid out in a later frame): a copy, as the
+		// event's strings may be lent.
+		li.lines = append(li.lines, logLine{depth: depth, s: strings.Clone(s)})
 	}
 	r.push(li)
 }

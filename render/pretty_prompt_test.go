@@ -3,7 +3,9 @@ package render
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -34,5 +36,33 @@ func TestPromptLines(t *testing.T) {
 	want := "› first   line\n\n  xy      z\n  last\n"
 	if !strings.Contains(string(out), want) {
 		t.Errorf("prompt rows:\n%q\nwant them to hold\n%q", out, want)
+	}
+}
+
+// An event's strings are valid only during Handle: a line pretty keeps
+// for a later frame (a raw input line, a status, a revision) is its own
+// copy, not a view of memory the caller writes again.
+func TestPrettyLinesOutliveEvent(t *testing.T) {
+	var out strings.Builder
+	r, err := New("pretty", &out, Config{Palette: NewPalette(false), Width: 80, Height: 24,
+		Now: func() time.Time { return time.Time{} }, Tick: make(chan time.Time)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []streaming.Kind{streaming.KindRaw, streaming.KindStatus, streaming.KindTextRevision} {
+		buf := []byte("a line that its caller writes over once Handle returns")
+		ev := streaming.Event{Kind: kind, Message: "m1", Text: view.String(buf)}
+		if err := r.Handle(&ev); err != nil {
+			t.Fatal(err)
+		}
+		for i := range buf {
+			buf[i] = '#'
+		}
+	}
+	if err := r.Finish(Summary{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); strings.Contains(got, "###") || strings.Count(got, "a line that its caller writes over") != 3 {
+		t.Fatalf("pretty shows:\n%s", got)
 	}
 }
