@@ -57,9 +57,6 @@ type parser struct {
 	open  map[string]*tool // started tool calls by key
 	order []string         // keys of open tool calls, in start order
 	msgs  map[string]bool  // open messages (current items) by key
-	done  map[string]bool  // completed item keys of the current run
-	// doneOrder lists done's keys, oldest first (bounded by maxDone).
-	doneOrder []string
 
 	lastPlan string // raw JSON of the last plan sent
 	lastErr  string // text of the last top-level error of the turn
@@ -77,7 +74,6 @@ func newParser() *parser {
 	p := &parser{
 		open:   make(map[string]*tool),
 		msgs:   make(map[string]bool),
-		done:   make(map[string]bool),
 		chunks: make(map[string][]byte),
 	}
 	p.lmsg.kind = streaming.KindTextDelta
@@ -87,7 +83,7 @@ func newParser() *parser {
 }
 
 // key is the id events carry for a wire id: the id itself (a copy: a
-// substring would keep its whole line alive in p.done). Ids are scoped
+// substring would keep its whole line alive in p.open or p.msgs). Ids are scoped
 // to their run by the session (exec resume restarts at item_0 with a new
 // session.start).
 func (p *parser) key(id string) string { return strings.Clone(id) }
@@ -156,8 +152,6 @@ func (p *parser) newRun() {
 	if p.active {
 		clear(p.open)
 		clear(p.msgs)
-		clear(p.done)
-		p.doneOrder = p.doneOrder[:0]
 		clear(p.chunks)
 		p.order = p.order[:0]
 	}
@@ -294,25 +288,9 @@ func (p *parser) fail(reason string, emit parsers.Emit) error {
 	return emit.Push(ev)
 }
 
-// maxDone bounds how many completed item keys a run remembers, so memory
-// stays constant on endless streams; a repeat older than that is shown again.
-const maxDone = 4096
-
-// markDone remembers a completed item key, forgetting the oldest past maxDone.
-func (p *parser) markDone(k string) {
-	if p.done[k] {
-		return
-	}
-	p.done[k] = true
-	p.doneOrder = append(p.doneOrder, k)
-	if len(p.doneOrder) > maxDone {
-		delete(p.done, p.doneOrder[0])
-		p.doneOrder[0] = ""
-		p.doneOrder = p.doneOrder[1:]
-	}
-}
-
-// closeTool forgets an open tool call and marks it done.
+// closeTool forgets an open tool call. A later state of it (a repeated
+// completion) starts and ends it again: the session, which keeps the ids
+// of the run's ended calls, drops both (DESIGN §4 rule 5).
 func (p *parser) closeTool(k string) {
 	delete(p.open, k)
 	for i, o := range p.order {
@@ -321,7 +299,6 @@ func (p *parser) closeTool(k string) {
 			break
 		}
 	}
-	p.markDone(k)
 }
 
 // Finish flushes legacy output bytes held back at the end of input.

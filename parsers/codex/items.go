@@ -8,8 +8,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// item handles item.started, item.updated and item.completed. Item ids
-// are keyed per run (key); a completed item is never shown again.
+// item handles item.started, item.updated and item.completed. An item's
+// id is its message or tool call id; the session, which scopes ids to
+// their run, drops a completed item sent again.
 func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
 	it := p.it.Reset(l.Get("item").Raw) // its fields, read once
 	if !it.IsObject() {
@@ -27,9 +28,6 @@ func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
 		id = "item@" + itoa(l.N)
 	}
 	k := p.key(id)
-	if p.done[k] {
-		return nil
-	}
 	switch typ {
 	case "agent_message", "assistant_message", "plan":
 		return p.textItem(k, streaming.KindTextDelta, itemText(it), phase, emit)
@@ -38,9 +36,9 @@ func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
 	case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
 		return p.toolItem(k, typ, it, phase, emit)
 	case "todo_list":
-		return p.todoList(k, it, phase, emit)
+		return p.todoList(it, emit)
 	case "error":
-		return p.errorItem(k, it, emit)
+		return p.errorItem(it, emit)
 	}
 	return p.unknown(l, phase+"/"+typ, emit)
 }
@@ -69,18 +67,19 @@ func itemText(it *parsers.Object) string {
 
 // textItem shows an agent_message, reasoning or plan item as a message of
 // its own: updates are snapshots, the completed item is the final text.
+// Only item.started sends a message.start (which resets a message, DESIGN
+// §4 rule 4): an item that arrives updated or completed opens its message
+// in the session, and the same item completed again is a final for a
+// message that stopped, which the session drops.
 func (p *parser) textItem(k string, kind streaming.Kind, text, phase string, emit parsers.Emit) error {
-	completed := phase == "item.completed"
-	if !p.msgs[k] {
-		if completed && text == "" {
-			p.markDone(k) // an empty reasoning summary: nothing to show
-			return nil
-		}
+	if phase == "item.started" && !p.msgs[k] {
 		if err := p.messageStart(k, streaming.RoleAssistant, emit); err != nil {
 			return err
 		}
 	}
+	completed := phase == "item.completed"
 	if text != "" {
+		p.msgs[k] = true
 		ev := p.set(kind)
 		ev.Message = k
 		ev.Role = streaming.RoleAssistant
@@ -93,10 +92,9 @@ func (p *parser) textItem(k string, kind streaming.Kind, text, phase string, emi
 			return err
 		}
 	}
-	if !completed {
-		return nil
+	if !completed || !p.msgs[k] {
+		return nil // an empty reasoning summary, never started: nothing to show
 	}
-	p.markDone(k)
 	return p.messageStop(k, streaming.RoleAssistant, emit)
 }
 
@@ -125,9 +123,6 @@ func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
 	}
 	k := p.key(id)
 	p.active = true
-	if p.done[k] {
-		return nil
-	}
 	d := l.Get("delta").String()
 	if d == "" {
 		return nil
@@ -145,10 +140,7 @@ func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
 }
 
 // todoList sends the todo list as a plan, each time it changes.
-func (p *parser) todoList(k string, it *parsers.Object, phase string, emit parsers.Emit) error {
-	if phase == "item.completed" {
-		p.markDone(k)
-	}
+func (p *parser) todoList(it *parsers.Object, emit parsers.Emit) error {
 	items := it.Get("items")
 	if items.Raw == p.lastPlan {
 		return nil
@@ -177,8 +169,7 @@ func (p *parser) todoList(k string, it *parsers.Object, phase string, emit parse
 
 // errorItem: a non-fatal warning (config, deprecation, model reroute,
 // dropped events).
-func (p *parser) errorItem(k string, it *parsers.Object, emit parsers.Emit) error {
-	p.markDone(k)
+func (p *parser) errorItem(it *parsers.Object, emit parsers.Emit) error {
 	ev := p.set(streaming.KindError)
 	ev.Text = errorText(it.Get("message").String())
 	ev.Level = streaming.LevelWarning

@@ -61,7 +61,7 @@ func (p *parser) legacy(l *parsers.Line, m gjson.Result, emit parsers.Emit) erro
 		return err
 	case "exec_command_output_delta":
 		k, err := p.legacyTool(l, m, emit)
-		if err != nil || k == "" {
+		if err != nil {
 			return err
 		}
 		return p.chunk(k, m.Get("stream").String(), decodeChunk(m.Get("chunk")), emit)
@@ -107,13 +107,11 @@ func (p *parser) legacyCallKey(l *parsers.Line, m gjson.Result) string {
 }
 
 // legacyTool starts the tool call a legacy event belongs to, when it has
-// not started. It returns "" for a call that has already ended.
+// not started, and returns its key. An event of a call that has ended
+// starts it again: the session drops that start and what follows.
 func (p *parser) legacyTool(l *parsers.Line, m gjson.Result, emit parsers.Emit) (string, error) {
 	p.active = true
 	k := p.legacyCallKey(l, m)
-	if p.done[k] {
-		return "", nil
-	}
 	if p.open[k] != nil {
 		return k, nil
 	}
@@ -197,7 +195,7 @@ func (p *parser) legacyEnd(k string, ev *streaming.Event, emit parsers.Emit) err
 // none.
 func (p *parser) execEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
 	k, err := p.legacyTool(l, m, emit)
-	if err != nil || k == "" {
+	if err != nil {
 		return err
 	}
 	if err := p.flushCall(k, emit); err != nil {
@@ -251,7 +249,7 @@ func legacyChanges(ch gjson.Result) string {
 // patchEnd: the change list, and apply_patch's own output when it failed.
 func (p *parser) patchEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
 	k, err := p.legacyTool(l, m, emit)
-	if err != nil || k == "" {
+	if err != nil {
 		return err
 	}
 	ev := streaming.Event{Status: streaming.ToolOK}
@@ -273,7 +271,7 @@ func (p *parser) patchEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) er
 // mcpEnd: result {"Ok":{content,isError}} or {"Err":"message"}.
 func (p *parser) mcpEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
 	k, err := p.legacyTool(l, m, emit)
-	if err != nil || k == "" {
+	if err != nil {
 		return err
 	}
 	ev := streaming.Event{Status: streaming.ToolOK, DurationMS: durationMS(m.Get("duration"))}
@@ -302,7 +300,7 @@ func (p *parser) mcpEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) erro
 
 func (p *parser) webSearchEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
 	k, err := p.legacyTool(l, m, emit)
-	if err != nil || k == "" {
+	if err != nil {
 		return err
 	}
 	ev := streaming.Event{Status: streaming.ToolOK}

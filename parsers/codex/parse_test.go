@@ -611,3 +611,42 @@ func TestLegacyStreamedReasoningStoppedByOtherOutput(t *testing.T) {
 		t.Errorf("%d messages", n)
 	}
 }
+
+// An item or legacy call completed twice is shown once. The parser keeps
+// no record of what completed: it sends the repeat under the same id, and
+// the session, which keeps the run's finished ids, drops it. So each case
+// fails if the parser opened the repeat as a new message or call.
+func TestRepeatedCompletionShownOnce(t *testing.T) {
+	reasoning := `{"type":"item.completed","item":{"id":"item_1","type":"reasoning","text":"Hmm."}}`
+	command := `{"type":"item.completed","item":{"id":"item_2","type":"command_execution","command":"ls","aggregated_output":"a\n","exit_code":0,"status":"completed"}}`
+	started := `{"type":"item.started","item":{"id":"item_3","type":"agent_message","text":""}}`
+	begin := legacy("exec_command_begin", `"call_id":"c1","command":["ls"]`)
+	end := legacy("exec_command_end", `"call_id":"c1","exit_code":0,"aggregated_output":"a\n"`)
+	cases := []struct {
+		name  string
+		lines []string
+		kind  streaming.Kind
+		text  string
+		n     int // message.start or tool.start events
+	}{
+		{"reasoning", []string{thread, turn, reasoning, reasoning, complete}, streaming.KindThinkingDelta, "Hmm.", 1},
+		{"started message", []string{thread, turn, started, msg("item_3", "Hi."), msg("item_3", "Hi."), complete}, streaming.KindTextDelta, "Hi.", 1},
+		{"command", []string{thread, turn, command, command, complete}, streaming.KindToolOutputDelta, "", 1},
+		{"legacy command", []string{config, task, begin, end, end, legacy("exec_command_output_delta", `"call_id":"c1","stream":"stdout","chunk":"YQo="`), legacy("task_complete", "")}, streaming.KindToolOutputDelta, "", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, c.lines...)
+			if got := r.Text(c.kind); got != c.text {
+				t.Errorf("%s %q, want %q", c.kind, got, c.text)
+			}
+			starts, ends := len(r.Of(streaming.KindMessageStart)), len(r.Of(streaming.KindMessageStop))
+			if c.kind == streaming.KindToolOutputDelta {
+				starts, ends = len(r.Of(streaming.KindToolStart)), len(r.Of(streaming.KindToolEnd))
+			}
+			if starts != c.n || ends != c.n {
+				t.Errorf("%d starts and %d ends, want %d", starts, ends, c.n)
+			}
+		})
+	}
+}
