@@ -19,9 +19,15 @@
 //     on exactly as it came: an exact repeat is new text, and tool output
 //     is never repaired;
 //   - decides what is the same thing by identity (message ids, block
-//     indexes scoped to their message, tool call ids), within a run: a
-//     session.start begins a new run and forgets the ids of the last one,
-//     so a log that holds the same run twice is shown twice;
+//     indexes scoped to their message or the agent's own block ids in
+//     Event.Part, tool call ids), within a run: a session.start begins a
+//     new run and forgets the ids of the last one, so a log that holds the
+//     same run twice is shown twice. A snapshot or final for a message that
+//     stopped in the run is dropped for a block the message showed, and
+//     shown, in the message reopened for it, for a block it did not; a
+//     start, output or end of a tool call that ended is dropped. So a
+//     parser sends what the wire repeats under its ids and keeps no record
+//     of what it sent;
 //   - opens messages and tool calls that arrive without a start, closes
 //     what is left open at a new run and at Close (as incomplete), and
 //     keeps the run's outcome and final answer.

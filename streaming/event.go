@@ -160,6 +160,11 @@ type Event struct {
 	Message string // message id
 	Role    string // assistant, user
 	Block   int    // block index, scoped to the message
+	// Part is a block's own id, for agents that name their blocks
+	// (OpenCode's part ids): a parser sets it instead of Block, and the
+	// session numbers a message's parts in the order they first come.
+	// Events a Handler receives carry that number in Block, and no Part.
+	Part string
 	Parent  string // subagent: the tool call id that started it
 
 	// Text is the payload of text-like kinds, status, notice, raw and error

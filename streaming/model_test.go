@@ -20,6 +20,8 @@ import (
 //     shown (and --strict fails there, and nowhere else);
 //   - a snapshot or final is the block's whole text: the consumer ends up
 //     with it, unless it is an older version (a prefix of what is shown);
+//   - a snapshot or final for a message that stopped shows nothing if that
+//     block had text, and else shows its whole text, once;
 //   - ids are the same thing only within a run: after session.start, a
 //     message, block or tool call id that ended before is new again;
 //   - a tool call is shown started once and ended once per run, and its
@@ -44,6 +46,7 @@ type reference struct {
 	output   map[string]string // tool output shown, per id (this run)
 	starts   map[string]int    // tool.start shown per "run/id"
 	ends     map[string]int
+	late     bool // the last step was a snapshot or final for a stopped message
 }
 
 func newReference() *reference {
@@ -63,6 +66,7 @@ func (r *reference) dropBlocks(msg string) {
 // step applies ev and says what the output must show for it: the text a
 // delta must come out as (want) and whether it breaks the contract.
 func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
+	r.late = false
 	switch ev.Kind {
 	case KindSessionStart:
 		for id := range r.toolOpen {
@@ -85,8 +89,13 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 		}
 	case KindTextDelta, KindThinkingDelta:
 		if !r.open[ev.Message] {
-			if mode != Delta && r.done[ev.Message] {
-				return "", false // the text of a stopped message was shown
+			if k := (mkey{ev.Message, ev.Kind, ev.Block}); mode != Delta && r.done[ev.Message] {
+				r.late = true
+				if r.blocks[k] != "" || ev.Text == "" {
+					return "", false // the block was shown
+				}
+				r.blocks[k] = ev.Text
+				return ev.Text, false
 			}
 			r.open[ev.Message] = true
 			delete(r.done, ev.Message)
@@ -270,7 +279,7 @@ func checkAgainstReference(t *testing.T, data []byte) {
 			}
 			strictDone = violation
 		}
-		if mode == Delta && (ev.Kind.IsText() || ev.Kind == KindToolOutputDelta) {
+		if (mode == Delta || ref.late) && (ev.Kind.IsText() || ev.Kind == KindToolOutputDelta) {
 			var got strings.Builder
 			for _, e := range c.step {
 				if e.Kind == ev.Kind {
@@ -278,7 +287,7 @@ func checkAgainstReference(t *testing.T, data []byte) {
 				}
 			}
 			if got.String() != want {
-				t.Fatalf("event %d: delta %q came out as %q, want %q", n, ev.Text, got.String(), want)
+				t.Fatalf("event %d: %s %q came out as %q, want %q", n, mode, ev.Text, got.String(), want)
 			}
 		}
 		for k, text := range ref.blocks {

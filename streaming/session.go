@@ -15,9 +15,9 @@ const SnapshotMinBytes = 32
 // decoder's unparseable lines, report it.
 const ExitDataErr = 65
 
-// finishedMemory is how many finished message and tool ids of a run the
-// session remembers to drop late duplicates. It bounds memory on endless
-// runs.
+// finishedMemory is how many stopped messages and ended tool calls of a
+// run the session remembers, to know a late repeat of one. It bounds
+// memory on endless runs.
 const finishedMemory = 512
 
 // Handler receives the session's output. The event and its strings are
@@ -149,8 +149,8 @@ type Session struct {
 	msgs     map[string]*message  // open messages
 	tools    map[string]*toolCall // open tool calls
 	seq      uint64               // start order of open messages and tools, for closing them in order
-	finished ring                 // finished message ids of this run
-	ended    ring                 // ended tool ids of this run
+	stopped  ring[*stopped]       // the stopped messages of this run
+	ended    ring[struct{}]       // ended tool ids of this run
 
 	run     run
 	started bool // any event at all
@@ -166,8 +166,8 @@ func NewSession(out Handler, opts Options) *Session {
 		opts:     opts,
 		msgs:     make(map[string]*message),
 		tools:    make(map[string]*toolCall),
-		finished: newRing(finishedMemory),
-		ended:    newRing(finishedMemory),
+		stopped:  newRing[*stopped](finishedMemory),
+		ended:    newRing[struct{}](finishedMemory),
 	}
 }
 
@@ -245,7 +245,7 @@ func (s *Session) sessionStart(ev *Event) error {
 		return err
 	}
 	s.run = run{}
-	s.finished.reset()
+	s.stopped.reset()
 	s.ended.reset()
 	s.stats.Runs++
 	return s.out.Handle(ev)
@@ -317,7 +317,7 @@ func (s *Session) synthesizeAnswer(res *Event) error {
 		}
 	}
 	s.run.sawText = true
-	s.finished.add(id)
+	s.stopped.put(id, &stopped{blocks: []shownBlock{{key: blockKey{kind: KindTextDelta}}}, next: 1})
 	s.ev = saved
 	return nil
 }

@@ -47,6 +47,11 @@ func delta(msg string, block int, text string) Event { return txt(msg, block, te
 func snap(msg string, block int, text string) Event  { return txt(msg, block, text, Snapshot) }
 func final(msg string, block int, text string) Event { return txt(msg, block, text, Final) }
 
+// part is a text event of a block the agent names (Event.Part).
+func part(msg, id, text string, mode Mode) Event {
+	return withMode(Event{Kind: KindTextDelta, Message: msg, Part: id, Text: text}, mode)
+}
+
 func think(msg string, block int, text string, mode Mode) Event {
 	return withMode(Event{Kind: KindThinkingDelta, Message: msg, Block: block, Text: text}, mode)
 }
@@ -310,6 +315,22 @@ func TestSessionContract(t *testing.T) {
 				final("m1", 0, "Hello"), snap("m1", 0, "Hello"), final("m1", 0, "Something else")},
 			want:  []string{"start m1", `text.delta m1/0 "Hello"`, "stop m1"},
 			stats: Stats{Duplicates: 3},
+		},
+		{
+			name: "a block a stopped message did not show is shown, in the message reopened and stopped again",
+			in: []Event{msgStart("m1"), delta("m1", 0, "Hello"), msgStop("m1"),
+				final("m1", 1, "Late"), final("m1", 1, "Late"), final("m1", 0, "Hello"), think("m1", 0, "", Final)},
+			want:  []string{"start m1", `text.delta m1/0 "Hello"`, "stop m1", "start m1", `text.delta m1/1 "Late"`, "stop m1"},
+			stats: Stats{Duplicates: 3, Implicit: 1},
+		},
+		{
+			name: "parts are numbered in the order they come, and known again by their id",
+			in: []Event{part("m1", "p-b", "B", Final), part("m1", "p-a", "A", Final), part("m1", "p-b", "b2", Final),
+				part("m1", "p-a", "A", Final), msgStop("m1"), part("m1", "p-a", "A", Final), part("m1", "p-c", "C", Final),
+				part("m1", "p-b", "", Final), delta("m1", 0, "x")},
+			want: []string{"start m1", `text.delta m1/0 "B"`, `text.delta m1/1 "A"`, `text.revision m1/0 "b2"`, "stop m1",
+				"start m1", `text.delta m1/2 "C"`, "stop m1", "start m1", `text.delta m1/0 "x"`},
+			stats: Stats{Duplicates: 3, Implicit: 3, Revisions: 1},
 		},
 		{
 			name: "tool started twice, ended twice",
@@ -649,12 +670,12 @@ func TestFinishedMemoryIsBounded(t *testing.T) {
 			}
 		}
 	}
-	if len(s.finished.set) > finishedMemory || len(s.ended.set) > finishedMemory || len(s.msgs) != 0 || len(s.tools) != 0 {
-		t.Errorf("finished %d ended %d open %d/%d", len(s.finished.set), len(s.ended.set), len(s.msgs), len(s.tools))
+	if len(s.stopped.set) > finishedMemory || len(s.ended.set) > finishedMemory || len(s.msgs) != 0 || len(s.tools) != 0 {
+		t.Errorf("finished %d ended %d open %d/%d", len(s.stopped.set), len(s.ended.set), len(s.msgs), len(s.tools))
 	}
 	// The most recent ids are still known.
 	last := fmt.Sprint("m", 5*finishedMemory-1)
-	if !s.finished.has(last) || !s.ended.has(last) {
+	if !s.stopped.has(last) || !s.ended.has(last) {
 		t.Errorf("recent id forgotten")
 	}
 }

@@ -2,6 +2,7 @@ package streaming
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 )
@@ -14,6 +15,7 @@ type blockKey struct {
 // block is a text or thinking block of a message: its text, kept once.
 type block struct {
 	key  blockKey
+	part string // the agent's id of the block (Event.Part), if it names it
 	text text
 }
 
@@ -23,15 +25,46 @@ type message struct {
 	parent string
 	seq    uint64
 	blocks []*block
+	next   int          // the index the next part gets: one past every index so far
+	shown  []shownBlock // blocks shown before the message was reopened (late)
 }
 
-func (m *message) block(k blockKey) *block {
+// stopped is what the session remembers of a message that stopped: which
+// of its blocks it showed, not their text.
+type stopped struct {
+	blocks []shownBlock
+	next   int
+}
+
+// shownBlock names a block that was shown: its key, and the hash of its
+// part id when it had one.
+type shownBlock struct {
+	key  blockKey
+	part uint64
+}
+
+// block returns the block of ev (by its Part, or its Block index),
+// adding it when the message has none.
+func (m *message) block(ev *Event) *block {
+	if ev.Part != "" {
+		for i := len(m.blocks) - 1; i >= 0; i-- {
+			if b := m.blocks[i]; b.part == ev.Part && b.key.kind == ev.Kind {
+				return b
+			}
+		}
+		b := &block{key: blockKey{kind: ev.Kind, index: m.next}, part: strings.Clone(ev.Part)}
+		m.next++
+		m.blocks = append(m.blocks, b)
+		return b
+	}
+	k := blockKey{kind: ev.Kind, index: ev.Block}
 	for i := len(m.blocks) - 1; i >= 0; i-- {
 		if m.blocks[i].key == k {
 			return m.blocks[i]
 		}
 	}
 	b := &block{key: k}
+	m.next = max(m.next, k.index+1)
 	m.blocks = append(m.blocks, b)
 	return b
 }
@@ -127,11 +160,62 @@ func (s *Session) messageStop(ev *Event) error {
 	return s.out.Handle(&s.ev)
 }
 
-// forget ends a message. Its text stays with it only when it is the
-// run's answer.
+// forget ends a message: the session remembers which blocks it showed,
+// and keeps its text only when it is the run's answer.
 func (s *Session) forget(m *message) {
 	delete(s.msgs, m.id)
-	s.finished.add(m.id)
+	st := &stopped{blocks: m.shown, next: m.next}
+	m.shown = nil
+	for _, b := range m.blocks {
+		if b.text.Len() > 0 {
+			st.blocks = append(st.blocks, shownBlock{key: b.key, part: s.partHash(b.part)})
+		}
+	}
+	s.stopped.put(m.id, st)
+}
+
+// partHash is the hash a stopped message keeps of a part id (0: none).
+func (s *Session) partHash(part string) uint64 {
+	if part == "" {
+		return 0
+	}
+	return maphash.String(s.stopped.seed, part) | 1
+}
+
+// showed reports whether the stopped message st showed the block of ev.
+func (s *Session) showed(st *stopped, ev *Event) bool {
+	part := s.partHash(ev.Part)
+	for _, b := range st.blocks {
+		if b.key.kind == ev.Kind && (part != 0 && b.part == part || part == 0 && b.part == 0 && b.key.index == ev.Block) {
+			return true
+		}
+	}
+	return false
+}
+
+// late handles a snapshot or final for a message that stopped in this run
+// (rule 5: identity decides). A block the message showed was shown: the
+// repeat is dropped. A block it did not show is new text: it is shown in
+// the message, reopened for it and stopped again.
+func (s *Session) late(ev *Event, mode Mode, st *stopped) error {
+	if ev.Text == "" || s.showed(st, ev) {
+		s.stats.Duplicates++
+		s.report(ev.Line, "%s for finished message %q dropped", mode, ev.Message)
+		return nil
+	}
+	s.report(ev.Line, "%s for finished message %q shows a block it did not show; message reopened", mode, ev.Message)
+	m, err := s.ensureMessage(ev)
+	if err != nil {
+		return err
+	}
+	m.shown, m.next = st.blocks, max(m.next, st.next)
+	if err := s.show(m, ev, mode); err != nil {
+		return err
+	}
+	s.forget(m)
+	s.ev = Event{Kind: KindMessageStop, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
+		Message: m.id, Role: m.role, Parent: m.parent}
+	return s.out.Handle(&s.ev)
 }
 
 // ensureMessage returns the open message ev belongs to, opening it
@@ -148,20 +232,24 @@ func (s *Session) ensureMessage(ev *Event) (*message, error) {
 }
 
 func (s *Session) text(ev *Event, mode Mode) error {
-	if mode != Delta && s.finished.has(ev.Message) {
-		// A final or snapshot of a message that has already stopped: its
-		// text was shown (rule 5).
-		if _, open := s.msgs[ev.Message]; !open {
-			s.stats.Duplicates++
-			s.report(ev.Line, "%s for finished message %q dropped", mode, ev.Message)
-			return nil
+	m, open := s.msgs[ev.Message]
+	if !open && mode != Delta {
+		if st, ok := s.stopped.get(ev.Message); ok {
+			return s.late(ev, mode, st)
 		}
 	}
-	m, err := s.ensureMessage(ev)
-	if err != nil {
-		return err
+	if !open {
+		var err error
+		if m, err = s.ensureMessage(ev); err != nil {
+			return err
+		}
 	}
-	b := m.block(blockKey{kind: ev.Kind, index: ev.Block})
+	return s.show(m, ev, mode)
+}
+
+// show passes on what ev adds to its block of the open message m.
+func (s *Session) show(m *message, ev *Event, mode Mode) error {
+	b := m.block(ev)
 	t := ev.Text
 	if mode == Delta && snapshotAsDelta(&b.text, t) {
 		n := b.text.Len()
@@ -180,6 +268,8 @@ func (s *Session) text(ev *Event, mode Mode) error {
 	s.ev = *ev
 	s.ev.Role = m.role
 	s.ev.Parent = m.parent
+	s.ev.Block = b.key.index
+	s.ev.Part = ""
 	if revised {
 		s.stats.Revisions++
 		s.ev.Text = b.text.String()

@@ -121,7 +121,7 @@ func (s *Session) toolEnd(ev *Event) error {
 // endTool ends t: O(1), however many calls are open.
 func (s *Session) endTool(t *toolCall) {
 	delete(s.tools, t.id)
-	s.ended.add(t.id)
+	s.ended.put(t.id, struct{}{})
 }
 
 // closeTools ends the open tool calls as incomplete, in the order they
