@@ -164,8 +164,8 @@ type Event struct {
 	// (OpenCode's part ids): a parser sets it instead of Block, and the
 	// session numbers a message's parts in the order they first come.
 	// Events a Handler receives carry that number in Block, and no Part.
-	Part string
-	Parent  string // subagent: the tool call id that started it
+	Part   string
+	Parent string // subagent: the tool call id that started it
 
 	// Text is the payload of text-like kinds, status, notice, raw and error
 	// (message) events, and the final answer of a result.

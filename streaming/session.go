@@ -146,11 +146,11 @@ type Session struct {
 	opts  Options
 	stats Stats
 
-	msgs     map[string]*message  // open messages
-	tools    map[string]*toolCall // open tool calls
-	seq      uint64               // start order of open messages and tools, for closing them in order
-	stopped  ring[*stopped]       // the stopped messages of this run
-	ended    ring[struct{}]       // ended tool ids of this run
+	msgs    map[string]*message  // open messages
+	tools   map[string]*toolCall // open tool calls
+	seq     uint64               // start order of open messages and tools, for closing them in order
+	stopped ring[*stopped]       // the stopped messages of this run
+	ended   ring[struct{}]       // ended tool ids of this run
 
 	run     run
 	started bool // any event at all
@@ -162,12 +162,12 @@ type Session struct {
 // NewSession returns a session that passes its output to out.
 func NewSession(out Handler, opts Options) *Session {
 	return &Session{
-		out:      out,
-		opts:     opts,
-		msgs:     make(map[string]*message),
-		tools:    make(map[string]*toolCall),
-		stopped:  newRing[*stopped](finishedMemory),
-		ended:    newRing[struct{}](finishedMemory),
+		out:     out,
+		opts:    opts,
+		msgs:    make(map[string]*message),
+		tools:   make(map[string]*toolCall),
+		stopped: newRing[*stopped](finishedMemory),
+		ended:   newRing[struct{}](finishedMemory),
 	}
 }
 
