@@ -631,8 +631,8 @@ func TestTextIsTheFinalAnswer(t *testing.T) {
 
 // The final answer per agent, as the format notes define it: Codex the
 // last agent_message, Gemini the text after the last tool, OpenCode the
-// last text part, ACP the last agent message, Cline the completion_result,
-// Cursor the result. Every stream says something else before its answer.
+// text of the last step (the one that finished with "stop"), ACP the last
+// agent message, Cline the completion_result, Cursor the result. Every stream says something else before its answer.
 func TestTextFinalAnswerPerAgent(t *testing.T) {
 	streams := map[string]string{
 		"codex": `{"type":"thread.started","thread_id":"th_1"}
@@ -655,8 +655,10 @@ func TestTextFinalAnswerPerAgent(t *testing.T) {
 		"opencode": `{"type":"step_start","timestamp":1767036060000,"sessionID":"ses_1","part":{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"step-start"}}
 {"type":"text","timestamp":1767036060100,"sessionID":"ses_1","part":{"id":"prt_2","sessionID":"ses_1","messageID":"msg_1","type":"text","text":"Let me check.","time":{"start":1767036060000,"end":1767036060100}}}
 {"type":"tool_use","timestamp":1767036061199,"sessionID":"ses_1","part":{"id":"prt_3","sessionID":"ses_1","messageID":"msg_1","type":"tool","callID":"c1","tool":"bash","state":{"status":"completed","input":{"command":"ls"},"output":"a\n","title":"ls","metadata":{"exit":0},"time":{"start":1767036061123,"end":1767036061173}}}}
-{"type":"text","timestamp":1767036062000,"sessionID":"ses_1","part":{"id":"prt_4","sessionID":"ses_1","messageID":"msg_1","type":"text","text":"There is one file: a.","time":{"start":1767036061900,"end":1767036062000}}}
-{"type":"step_finish","timestamp":1767036062100,"sessionID":"ses_1","part":{"id":"prt_5","reason":"stop","messageID":"msg_1","sessionID":"ses_1","type":"step-finish","tokens":{"input":10,"output":5,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0}}
+{"type":"step_finish","timestamp":1767036061200,"sessionID":"ses_1","part":{"id":"prt_4","reason":"tool-calls","messageID":"msg_1","sessionID":"ses_1","type":"step-finish"}}
+{"type":"step_start","timestamp":1767036061300,"sessionID":"ses_1","part":{"id":"prt_5","sessionID":"ses_1","messageID":"msg_2","type":"step-start"}}
+{"type":"text","timestamp":1767036062000,"sessionID":"ses_1","part":{"id":"prt_6","sessionID":"ses_1","messageID":"msg_2","type":"text","text":"There is one file: a.","time":{"start":1767036061900,"end":1767036062000}}}
+{"type":"step_finish","timestamp":1767036062100,"sessionID":"ses_1","part":{"id":"prt_7","reason":"stop","messageID":"msg_2","sessionID":"ses_1","type":"step-finish","tokens":{"input":10,"output":5,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0}}
 `,
 		"acp": `{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"list files"}]}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"I'll check."}}}}

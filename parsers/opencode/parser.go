@@ -24,51 +24,11 @@ type parser struct {
 
 	// The step being read.
 	stepMsg   string // part.messageID of its step_start (or a generated id)
-	openMsg   string // the assistant message started for it, if any
-	nblocks   int    // blocks of openMsg so far
+	inStep    bool   // between the step's start and its finish
+	openMsg   string // stepMsg, once a part was sent to it in the step
 	stepTools bool   // the step ran tools
 
-	tools map[string]bool     // call ids started and not yet ended
-	seen  map[string]seenPart // text and reasoning parts of the open message, by kind/part id
-	// shown are the ids of the parts of ended messages (the last
-	// shownMemory of the run): an update of one is dropped.
-	shown idRing
-}
-
-// shownMemory bounds what the parser remembers of a run's ended messages:
-// a run can last hours. An update of a part more than this many parts
-// after its message ended would be shown again.
-const shownMemory = 4096
-
-// idRing remembers the last ids added, up to its size.
-type idRing struct {
-	ids  []string
-	set  map[string]bool
-	next int
-}
-
-func (r *idRing) add(id string) {
-	if r.set == nil {
-		r.set = make(map[string]bool)
-	}
-	if r.set[id] {
-		return
-	}
-	if len(r.ids) < shownMemory {
-		r.ids = append(r.ids, id)
-	} else {
-		delete(r.set, r.ids[r.next])
-		r.ids[r.next] = id
-		r.next = (r.next + 1) % len(r.ids)
-	}
-	r.set[id] = true
-}
-
-func (r *idRing) has(id string) bool { return r.set[id] }
-
-func (r *idRing) reset() {
-	clear(r.set)
-	r.ids, r.next = r.ids[:0], 0
+	tools map[string]bool // call ids started and not yet ended
 }
 
 // run is what the parser knows of the current run's outcome.
@@ -77,8 +37,6 @@ type run struct {
 	steps     int
 	usage     streaming.Usage
 	hasUsage  bool
-	lastText  string // the last text part: the final answer
-	lastPart  string // its kind/part id
 	firstStep string // part.messageID of the run's first step
 
 	firstTime time.Time // the first line's timestamp
@@ -94,7 +52,7 @@ type run struct {
 }
 
 func newParser() *parser {
-	return &parser{tools: make(map[string]bool), seen: make(map[string]seenPart)}
+	return &parser{tools: make(map[string]bool)}
 }
 
 // Parse handles one line.
@@ -157,8 +115,6 @@ func (p *parser) session(id string, again bool, emit parsers.Emit) error {
 	}
 	p.started = true
 	p.run = run{session: id}
-	clear(p.seen)
-	p.shown.reset()
 	clear(p.tools)
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = id
@@ -191,7 +147,6 @@ func (p *parser) result(emit parsers.Emit) error {
 	} else {
 		e.Reason = r.termReason
 	}
-	e.Text = r.lastText
 	e.Turns = r.steps
 	if !r.firstTime.IsZero() && r.endTime.After(r.firstTime) {
 		e.DurationMS = r.endTime.Sub(r.firstTime).Milliseconds()

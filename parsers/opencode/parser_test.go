@@ -102,7 +102,9 @@ func TestStopFollowedByAnotherStep(t *testing.T) {
 }
 
 // Text parts are complete and written once; a part written again is
-// shown once, and the final answer is the last text part.
+// shown once, during its step (the session compares it with what the part
+// showed) and after (the session knows the part of a stopped message).
+// The final answer is the text of the last message with text.
 func TestTextPartsOnceByID(t *testing.T) {
 	r := run(t, lines(stepStart("m1"),
 		text("m1", "p1", "First part."),
@@ -117,11 +119,12 @@ func TestTextPartsOnceByID(t *testing.T) {
 	if got := r.Of(streaming.KindTextDelta); got[0].Block == got[1].Block || got[0].Message != "m1" {
 		t.Errorf("blocks = %d %d msg %q", got[0].Block, got[1].Block, got[0].Message)
 	}
-	if r.Answer != "Second part." {
+	if r.Answer != "First part.\n\nSecond part." {
 		t.Errorf("answer = %q", r.Answer)
 	}
-	if r.Stats.Duplicates != 1 {
-		t.Errorf("the session dropped %d duplicates, want 1 (the parser keeps no text to compare)", r.Stats.Duplicates)
+	if r.Stats.Duplicates != 2 || len(r.Of(streaming.KindMessageStop)) != 1 {
+		t.Errorf("the session dropped %d duplicates, want 2 (the parser keeps no record of parts); %d message.stop",
+			r.Stats.Duplicates, len(r.Of(streaming.KindMessageStop)))
 	}
 }
 
@@ -333,5 +336,29 @@ func TestErrorShapes(t *testing.T) {
 		if r.Outcome != streaming.Failure {
 			t.Errorf("%s: outcome %v", c.body, r.Outcome)
 		}
+	}
+}
+
+// A part of an earlier step written again in the middle of a later one is
+// not shown again and does not end the later step's message.
+func TestLatePartInLaterStep(t *testing.T) {
+	r := run(t, lines(stepStart("m1"), text("m1", "p1", "First."), stepFinish("m1", "tool-calls"),
+		stepStart("m2"), text("m1", "p1", "First."), text("m2", "p2", "Second."), text("m1", "p1", "First."),
+		text("m2", "p3", "Third."), stepFinish("m2", "stop")))
+	if got := r.Text(streaming.KindTextDelta); got != "First.Second.Third." {
+		t.Errorf("text = %q", got)
+	}
+	var got []string
+	for _, e := range r.Events {
+		if e.Kind == streaming.KindMessageStart || e.Kind == streaming.KindMessageStop || e.Kind == streaming.KindTextDelta {
+			got = append(got, fmt.Sprintf("%s %s/%d", e.Kind, e.Message, e.Block))
+		}
+	}
+	want := "message.start m1/0 text.delta m1/0 message.stop m1/0 message.start m2/0 text.delta m2/0 text.delta m2/1 message.stop m2/0"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if r.Answer != "Second.\n\nThird." {
+		t.Errorf("answer = %q", r.Answer)
 	}
 }

@@ -7,20 +7,13 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// seenPart is where a text or reasoning part of the open message is shown:
-// its message and block (the parser translates part ids to the session's
-// ids; the session keeps the text and compares).
-type seenPart struct {
-	msg   string
-	block int
-}
-
 // text handles a text or reasoning part. OpenCode writes each part once,
-// complete, when it ends: it is sent as a Final block identified by its
-// message and part id. A part written again (the server can update a part
-// more than once) is sent to its block again while its message is open:
-// the session shows only what changed (nothing, when it is the same). The
-// last text part of the run is the final answer.
+// complete, when it ends: it is sent as a Final block of its message,
+// named by its part id (Event.Part). A part written again (the server can
+// update a part more than once) is sent again the same way: the session
+// shows only what changed while the message is open, and nothing once it
+// has stopped. The run's final answer is the session's: the text of the
+// last message that showed some.
 func (p *parser) text(part *parsers.Object, kind streaming.Kind, emit parsers.Emit) error {
 	text := part.Get("text").String()
 	if strings.TrimSpace(text) == "" || part.Get("ignored").Bool() {
@@ -30,28 +23,8 @@ func (p *parser) text(part *parsers.Object, kind streaming.Kind, emit parsers.Em
 	if id == "" {
 		id = p.genID("part")
 	}
-	id = string(kind) + "/" + id
-	seen, ok := p.seen[id]
-	switch {
-	case ok && seen.msg != p.openMsg, !ok && p.shown.has(id):
-		// An update of a part whose step is over: its text was shown.
-		return nil
-	case !ok:
-		msg, err := p.ensureMsg(part, emit)
-		if err != nil {
-			return err
-		}
-		seen = seenPart{msg: msg, block: p.nblocks}
-		p.nblocks++
-	}
-	p.seen[id] = seen
-	if kind == streaming.KindTextDelta && (!ok || id == p.run.lastPart) {
-		// The newest text part (or it again, updated) is the answer; an
-		// older part written again is not.
-		p.run.lastText, p.run.lastPart = text, id
-	}
 	e := p.event(kind)
-	e.Message, e.Role, e.Block = seen.msg, streaming.RoleAssistant, seen.block
+	e.Message, e.Role, e.Part = p.partMsg(part), streaming.RoleAssistant, id
 	e.Text = text
 	return emit.Final(e)
 }

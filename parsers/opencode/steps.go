@@ -16,14 +16,15 @@ func (p *parser) stepStart(part *parsers.Object, emit parsers.Emit) error {
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
-	p.stepMsg = part.Get("messageID").String()
+	p.stepMsg = strings.Clone(part.Get("messageID").String())
 	if p.run.firstStep == "" {
-		p.run.firstStep = strings.Clone(p.stepMsg)
+		p.run.firstStep = p.stepMsg
 	}
 	if p.stepMsg == "" {
 		p.stepMsg = p.genID("step")
 	}
 	p.stepTools = false
+	p.inStep = true
 	p.run.steps++
 	p.run.terminal = false
 	return nil
@@ -34,6 +35,7 @@ func (p *parser) stepStart(part *parsers.Object, emit parsers.Emit) error {
 // OpenCode's own loop does); any other reason ends it. A missing reason
 // (older versions) ends it unless the step ran tools.
 func (p *parser) stepFinish(part *parsers.Object, emit parsers.Emit) error {
+	p.inStep = false
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
@@ -84,42 +86,37 @@ func stepUsage(part *parsers.Object) (streaming.Usage, bool) {
 	return u, true
 }
 
-// ensureMsg opens the assistant message a part belongs to.
-func (p *parser) ensureMsg(part *parsers.Object, emit parsers.Emit) (string, error) {
+// partMsg is the assistant message a part belongs to: its messageID, or
+// the step's. The step's message is stopped at the step's end; a part of
+// another message (sent again after its step) is sent under that
+// message's id all the same, and the session, which remembers what each
+// stopped message showed, drops it or shows it.
+func (p *parser) partMsg(part *parsers.Object) string {
 	id := part.Get("messageID").String()
+	if p.stepMsg == "" {
+		// A part before any step (a stream joined mid-way): its message is
+		// the step's.
+		p.stepMsg, p.inStep = strings.Clone(id), true
+		if id == "" {
+			p.stepMsg = p.genID("step")
+		}
+	}
 	if id == "" {
 		id = p.stepMsg
 	}
-	if id == "" {
-		// A part without a step (a stream joined mid-way).
-		p.stepMsg = p.genID("step")
-		id = p.stepMsg
+	if p.inStep && id == p.stepMsg {
+		p.openMsg = p.stepMsg
 	}
-	if id == p.openMsg {
-		return id, nil
-	}
-	if err := p.closeMsg(emit); err != nil {
-		return "", err
-	}
-	p.openMsg = id
-	p.nblocks = 0
-	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role = id, streaming.RoleAssistant
-	return id, emit.Push(e)
+	return id
 }
 
-// closeMsg ends the open assistant message, at the end of its step.
+// closeMsg ends the step's assistant message, if a part opened it.
 func (p *parser) closeMsg(emit parsers.Emit) error {
 	if p.openMsg == "" {
 		return nil
 	}
 	id := p.openMsg
 	p.openMsg = ""
-	// Its parts' texts are not needed any more: only that they were shown.
-	for part := range p.seen {
-		p.shown.add(part)
-	}
-	clear(p.seen)
 	e := p.event(streaming.KindMessageStop)
 	e.Message, e.Role = id, streaming.RoleAssistant
 	return emit.Push(e)
