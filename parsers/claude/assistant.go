@@ -98,11 +98,9 @@ func (p *parser) frameMessage(wire, parent string) (*message, error) {
 		}
 		return m, nil
 	}
-	if wire != "" {
-		if d := p.done[wire]; d != nil && d.parent == parent {
-			// A frame after its message_stop: same message, already closed.
-			return d, nil
-		}
+	if d := p.last; d != nil && wire != "" && d.wire == wire && d.parent == parent {
+		// A frame after its message_stop: same message, already stopped.
+		return d, nil
 	}
 	if m != nil {
 		if err := p.closeMessage(m); err != nil {
@@ -110,16 +108,6 @@ func (p *parser) frameMessage(wire, parent string) (*message, error) {
 		}
 	}
 	return p.openMessage(wire, parent, false)
-}
-
-// isOpen reports whether m is an open message.
-func (p *parser) isOpen(m *message) bool {
-	for _, o := range p.open {
-		if o == m {
-			return true
-		}
-	}
-	return false
 }
 
 // frameIndex is the block index of the i-th of n blocks of a frame. With
@@ -150,8 +138,20 @@ func (p *parser) frameIndex(m *message, kind string, i, n int) int {
 			m.blocks[best].framed = true
 			return best
 		}
+		// Every block of this kind has its frame: the frame repeats one,
+		// the current block or else the last of its kind (the session
+		// compares the texts).
 		if b := m.blocks[m.cur]; b != nil && b.kind == kind {
 			return m.cur
+		}
+		last := -1
+		for idx, b := range m.blocks {
+			if b.kind == kind && idx > last {
+				last = idx
+			}
+		}
+		if last >= 0 {
+			return last
 		}
 	}
 	idx := m.nblocks
@@ -200,29 +200,9 @@ func (p *parser) textBlock(m *message, typ, text string, idx int) error {
 	if typ != "text" {
 		kind = streaming.KindThinkingDelta
 	}
-	if p.isOpen(m) {
-		if b := m.blocks[idx]; b != nil {
-			b.got = true
-		}
-		return p.sendText(kind, m, idx, text, streaming.Final)
-	}
-	// A frame after its message_stop: shown already if deltas came, else
-	// shown now in a message of its own (the session drops text for
-	// finished ids).
-	if b := m.blocks[idx]; b != nil {
-		if b.got {
-			return nil
-		}
-		b.got = true
-	}
-	late := &message{id: p.gen(m.id + "@late"), parent: m.parent}
-	if err := p.reopen(late); err != nil {
-		return err
-	}
-	if err := p.sendText(kind, late, idx, text, streaming.Final); err != nil {
-		return err
-	}
-	return p.closeMessage(late)
+	// A frame after its message_stop is sent all the same: the session
+	// drops a block the message showed and shows one it did not.
+	return p.sendText(kind, m, idx, text, streaming.Final)
 }
 
 // sendText emits a text or thinking event of a block.

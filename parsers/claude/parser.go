@@ -9,9 +9,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// memoryCap bounds the maps the parser keeps within a run (stopped
-// messages a late frame may name, tool calls), so that an endless run
-// stays in constant memory.
+// memoryCap bounds the maps the parser keeps within a run (tool calls,
+// permission requests, progress), so that an endless run stays in
+// constant memory.
 //
 // Strings the parser keeps beyond the line they came from (ids, names,
 // in these maps and in the messages and tools they hold) are copies: a
@@ -34,7 +34,6 @@ type message struct {
 // sblock is a content block of a streamed message.
 type sblock struct {
 	kind   string          // text, thinking, tool_use, …
-	got    bool            // text or thinking shown (deltas, or its frame)
 	framed bool            // its assistant frame arrived
 	tool   string          // tool_use id (wire)
 	name   string          // tool name
@@ -57,21 +56,20 @@ type parser struct {
 	out   parsers.Emit
 	agent string // "", "qwen" or "amp": stamped on every event
 
-	open     []*message          // open assistant messages, one per parent level
-	done     map[string]*message // streamed messages stopped in this run, by wire id
-	tools    map[string]*tool    // tool calls of this run, by wire id
-	perms    map[string]string   // control_request id → tool name (can_use_tool)
-	progress map[string]int64    // tool_progress: elapsed seconds last shown per tool
-	apiErr   string              // top-level API error text of this run (Qwen's "[API Error: …]")
-	seq      int                 // generated ids
-	blocks   []string            // scratch: the content blocks of a frame
-	line     *parsers.Line       // the line being parsed (nil outside Parse)
-	names    []string            // scratch: tool names of an init line
+	open     []*message        // open assistant messages, one per parent level
+	last     *message          // the streamed message stopped last: a late frame of it maps to its blocks
+	tools    map[string]*tool  // tool calls of this run, by wire id
+	perms    map[string]string // control_request id → tool name (can_use_tool)
+	progress map[string]int64  // tool_progress: elapsed seconds last shown per tool
+	apiErr   string            // top-level API error text of this run (Qwen's "[API Error: …]")
+	seq      int               // generated ids
+	blocks   []string          // scratch: the content blocks of a frame
+	line     *parsers.Line     // the line being parsed (nil outside Parse)
+	names    []string          // scratch: tool names of an init line
 }
 
 func newParser() *parser {
 	return &parser{
-		done:     map[string]*message{},
 		tools:    map[string]*tool{},
 		perms:    map[string]string{},
 		progress: map[string]int64{},
@@ -172,11 +170,11 @@ func (p *parser) openMessage(wire, parent string, streamed bool) (*message, erro
 		id = p.gen("turn")
 	}
 	m := &message{wire: wire, id: id, parent: parent, streamed: streamed, cur: -1}
-	return m, p.reopen(m)
+	return m, p.start(m)
 }
 
-// reopen (re)starts m as the open message of its level.
-func (p *parser) reopen(m *message) error {
+// start makes m the open message of its level.
+func (p *parser) start(m *message) error {
 	p.open = append(p.open, m)
 	p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: m.id,
 		Role: streaming.RoleAssistant, Parent: m.parent}
@@ -198,10 +196,7 @@ func (p *parser) closeMessage(m *message) error {
 		b.input = "" // its tool has started: not needed by a late frame
 	}
 	if m.streamed && m.wire != "" {
-		if len(p.done) >= memoryCap {
-			clear(p.done)
-		}
-		p.done[m.wire] = m
+		p.last = m
 	}
 	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: m.id,
 		Role: streaming.RoleAssistant, Parent: m.parent}
@@ -228,7 +223,7 @@ func (p *parser) closeAll() error {
 
 // newRun forgets the state of the previous run.
 func (p *parser) newRun() {
-	clear(p.done)
+	p.last = nil
 	clear(p.tools)
 	clear(p.perms)
 	clear(p.progress)

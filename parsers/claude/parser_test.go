@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,6 +176,48 @@ func TestLateFrameShown(t *testing.T) {
 		resultWith("late"))
 	if got := assistantText(r); got != "late" {
 		t.Fatalf("assistant text %q", got)
+	}
+}
+
+// A late frame is sent under its message's id, and the session decides:
+// a block that streamed is not shown again, one that did not is shown in
+// the message reopened for it. The parser keeps the stopped message only
+// to map the frame onto its blocks, not to remember what it showed.
+func TestLateFramesByBlock(t *testing.T) {
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"session_id":"s1"}`
+	}
+	frame := func(block string) string {
+		return `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[` + block + `]},"session_id":"s1"}`
+	}
+	r := run(t, initLine,
+		se(`{"type":"message_start","message":{"id":"m1","role":"assistant","content":[]}}`),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`),
+		se(`{"type":"content_block_stop","index":0}`),
+		se(`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`),
+		se(`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Streamed."}}`),
+		se(`{"type":"content_block_stop","index":1}`),
+		se(`{"type":"message_stop"}`),
+		frame(`{"type":"text","text":"Streamed."}`),
+		frame(`{"type":"thinking","thinking":"Late thought."}`),
+		frame(`{"type":"thinking","thinking":"Late thought."}`),
+		resultWith("Streamed."))
+	var got []string
+	for _, e := range r.Events {
+		switch e.Kind {
+		case streaming.KindMessageStart, streaming.KindMessageStop:
+			got = append(got, string(e.Kind)+" "+e.Message)
+		case streaming.KindTextDelta, streaming.KindThinkingDelta:
+			got = append(got, fmt.Sprintf("%s %s/%d %q", e.Kind, e.Message, e.Block, e.Text))
+		}
+	}
+	want := []string{"message.start m1", `text.delta m1/1 "Streamed."`, "message.stop m1",
+		"message.start m1", `thinking.delta m1/0 "Late thought."`, "message.stop m1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if r.Answer != "Streamed." {
+		t.Errorf("answer %q", r.Answer)
 	}
 }
 

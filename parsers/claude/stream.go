@@ -146,7 +146,6 @@ func (p *parser) blockStart(idx int, cbRaw, parent string) error {
 	case "thinking":
 		return p.streamText(streaming.KindThinkingDelta, m, b, idx, cb.str(cb.thinking))
 	case "redacted_thinking":
-		b.got = true
 		return p.sendText(streaming.KindThinkingDelta, m, idx, redactedThinking, streaming.Final)
 	case "tool_use", "server_tool_use":
 		b.tool = strings.Clone(cb.str(cb.id))
@@ -232,7 +231,6 @@ func (p *parser) streamText(kind streaming.Kind, m *message, b *sblock, idx int,
 	if text == "" {
 		return nil
 	}
-	b.got = true
 	return p.sendText(kind, m, idx, text, streaming.Delta)
 }
 
