@@ -57,7 +57,6 @@ type session struct {
 	sid      string
 	resulted bool            // a result closed a turn of the current run
 	turns    int             // turns begun
-	opened   map[string]bool // messages started in the current turn
 	open     map[string]bool // tool calls started and not ended
 	active   bool            // the current turn has messages no result closed
 	answered bool            // the model had the last word, every call ended
@@ -66,7 +65,7 @@ type session struct {
 }
 
 func newSession() *session {
-	return &session{opened: map[string]bool{}, open: map[string]bool{}, mode: streaming.Snapshot}
+	return &session{open: map[string]bool{}, mode: streaming.Snapshot}
 }
 
 func (s *session) set(kind streaming.Kind) *streaming.Event {
@@ -87,7 +86,6 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 			return err
 		}
 		clear(s.open)
-		clear(s.opened)
 		s.active, s.answered, s.failed = false, false, ""
 		s.sid = strings.Clone(l.Str("sessionId"))
 		if err := s.start(); err != nil {
@@ -196,18 +194,12 @@ func (s *session) message(m gjson.Result) error {
 	return nil
 }
 
-// words sends a block of a message, opening the message the first time.
+// words sends a block of a message. The first opens the message in the
+// session; a record written again is the block again, which the session
+// compares with what it showed (also once the message has stopped).
 func (s *session) words(id, role string, kind streaming.Kind, block int, text string) error {
 	if text == "" {
 		return nil
-	}
-	if !s.opened[id] {
-		s.opened[strings.Clone(id)] = true
-		ev := s.set(streaming.KindMessageStart)
-		ev.Message, ev.Role = id, role
-		if err := s.send(); err != nil {
-			return err
-		}
 	}
 	ev := s.set(kind)
 	ev.Message, ev.Role, ev.Block, ev.Text = id, role, block, text
@@ -363,7 +355,6 @@ func (s *session) closeTurn() error {
 		return nil
 	}
 	s.active, s.resulted = false, true
-	clear(s.opened)
 	ev := s.set(streaming.KindResult)
 	ev.OK, ev.Reason, ev.Turns = ok, s.failed, max(s.turns, 1)
 	return s.send()
