@@ -153,7 +153,8 @@ type Session struct {
 	ended   ring[struct{}]       // ended tool ids of this run
 
 	run     run
-	started bool // any event at all
+	agent   string // the agent of the last message or tool call opened (see intern)
+	started bool   // any event at all
 	closed  bool
 
 	ev Event // scratch event handed to out, to avoid an allocation per delta
@@ -189,6 +190,15 @@ func (s *Session) Outcome() (Outcome, string) {
 // FinalAnswer is the final answer of the last run: the result's text when
 // the agent gave one, else the last top-level assistant message.
 func (s *Session) FinalAnswer() string { return s.run.answer.String() }
+
+// intern returns agent, copied once for the messages and tool calls that
+// keep it: the events the session makes when it closes them carry it.
+func (s *Session) intern(agent string) string {
+	if agent != s.agent {
+		s.agent = strings.Clone(agent)
+	}
+	return s.agent
+}
 
 func (s *Session) report(line int, format string, args ...any) {
 	if s.opts.Report != nil {

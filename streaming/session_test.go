@@ -740,3 +740,31 @@ func ExampleSession_Outcome() {
 	fmt.Println(o, s.FinalAnswer())
 	// Output: success Fixed.
 }
+
+// What the session closes itself (at a result, a new run, the end) says
+// which agent it belonged to, as the events that opened it did.
+func TestClosedByTheSessionKeepsItsAgent(t *testing.T) {
+	r := newRecorder(false)
+	for _, ev := range []Event{
+		{Kind: KindTextDelta, Agent: "codex", Message: "m", Text: "x"},
+		{Kind: KindToolStart, Agent: "codex", ID: "t", Name: "shell"},
+		{Kind: KindSessionStart, Agent: "gemini", SessionID: "s2"},
+		{Kind: KindToolOutputDelta, Agent: "gemini", ID: "u", Text: "y"},
+	} {
+		if err := send(r.sess, &ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range r.out {
+		if e.Kind == KindMessageStop || e.Kind == KindToolEnd {
+			got = append(got, string(e.Kind)+" "+e.Agent)
+		}
+	}
+	if want := "message.stop codex,tool.end codex,tool.end gemini"; strings.Join(got, ",") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, ","), want)
+	}
+}

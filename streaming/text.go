@@ -20,6 +20,7 @@ type block struct {
 }
 
 type message struct {
+	agent  string
 	id     string
 	role   string
 	parent string
@@ -120,11 +121,11 @@ func (s *Session) messageStart(ev *Event) error {
 		s.report(ev.Line, "message %q started twice; second start ignored", ev.Message)
 		return nil
 	}
-	s.openMessage(ev.Message, ev.Role, ev.Parent)
+	s.openMessage(ev.Agent, ev.Message, ev.Role, ev.Parent)
 	return s.out.Handle(ev)
 }
 
-func (s *Session) openMessage(id, role, parent string) *message {
+func (s *Session) openMessage(agent, id, role, parent string) *message {
 	if role == "" {
 		role = RoleAssistant
 	}
@@ -137,7 +138,7 @@ func (s *Session) openMessage(id, role, parent string) *message {
 		role = strings.Clone(role)
 	}
 	s.seq++
-	m := &message{id: strings.Clone(id), role: role, parent: strings.Clone(parent), seq: s.seq}
+	m := &message{agent: s.intern(agent), id: strings.Clone(id), role: role, parent: strings.Clone(parent), seq: s.seq}
 	s.msgs[m.id] = m
 	return m
 }
@@ -225,7 +226,7 @@ func (s *Session) ensureMessage(ev *Event) (*message, error) {
 		return m, nil
 	}
 	s.stats.Implicit++
-	m := s.openMessage(ev.Message, ev.Role, ev.Parent)
+	m := s.openMessage(ev.Agent, ev.Message, ev.Role, ev.Parent)
 	s.ev = Event{Kind: KindMessageStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
 		Message: ev.Message, Role: m.role, Parent: m.parent}
 	return m, s.out.Handle(&s.ev)
@@ -330,7 +331,7 @@ func (s *Session) closeMessages(line int) error {
 	slices.SortFunc(open, func(a, b *message) int { return cmpSeq(a.seq, b.seq) })
 	for _, m := range open {
 		s.forget(m)
-		s.ev = Event{Kind: KindMessageStop, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
+		s.ev = Event{Kind: KindMessageStop, Agent: m.agent, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
 		if err := s.out.Handle(&s.ev); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 // toolCall is an open tool call: what tool.end needs that the agent may
 // not repeat there, and its output so far (kept once, appended).
 type toolCall struct {
+	agent  string
 	id     string
 	name   string
 	parent string
@@ -24,13 +25,13 @@ func (s *Session) toolStart(ev *Event) error {
 		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
 		return nil
 	}
-	s.openTool(ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
+	s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
 	return s.out.Handle(ev)
 }
 
-func (s *Session) openTool(id, name, parent, input, title, subj string) *toolCall {
+func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *toolCall {
 	s.seq++
-	t := &toolCall{id: strings.Clone(id), name: strings.Clone(name), parent: strings.Clone(parent),
+	t := &toolCall{agent: s.intern(agent), id: strings.Clone(id), name: strings.Clone(name), parent: strings.Clone(parent),
 		input: strings.Clone(input), title: strings.Clone(title), subj: strings.Clone(subj), seq: s.seq}
 	s.tools[t.id] = t
 	return t
@@ -47,7 +48,7 @@ func (s *Session) ensureTool(ev *Event) (*toolCall, error) {
 	if name == "" {
 		name = "tool"
 	}
-	t := s.openTool(ev.ID, name, ev.Parent, "", ev.Title, "")
+	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
 		ID: t.id, Name: t.name, Parent: t.parent, Title: t.title}
 	return t, s.out.Handle(&s.ev)
@@ -137,7 +138,7 @@ func (s *Session) closeTools(line int) error {
 	slices.SortFunc(open, func(a, b *toolCall) int { return cmpSeq(a.seq, b.seq) })
 	for _, t := range open {
 		s.endTool(t)
-		s.ev = Event{Kind: KindToolEnd, Line: line, ID: t.id, Name: t.name, Parent: t.parent,
+		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.id, Name: t.name, Parent: t.parent,
 			Input: t.input, Title: t.title, Subject: t.subj, Status: ToolIncomplete, Output: t.output.String()}
 		if err := s.out.Handle(&s.ev); err != nil {
 			return err
