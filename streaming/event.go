@@ -161,9 +161,9 @@ type Event struct {
 	Role    string // assistant, user
 	Block   int    // block index, scoped to the message
 	// Part is a block's own id, for agents that name their blocks
-	// (OpenCode's part ids): a parser sets it instead of Block, and the
-	// session numbers a message's parts in the order they first come.
-	// Events a Handler receives carry that number in Block, and no Part.
+	// (OpenCode's part ids). A parser that sets it leaves Block alone: the
+	// session numbers a message's parts in the order they first come, and
+	// the events a Handler receives carry both.
 	Part   string
 	Parent string // subagent: the tool call id that started it
 

@@ -270,7 +270,6 @@ func (s *Session) show(m *message, ev *Event, mode Mode) error {
 	s.ev.Role = m.role
 	s.ev.Parent = m.parent
 	s.ev.Block = b.key.index
-	s.ev.Part = ""
 	if revised {
 		s.stats.Revisions++
 		s.ev.Text = b.text.String()
