@@ -112,10 +112,12 @@ func (d *Decoder) report(line int, format string, args ...any) {
 	}
 }
 
-// emit stamps an event with the current agent and line.
 // decoderEmit is the Emit the decoder hands its parsers: each event is
-// completed (agent, line, unknown type, normalised fields), its borrowed
-// strings owned, and passed on to the session the same way.
+// completed (agent, line, unknown type, normalised fields) and passed on
+// to the session the same way. Its strings may be the line's memory
+// (Agent.Borrow, Line.Text), valid during the call only, as the
+// streaming contract says: the session and the renderers copy what they
+// keep.
 type decoderEmit struct{ d *Decoder }
 
 func (e decoderEmit) Push(ev *streaming.Event) error     { return e.d.out.Push(e.d.prepare(ev)) }
@@ -125,9 +127,6 @@ func (e decoderEmit) Final(ev *streaming.Event) error    { return e.d.out.Final(
 func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 	if ev.Kind == streaming.KindUnknown && ev.Type == "" {
 		ev.Type = UnknownType(&d.line)
-	}
-	if d.buf != nil || len(d.line.arena) > 0 {
-		d.own(ev)
 	}
 	if ev.Agent == "" && d.curAgent != nil {
 		ev.Agent = d.curAgent.Name
@@ -145,82 +144,6 @@ func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
 		d.ev.Agent = d.curAgent.Name
 	}
 	return d.out.Push(&d.ev)
-}
-
-// lent reports whether s is (a part of) memory the decoder reuses after
-// the current line: the reader's buffer the line is in (see
-// Agent.Borrow) or the strings Line.Text decoded for it.
-func (d *Decoder) lent(s string) bool {
-	return view.Within(s, d.buf) || view.Within(s, d.line.arena)
-}
-
-// payload reports whether s (a field of ev) is the payload of a text-like
-// event: the text of deltas and results and the output of a tool call,
-// the large strings. It is handed on as it is, valid during Emit only, as
-// the streaming contract allows: the session copies what it keeps
-// (appending it to a block, or a result's text that is not the answer
-// shown), and renderers keep none of it.
-func payload(ev *streaming.Event, s *string) bool {
-	switch ev.Kind {
-	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolOutputDelta, streaming.KindResult:
-		return s == &ev.Text
-	case streaming.KindToolEnd:
-		return s == &ev.Output
-	}
-	return false
-}
-
-// own copies the strings of ev that are the line's memory (see lent),
-// except its payload: ids, names and titles are small, and renderers keep
-// some of them from one event to the next.
-func (d *Decoder) own(ev *streaming.Event) {
-	for _, s := range [...]*string{&ev.Agent, &ev.SessionID, &ev.Model, &ev.CWD, &ev.Message, &ev.Role,
-		&ev.Parent, &ev.Text, &ev.ID, &ev.Name, &ev.Input, &ev.Title, &ev.Output, &ev.Choice, &ev.From,
-		&ev.To, &ev.Level, &ev.Reason, &ev.Type} {
-		if d.lent(*s) && !payload(ev, s) {
-			*s = strings.Clone(*s)
-		}
-	}
-	// Tool lists run to a hundred names: one copy for all of them.
-	n := 0
-	for _, t := range ev.Tools {
-		if d.lent(t) {
-			n += len(t)
-		}
-	}
-	if n > 0 {
-		var b strings.Builder
-		b.Grow(n)
-		for _, t := range ev.Tools {
-			if d.lent(t) {
-				b.WriteString(t)
-			}
-		}
-		all := b.String()
-		for i, t := range ev.Tools {
-			if d.lent(t) {
-				ev.Tools[i], all = all[:len(t)], all[len(t):]
-			}
-		}
-	}
-	for i := range ev.Entries {
-		e := &ev.Entries[i]
-		d.ownString(&e.Text)
-		d.ownString(&e.Status)
-		d.ownString(&e.Priority)
-	}
-	for i := range ev.Options {
-		o := &ev.Options[i]
-		d.ownString(&o.ID)
-		d.ownString(&o.Name)
-		d.ownString(&o.Kind)
-	}
-}
-
-func (d *Decoder) ownString(s *string) {
-	if d.lent(*s) {
-		*s = strings.Clone(*s)
-	}
 }
 
 // DecodeBytes handles one input line, without its line ending: line n

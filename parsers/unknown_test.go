@@ -43,7 +43,7 @@ func TestDecoderNamesUnknownLines(t *testing.T) {
 		for _, c := range unknownTypes {
 			var got []streaming.Event
 			d, err := NewDecoder([]Agent{blank}, DecoderOptions{}, EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
-				got = append(got, *ev)
+				got = append(got, ev.Clone())
 				return nil
 			}))
 			if err != nil {

@@ -104,7 +104,11 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 	r.activate()
 	r.run.status = ""
 	r.inBlock = true
-	r.curID = blockID{msg: ev.Message, kind: ev.Kind, index: ev.Block}
+	msg := r.curID.msg
+	if msg != ev.Message {
+		msg = strings.Clone(ev.Message) // kept past Handle
+	}
+	r.curID = blockID{msg: msg, kind: ev.Kind, index: ev.Block}
 	r.child(ev.Parent)
 	d := r.depthOf(ev.Parent)
 	if ev.Kind == streaming.KindThinkingDelta {
@@ -223,20 +227,23 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.activate()
 		r.run.status = ""
 		r.child(ev.Parent)
-		r.depth[ev.ID] = d + 1
-		t := &toolItem{id: ev.ID, name: ev.Name, title: ev.Title, subject: ev.Subject, input: ev.Input, depth: d, start: r.cfg.Now(),
-			edits: cloneEdits(ev.Edits)}
-		if old := r.tools[ev.ID]; old != nil {
+		// What the call shows later is kept as copies: the event's strings
+		// are valid during Handle only.
+		id := strings.Clone(ev.ID)
+		r.depth[id] = d + 1
+		t := &toolItem{id: id, name: strings.Clone(ev.Name), title: strings.Clone(ev.Title), subject: strings.Clone(ev.Subject),
+			input: strings.Clone(ev.Input), depth: d, start: r.cfg.Now(), edits: cloneEdits(ev.Edits)}
+		if old := r.tools[id]; old != nil {
 			r.endTool(old, &streaming.Event{Status: streaming.ToolIncomplete})
 		}
-		r.tools[ev.ID] = t
+		r.tools[id] = t
 		r.push(t)
 	case streaming.KindToolEnd:
 		r.run.status = ""
 		r.child(ev.Parent)
 		t := r.tools[ev.ID]
 		if t == nil {
-			t = &toolItem{id: ev.ID, name: ev.Name, depth: d, start: r.cfg.Now()}
+			t = &toolItem{id: strings.Clone(ev.ID), name: strings.Clone(ev.Name), depth: d, start: r.cfg.Now()}
 			r.push(t)
 		}
 		r.endTool(t, ev)
@@ -313,17 +320,17 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	t.durMS = ev.DurationMS
 	t.output = strings.Clone(ev.Output) // kept past Handle: the event's may be lent
 	t.endAt = r.cfg.Now()
-	if ev.Input != "" {
-		t.input = ev.Input
+	if ev.Input != "" && ev.Input != t.input {
+		t.input = strings.Clone(ev.Input)
 	}
-	if ev.Title != "" {
-		t.title = ev.Title
+	if ev.Title != "" && ev.Title != t.title {
+		t.title = strings.Clone(ev.Title)
 	}
-	if ev.Subject != "" {
-		t.subject = ev.Subject
+	if ev.Subject != "" && ev.Subject != t.subject {
+		t.subject = strings.Clone(ev.Subject)
 	}
-	if ev.Name != "" {
-		t.name = ev.Name
+	if ev.Name != "" && ev.Name != t.name {
+		t.name = strings.Clone(ev.Name)
 	}
 	if len(ev.Edits) > 0 {
 		t.edits = cloneEdits(ev.Edits)

@@ -1,6 +1,9 @@
 package streaming
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Kind names an event. The names are a public interface (docs/events.md):
 // new kinds may be added, none renamed.
@@ -206,3 +209,51 @@ type Event struct {
 
 // IntPtr returns a pointer to n, for ExitCode.
 func IntPtr(n int) *int { return &n }
+
+// Clone returns a copy of ev that shares no memory with it. An event's
+// strings are valid only during Handle: a Handler that keeps an event
+// keeps a clone, or copies the fields it keeps.
+func (ev *Event) Clone() Event {
+	c := *ev
+	c.Kind, c.Status = Kind(strings.Clone(string(c.Kind))), ToolStatus(strings.Clone(string(c.Status)))
+	for _, s := range [...]*string{&c.Agent, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
+		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Choice, &c.From, &c.To,
+		&c.Level, &c.Reason, &c.Type} {
+		*s = strings.Clone(*s)
+	}
+	if c.Tools != nil {
+		c.Tools = make([]string, len(ev.Tools))
+		for i, t := range ev.Tools {
+			c.Tools[i] = strings.Clone(t)
+		}
+	}
+	if c.Edits != nil {
+		c.Edits = make([]FileEdit, len(ev.Edits))
+		for i, e := range ev.Edits {
+			c.Edits[i] = FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op),
+				Old: strings.Clone(e.Old), New: strings.Clone(e.New), Diff: strings.Clone(e.Diff)}
+		}
+	}
+	if c.Entries != nil {
+		c.Entries = make([]PlanEntry, len(ev.Entries))
+		for i, e := range ev.Entries {
+			c.Entries[i] = PlanEntry{Text: strings.Clone(e.Text), Status: strings.Clone(e.Status),
+				Priority: strings.Clone(e.Priority)}
+		}
+	}
+	if c.Options != nil {
+		c.Options = make([]PermissionOption, len(ev.Options))
+		for i, o := range ev.Options {
+			c.Options[i] = PermissionOption{ID: strings.Clone(o.ID), Name: strings.Clone(o.Name), Kind: strings.Clone(o.Kind)}
+		}
+	}
+	if ev.ExitCode != nil {
+		x := *ev.ExitCode
+		c.ExitCode = &x
+	}
+	if ev.Usage != nil {
+		u := *ev.Usage
+		c.Usage = &u
+	}
+	return c
+}

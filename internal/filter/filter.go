@@ -15,7 +15,11 @@
 // session and Close end every block.
 package filter
 
-import "github.com/agentfmt/agentfmt/streaming"
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
 
 // blockKey identifies a text block.
 type blockKey struct {
@@ -33,6 +37,21 @@ func keyOf(ev *streaming.Event) blockKey {
 		k = streaming.KindThinkingDelta
 	}
 	return blockKey{msg: ev.Message, kind: k, index: ev.Block}
+}
+
+// ownKey is k with its message id copied, for a block kept past Handle.
+func ownKey(k blockKey) blockKey {
+	k.msg = strings.Clone(k.msg)
+	return k
+}
+
+// template is what a filter keeps of a block's event to make events of
+// its own later: the block's identity, copied (an event's strings are
+// valid during Handle only).
+func template(ev *streaming.Event, kind streaming.Kind) streaming.Event {
+	return streaming.Event{Kind: kind, Agent: strings.Clone(ev.Agent), Line: ev.Line, Time: ev.Time,
+		Message: strings.Clone(ev.Message), Role: strings.Clone(ev.Role), Block: ev.Block, Part: strings.Clone(ev.Part),
+		Parent: strings.Clone(ev.Parent)}
 }
 
 // endsAll reports events after which no block of any level goes on.
@@ -59,6 +78,7 @@ func (l *levels[T]) set(parent string, b *T) {
 		l.open = map[string]*T{}
 	}
 	if _, ok := l.open[parent]; !ok {
+		parent = strings.Clone(parent) // kept past Handle
 		l.order = append(l.order, parent)
 	}
 	l.open[parent] = b

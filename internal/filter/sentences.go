@@ -56,12 +56,10 @@ func (s *Sentences) text(ev *streaming.Event) error {
 		if err := s.end(s.lv.take(ev.Parent)); err != nil {
 			return err
 		}
-		b = &sentBlock{key: k, sp: newSplitter()}
+		b = &sentBlock{key: ownKey(k), sp: newSplitter(), tmpl: template(ev, streaming.KindTextSentence)}
 		s.lv.set(ev.Parent, b)
 	}
-	b.tmpl = *ev
-	b.tmpl.Kind = streaming.KindTextSentence
-	b.tmpl.Text = ""
+	b.tmpl.Line, b.tmpl.Time = ev.Line, ev.Time
 	if err := s.next.Handle(ev); err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ func (u *Until) block(ev *streaming.Event) (*untilBlock, error) {
 	if err := u.flush(u.lv.take(ev.Parent)); err != nil {
 		return nil, err
 	}
-	b = &untilBlock{key: k}
+	b = &untilBlock{key: ownKey(k), tmpl: template(ev, k.kind)}
 	u.lv.set(ev.Parent, b)
 	return b, nil
 }
@@ -94,8 +94,7 @@ func (u *Until) delta(ev *streaming.Event) error {
 	if err != nil {
 		return err
 	}
-	b.tmpl = *ev
-	b.tmpl.Text = ""
+	b.tmpl.Line, b.tmpl.Time = ev.Line, ev.Time
 	show, hold := u.m.feed(&b.st, b.held+ev.Text, false)
 	b.held = strings.Clone(hold) // kept past Handle: the event's text may be lent
 	if len(show) == 0 {
@@ -112,9 +111,8 @@ func (u *Until) revision(ev *streaming.Event) error {
 	if err != nil {
 		return err
 	}
-	*b = untilBlock{key: b.key, tmpl: *ev}
-	b.tmpl.Kind = b.key.kind
-	b.tmpl.Text = ""
+	*b = untilBlock{key: b.key, tmpl: b.tmpl}
+	b.tmpl.Line, b.tmpl.Time = ev.Line, ev.Time
 	show, hold := u.m.feed(&b.st, ev.Text, false)
 	b.held = strings.Clone(hold)
 	u.ev = *ev

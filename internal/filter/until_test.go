@@ -120,7 +120,7 @@ func FuzzMarker(f *testing.F) {
 type collect struct{ evs []streaming.Event }
 
 func (c *collect) Handle(ev *streaming.Event) error {
-	c.evs = append(c.evs, *ev)
+	c.evs = append(c.evs, ev.Clone())
 	return nil
 }
 

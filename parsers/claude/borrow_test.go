@@ -31,8 +31,7 @@ func decodeLent(t testing.TB, data []byte, borrow, scribble bool) []string {
 	}
 	var evs []streaming.Event
 	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
-		e := *ev
-		e.Text, e.Output = strings.Clone(e.Text), strings.Clone(e.Output) // valid during the call only
+		e := ev.Clone() // valid during the call only
 		evs = append(evs, e)
 		return nil
 	}), streaming.Options{})

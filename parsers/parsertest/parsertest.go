@@ -41,8 +41,7 @@ func RunOpts(agents []parsers.Agent, in string, dopts parsers.DecoderOptions, so
 	// up as garbage. Events are valid during the call only: the handler
 	// keeps copies.
 	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
-		e := *ev
-		e.Text, e.Output = strings.Clone(e.Text), strings.Clone(e.Output)
+		e := ev.Clone() // valid during the call only
 		res.Events = append(res.Events, e)
 		return nil
 	}), sopts)
