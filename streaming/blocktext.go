@@ -15,6 +15,69 @@ type text struct {
 	head   string // the text String last returned (joined once, see String)
 	chunks [][]byte
 	n      int
+	pool   *pieces // where new pieces come from and go back to (nil: none)
+}
+
+// pieces keeps the pieces of texts the session let go (messages that
+// stopped, blocks rewritten), for the texts that come next: a session that
+// shows short messages for hours reuses a little memory instead of
+// allocating all of their text, which would have the collector run for
+// it. It holds at most piecesMax bytes. Pieces are 32 << k bytes, up to
+// maxChunk.
+type pieces struct {
+	free [pieceClasses][][]byte
+	n    int
+}
+
+const (
+	pieceClasses = 16 // 32 B to 1 MiB (maxChunk)
+	piecesMax    = 1 << 20
+)
+
+// pieceClass is the class of a piece of size bytes, and whether size is
+// a class size.
+func pieceClass(size int) (int, bool) {
+	k := 0
+	for c := 32; c < size; c <<= 1 {
+		k++
+	}
+	return k, k < pieceClasses && 32<<k == size
+}
+
+// get returns an empty piece of size bytes (a class size).
+func (p *pieces) get(size int) []byte {
+	if p != nil {
+		if k, ok := pieceClass(size); ok {
+			if f := p.free[k]; len(f) > 0 {
+				c := f[len(f)-1]
+				f[len(f)-1] = nil
+				p.free[k] = f[:len(f)-1]
+				p.n -= cap(c)
+				return c
+			}
+		}
+	}
+	return make([]byte, 0, size)
+}
+
+// put keeps a piece for later, if it is of a class size and there is room.
+func (p *pieces) put(c []byte) {
+	if k, ok := pieceClass(cap(c)); ok && p.n+cap(c) <= piecesMax {
+		p.free[k] = append(p.free[k], c[:0])
+		p.n += cap(c)
+	}
+}
+
+// release empties the text and gives its pieces back to its pool: nothing
+// may use them after (String's result does not: it is a string of its
+// own).
+func (t *text) release() {
+	if t.pool != nil {
+		for _, c := range t.chunks {
+			t.pool.put(c)
+		}
+	}
+	*t = text{pool: t.pool}
 }
 
 // Len is the length of the text.
@@ -40,20 +103,24 @@ func (t *text) Append(s string) {
 		if k := len(t.chunks) - 1; k >= 0 {
 			size = min(2*cap(t.chunks[k]), maxChunk)
 		}
-		size = max(size, min(len(s), maxChunk))
-		if len(s) > maxChunk && t.n == len(s) {
-			size = len(s) // a whole block at once: one piece
+		for size < min(len(s), maxChunk) {
+			size <<= 1 // a class size: pieces are reused (see pieces)
 		}
-		m := min(size, len(s))
-		c := make([]byte, m, size)
-		copy(c, s[:m])
+		var c []byte
+		if len(s) > maxChunk && t.n == len(s) {
+			c = make([]byte, 0, len(s)) // a whole block at once: one piece
+		} else {
+			c = t.pool.get(size)
+		}
+		m := min(cap(c), len(s))
+		c = append(c, s[:m]...)
 		t.chunks = append(t.chunks, c)
 		s = s[m:]
 	}
 }
 
-// Reset empties the text.
-func (t *text) Reset() { *t = text{} }
+// Reset empties the text (its pieces go back to its pool).
+func (t *text) Reset() { t.release() }
 
 // String returns the text. The pieces are joined once, into one buffer
 // that replaces them: asking again costs nothing until more is appended.

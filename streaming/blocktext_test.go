@@ -1,6 +1,8 @@
 package streaming
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -41,5 +43,58 @@ func TestTextPieces(t *testing.T) {
 				t.Fatalf("a piece left with room before the last: %d of %d", len(c), cap(c))
 			}
 		}
+	}
+}
+
+// TestSessionReusesTextMemory: a session shown many messages in turn,
+// each of 2 KB of text, allocates far less than their text: the pieces of
+// a message that stopped hold the next one's. (Before, every text was a
+// new allocation, and the collector ran for all of it.)
+func TestSessionReusesTextMemory(t *testing.T) {
+	s := NewSession(HandlerFunc(func(*Event) error { return nil }), Options{})
+	body := strings.Repeat("0123456789abcdef", 128) // 2 KiB
+	const n = 2000
+	ids := make([]string, 100+n)
+	for i := range ids {
+		ids[i] = "m" + strconv.Itoa(i)
+	}
+	var evs [4]Event
+	modes := [4]Mode{Delta, Final, Final, Delta}
+	next := 0
+	run := func(n int) {
+		for range n {
+			id := ids[next]
+			next++
+			evs = [4]Event{msgStart(id), {Kind: KindTextDelta, Message: id, Text: body},
+				{Kind: KindThinkingDelta, Message: id, Block: 1, Text: body}, msgStop(id)}
+			for k := range evs {
+				if err := s.PushAs(modes[k], &evs[k]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	run(100) // the pool fills
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	run(n)
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > uint64(len(body))/2 {
+		t.Errorf("%d bytes allocated per message of %d bytes of text", per, 2*len(body))
+	}
+	// The answer's pieces are not reused while it is the answer: prompts
+	// and thinking that follow it take pieces of their own.
+	other := strings.Repeat("#", len(body))
+	for i := range 50 {
+		id := "u" + strconv.Itoa(i)
+		for k, ev := range []Event{{Kind: KindMessageStart, Message: id, Role: RoleUser},
+			{Kind: KindTextDelta, Message: id, Role: RoleUser, Text: other}, {Kind: KindThinkingDelta, Message: id, Block: 1, Text: other}, msgStop(id)} {
+			if err := s.PushAs(modes[k], &ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if s.FinalAnswer() != body {
+		t.Errorf("the answer changed: %.40q…", s.FinalAnswer())
 	}
 }

@@ -153,6 +153,7 @@ type Session struct {
 	ended   ring[struct{}]       // ended tool ids of this run
 
 	run     run
+	pool    pieces // pieces of texts let go, for the next texts
 	agent   string // the agent of the last message or tool call opened (see intern)
 	started bool   // any event at all
 	closed  bool
@@ -254,6 +255,7 @@ func (s *Session) sessionStart(ev *Event) error {
 	if err := s.endRun(ev.Line, "a new run began before this one finished"); err != nil {
 		return err
 	}
+	s.dropAnswer(nil)
 	s.run = run{}
 	s.stopped.reset()
 	s.ended.reset()
@@ -302,6 +304,7 @@ func (s *Session) result(ev *Event) error {
 		res.Text = s.run.answer.String()
 	}
 	if !s.run.answer.equal(res.Text) {
+		s.dropAnswer(nil)
 		s.run.answer = answer{text: strings.Clone(res.Text)}
 	}
 	s.run.hasResult = true

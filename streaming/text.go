@@ -173,6 +173,24 @@ func (s *Session) forget(m *message) {
 		}
 	}
 	s.stopped.put(m.id, st)
+	if s.run.answer.msg != m {
+		m.release()
+	}
+}
+
+// release gives the pieces of m's texts back to the session's pool.
+func (m *message) release() {
+	for _, b := range m.blocks {
+		b.text.release()
+	}
+}
+
+// dropAnswer is called when the run's answer becomes the message next (or
+// nothing): the last answer's texts are let go if it has stopped.
+func (s *Session) dropAnswer(next *message) {
+	if old := s.run.answer.msg; old != nil && old != next && s.msgs[old.id] != old {
+		old.release()
+	}
 }
 
 // partHash is the hash a stopped message keeps of a part id (0: none).
@@ -251,6 +269,7 @@ func (s *Session) text(ev *Event, mode Mode) error {
 // show passes on what ev adds to its block of the open message m.
 func (s *Session) show(m *message, ev *Event, mode Mode) error {
 	b := m.block(ev)
+	b.text.pool = &s.pool
 	t := ev.Text
 	if mode == Delta && snapshotAsDelta(&b.text, t) {
 		n := b.text.Len()
@@ -283,6 +302,7 @@ func (s *Session) show(m *message, ev *Event, mode Mode) error {
 	}
 	if ev.Kind == KindTextDelta && m.role == RoleAssistant && m.parent == "" {
 		s.run.sawText = true
+		s.dropAnswer(m)
 		s.run.answer = answer{msg: m}
 	}
 	return s.out.Handle(&s.ev)

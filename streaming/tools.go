@@ -33,6 +33,7 @@ func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *
 	s.seq++
 	t := &toolCall{agent: s.intern(agent), id: strings.Clone(id), name: strings.Clone(name), parent: strings.Clone(parent),
 		input: strings.Clone(input), title: strings.Clone(title), subj: strings.Clone(subj), seq: s.seq}
+	t.output.pool = &s.pool
 	s.tools[t.id] = t
 	return t
 }
@@ -116,7 +117,9 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
-	return s.out.Handle(e)
+	err = s.out.Handle(e)
+	t.output.release() // e.Output is not its pieces (String joins them anew)
+	return err
 }
 
 // endTool ends t: O(1), however many calls are open.
@@ -140,7 +143,9 @@ func (s *Session) closeTools(line int) error {
 		s.endTool(t)
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.id, Name: t.name, Parent: t.parent,
 			Input: t.input, Title: t.title, Subject: t.subj, Status: ToolIncomplete, Output: t.output.String()}
-		if err := s.out.Handle(&s.ev); err != nil {
+		err := s.out.Handle(&s.ev)
+		t.output.release()
+		if err != nil {
 			return err
 		}
 	}
