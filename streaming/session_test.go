@@ -768,3 +768,19 @@ func TestClosedByTheSessionKeepsItsAgent(t *testing.T) {
 		t.Errorf("got %s, want %s", strings.Join(got, ","), want)
 	}
 }
+
+// A late block of the run's answer adds to the answer; a late block of
+// another message does not replace it.
+func TestLateBlockOfTheAnswer(t *testing.T) {
+	r := newRecorder(false)
+	for _, ev := range []Event{msgStart("m1"), delta("m1", 0, "Hello."), msgStop("m1"), final("m1", 1, "And more."),
+		{Kind: KindMessageStart, Message: "u", Role: RoleUser}, {Kind: KindTextDelta, Message: "u", Role: RoleUser, Text: "prompt"},
+		msgStop("u"), withMode(Event{Kind: KindTextDelta, Message: "u", Role: RoleUser, Block: 1, Text: "late prompt"}, Final)} {
+		if err := send(r.sess, &ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.sess.FinalAnswer(); got != "Hello.\n\nAnd more." {
+		t.Errorf("answer %q", got)
+	}
+}

@@ -35,6 +35,7 @@ type message struct {
 type stopped struct {
 	blocks []shownBlock
 	next   int
+	answer *message // the message, when it stopped as the run's answer (it keeps its text)
 }
 
 // shownBlock names a block that was shown: its key, and the hash of its
@@ -172,10 +173,12 @@ func (s *Session) forget(m *message) {
 			st.blocks = append(st.blocks, shownBlock{key: b.key, part: s.partHash(b.part)})
 		}
 	}
-	s.stopped.put(m.id, st)
-	if s.run.answer.msg != m {
+	if s.run.answer.msg == m {
+		st.answer = m
+	} else {
 		m.release()
 	}
+	s.stopped.put(m.id, st)
 }
 
 // release gives the pieces of m's texts back to the session's pool.
@@ -223,9 +226,19 @@ func (s *Session) late(ev *Event, mode Mode, st *stopped) error {
 		return nil
 	}
 	s.report(ev.Line, "%s for finished message %q shows a block it did not show; message reopened", mode, ev.Message)
-	m, err := s.ensureMessage(ev)
-	if err != nil {
-		return err
+	var m *message
+	if a := st.answer; a != nil && a == s.run.answer.msg {
+		// The run's answer (it keeps its text): the late block adds to it.
+		s.msgs[a.id] = a
+		if err := s.startImplicitly(a, ev); err != nil {
+			return err
+		}
+		m = a
+	} else {
+		var err error
+		if m, err = s.ensureMessage(ev); err != nil {
+			return err
+		}
 	}
 	m.shown, m.next = st.blocks, max(m.next, st.next)
 	if err := s.show(m, ev, mode); err != nil {
@@ -243,11 +256,16 @@ func (s *Session) ensureMessage(ev *Event) (*message, error) {
 	if m, ok := s.msgs[ev.Message]; ok {
 		return m, nil
 	}
-	s.stats.Implicit++
 	m := s.openMessage(ev.Agent, ev.Message, ev.Role, ev.Parent)
+	return m, s.startImplicitly(m, ev)
+}
+
+// startImplicitly sends the message.start of m, which ev opened.
+func (s *Session) startImplicitly(m *message, ev *Event) error {
+	s.stats.Implicit++
 	s.ev = Event{Kind: KindMessageStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		Message: ev.Message, Role: m.role, Parent: m.parent}
-	return m, s.out.Handle(&s.ev)
+		Message: m.id, Role: m.role, Parent: m.parent}
+	return s.out.Handle(&s.ev)
 }
 
 func (s *Session) text(ev *Event, mode Mode) error {
