@@ -13,7 +13,15 @@
 // FieldsOf loop into a struct of its own (Claude's content blocks); any
 // other nested value as the gjson.Result those give. It hands events to
 // its Emit, saying what their text is by the method it calls (Push,
-// Snapshot, Final), and keeps no accumulated text: the session does.
+// Snapshot, Final), under the agent's own ids, and keeps no accumulated
+// text and no record of what it sent: the session does. What the wire
+// sends again (a completed item, a part rewritten, a frame after its
+// message stopped) goes to the session again under the same ids, and the
+// session, which scopes identity to the run, shows what is new of it.
+// Only message.start resets a message (DESIGN §4 rule 4): a parser sends
+// it where the wire begins one, and lets content under an id open its
+// message otherwise. An event's strings may be the line's memory, valid
+// during the call only.
 package parsers
 
 import (
