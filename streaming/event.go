@@ -166,7 +166,8 @@ type Event struct {
 	// Part is a block's own id, for agents that name their blocks
 	// (OpenCode's part ids). A parser that sets it leaves Block alone: the
 	// session numbers a message's parts in the order they first come, and
-	// the events a Handler receives carry both.
+	// the events a Handler receives carry both. A parser names all the
+	// blocks of a message this way, or none.
 	Part   string
 	Parent string // subagent: the tool call id that started it
 
