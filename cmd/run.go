@@ -248,7 +248,7 @@ func newPipeline(env *Env, o *Options) (*pipeline, error) {
 	out.trim = format == "text"
 	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
-		Scribble: env.Scribble}, p.sess)
+		NoEdits: !render.ShowsEdits(rend), Scribble: env.Scribble}, p.sess)
 	if err != nil {
 		p.close()
 		return nil, usagef("%v", err)

@@ -33,6 +33,9 @@ type DecoderOptions struct {
 	Strict bool
 	// Report receives detection decisions and notices with their line (--debug).
 	Report func(line int, msg string)
+	// NoEdits leaves Event.Edits as the parsers give them: they are not
+	// derived from tool inputs, for a consumer that shows no file edits.
+	NoEdits bool
 	// Scribble overwrites the memory of each line once its events are
 	// handled, as the reader does when it reuses its buffer (tests: a
 	// string of an event kept past Emit without a copy turns to garbage).
@@ -134,7 +137,7 @@ func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 	if ev.Line == 0 {
 		ev.Line = d.line.N
 	}
-	normalise(ev)
+	normalise(ev, !d.opts.NoEdits)
 	return ev
 }
 

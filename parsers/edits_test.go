@@ -45,7 +45,7 @@ func TestEdits(t *testing.T) {
 // TestNormaliseEdits: the decoder-level hook fills Edits on tool events.
 func TestNormaliseEdits(t *testing.T) {
 	ev := streaming.Event{Kind: streaming.KindToolStart, Name: "Edit", Input: `{"file_path":"/a","old_string":"a","new_string":"b"}`}
-	normalise(&ev)
+	normalise(&ev, true)
 	if len(ev.Edits) != 1 || ev.Edits[0].New != "b" {
 		t.Errorf("edits %+v", ev.Edits)
 	}

@@ -101,15 +101,15 @@ func PlanStatus(word string) string {
 }
 
 // normalise fills the fields the parsers layer owns for every agent: the
-// subject of a tool call, the file edits it makes, and the closed set of
-// plan statuses.
-func normalise(ev *streaming.Event) {
+// subject of a tool call, the file edits it makes (when edits is set),
+// and the closed set of plan statuses.
+func normalise(ev *streaming.Event, edits bool) {
 	switch ev.Kind {
 	case streaming.KindToolStart, streaming.KindToolEnd:
 		if ev.Subject == "" && (ev.Input != "" || ev.Kind == streaming.KindToolStart) {
 			ev.Subject = Subject(ev.Title, ev.Input)
 		}
-		if len(ev.Edits) == 0 {
+		if edits && len(ev.Edits) == 0 {
 			ev.Edits = Edits(ev.Name, ev.Input, ev.Output)
 		}
 	case streaming.KindPlan:

@@ -57,6 +57,9 @@ type Markdown struct {
 	openOrd []string
 }
 
+// IgnoresEdits: Markdown shows no file edits (see EditsIgnorer).
+func (*Markdown) IgnoresEdits() {}
+
 type elem int
 
 const (

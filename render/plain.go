@@ -58,6 +58,9 @@ type Plain struct {
 	ci       ciMarkers
 }
 
+// IgnoresEdits: Plain shows no file edits (see EditsIgnorer).
+func (*Plain) IgnoresEdits() {}
+
 // NewPlain returns a plain renderer writing to w.
 func NewPlain(w io.Writer, cfg Config) *Plain {
 	p := &Plain{cfg: cfg, p: cfg.Palette, tools: map[string]toolCall{}}

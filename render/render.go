@@ -108,6 +108,20 @@ type Flusher interface {
 	Flush() error
 }
 
+// EditsIgnorer is implemented by renderers that show no file edits: they
+// never read Event.Edits, which the decoder then need not derive from
+// tool inputs (parsers.DecoderOptions.NoEdits), a tenth of plain's CPU on
+// a Claude log.
+type EditsIgnorer interface {
+	IgnoresEdits()
+}
+
+// ShowsEdits reports whether r reads Event.Edits.
+func ShowsEdits(r Renderer) bool {
+	_, ignores := r.(EditsIgnorer)
+	return !ignores
+}
+
 // Constructor builds a renderer on w.
 type Constructor func(w io.Writer, cfg Config) Renderer
 

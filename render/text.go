@@ -21,6 +21,9 @@ type Text struct {
 	cfg Config
 }
 
+// IgnoresEdits: Text shows no file edits (see EditsIgnorer).
+func (*Text) IgnoresEdits() {}
+
 // Handle ignores events: the answer comes with Finish.
 func (t *Text) Handle(*streaming.Event) error { return nil }
 

@@ -1,0 +1,72 @@
+package cmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// TestEditsOnlyWhereShown: the command has the decoder derive file edits
+// from tool inputs only for renderers that show them (render.ShowsEdits).
+// Every fixture is rendered in every format with edits derived and not:
+// a format that says it ignores them must give the same bytes (else it
+// reads Event.Edits and must not say so), and every format that shows
+// them must differ on some fixture (else the fixtures prove nothing).
+func TestEditsOnlyWhereShown(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	renderWith := func(format, in string, noEdits bool) (string, bool) {
+		var out bytes.Buffer
+		rend, err := render.New(format, &out, render.Config{Width: 100, Now: func() time.Time { return at }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess := streaming.NewSession(rend, streaming.Options{})
+		dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{NoEdits: noEdits}, sess)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
+			if err := dec.DecodeBytes([]byte(line), i+1); err != nil {
+				break
+			}
+		}
+		_ = dec.Close()
+		_ = sess.Close()
+		_ = rend.Finish(render.Summary{})
+		return out.String(), render.ShowsEdits(rend)
+	}
+	for _, format := range []string{"plain", "markdown", "text", "json", "pretty", "html"} {
+		differs := false
+		shows := false
+		for _, f := range files {
+			in, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			with, s := renderWith(format, string(in), false)
+			without, _ := renderWith(format, string(in), true)
+			shows = s
+			if with != without {
+				differs = true
+				if !shows {
+					t.Errorf("-o %s says it shows no file edits, but %s renders otherwise without them", format, f)
+				}
+			}
+		}
+		if shows && !differs {
+			t.Errorf("-o %s shows file edits, but no fixture renders otherwise without them", format)
+		}
+	}
+}
