@@ -7,23 +7,26 @@ import (
 	"sync"
 )
 
-// tuneGC sets the collector for a run and returns what restores it. A run
-// keeps a small heap (a megabyte or two whatever the stream's length) and
-// allocates little more: the session reuses the memory of the texts it
-// lets go (streaming's pieces), so a 100 MB Claude log allocates about
-// 17 MB. Collecting at 2.5 times the live heap (6 MB at least) runs the
-// collector 6 times on that log, against 11 with the default GOGC=100
-// (8 % more CPU, 2 MiB less peak memory: 17 against 19 MiB) and 4 at
-// GOGC=200 (no faster, 21 MiB). A soft memory limit (gcSoftLimit) caps
-// what that factor costs when the live heap is large (one answer of tens
-// of megabytes): the collector then runs as the heap nears the limit,
-// and, when more than that is live (a line of tens of megabytes), more
-// often (the runtime bounds its share of the CPU). GOGC and GOMEMLIMIT in
-// the environment win.
-func tuneGC() (restore func()) {
+// tuneGC sets the collector for a run in format and returns what
+// restores it. A run keeps a small heap (a megabyte or two whatever the
+// stream's length). Plain, markdown, json and text allocate little more:
+// the session reuses the memory of the texts it lets go (streaming's
+// pieces), so a 100 MB Claude log allocates about 17 MB, and the default
+// GOGC=100 collects 11 times on it, for a peak of 17 MiB (GOGC=150 saves
+// 4 % of CPU for 2 MiB more). Pretty and html lay out markdown, block by
+// block, and allocate several times more: they collect at GOGC=200 (pretty
+// on that log: 14 % less CPU than at 100, 29 MiB against 25).
+//
+// A soft memory limit (gcSoftLimit) is for when the live heap is large
+// (one answer of tens of megabytes, twice which would be the heap's
+// goal): the collector then runs as the heap nears the limit, and, when
+// more than that is live (a line of tens of megabytes), more often (the
+// runtime bounds its share of the CPU). GOGC and GOMEMLIMIT in the
+// environment win.
+func tuneGC(format string) (restore func()) {
 	gc, limit := -2, int64(-2)
-	if os.Getenv("GOGC") == "" {
-		gc = debug.SetGCPercent(gcPercent)
+	if p, ok := gcPercent[format]; ok && os.Getenv("GOGC") == "" {
+		gc = debug.SetGCPercent(p)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		limit = debug.SetMemoryLimit(gcSoftLimit)
@@ -38,12 +41,12 @@ func tuneGC() (restore func()) {
 	}
 }
 
-// gcPercent is the GOGC a run collects at, gcSoftLimit the memory the
-// collector aims to stay under (see tuneGC).
-const (
-	gcPercent   = 150
-	gcSoftLimit = 64 << 20
-)
+// gcPercent is the GOGC of the formats that do not collect at the
+// default, gcSoftLimit the memory the collector aims to stay under (see
+// tuneGC).
+var gcPercent = map[string]int{"pretty": 200, "html": 200}
+
+const gcSoftLimit = 64 << 20
 
 // feeder reads the source in its own goroutine, so that a signal can end a
 // read that blocks on a silent pipe, and copies every byte to the tee file

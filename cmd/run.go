@@ -223,7 +223,7 @@ func newPipeline(env *Env, o *Options) (*pipeline, error) {
 	growPipe(env.Stdout)
 	stderr := &lockedWriter{w: env.Stderr}
 	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{})}
-	p.closers = append(p.closers, tuneGC(), func() { close(p.stop) })
+	p.closers = append(p.closers, tuneGC(format), func() { close(p.stop) })
 	if o.Tee != "" {
 		f, err := os.Create(o.Tee)
 		if err != nil {
