@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,11 @@ import (
 //   - ids are the same thing only within a run: after session.start, a
 //     message, block or tool call id that ended before is new again;
 //   - a tool call is shown started once and ended once per run, and its
-//     output is every delta it got, repeats included.
+//     output is every delta it got, repeats included;
+//   - the final answer is the text of the last message that showed text
+//     (a late block of another message does not change it), its text
+//     blocks by index, joined as paragraphs; a message that starts again
+//     leaves the answer the text it had.
 
 var modelAlphabet = []string{"=", "a", "b", " ", "\n", "é", "日", "🎉", "|---|"}
 
@@ -47,6 +52,9 @@ type reference struct {
 	starts   map[string]int    // tool.start shown per "run/id"
 	ends     map[string]int
 	late     bool // the last step was a snapshot or final for a stopped message
+
+	ansMsg    string // the message whose text is the answer ("": ansFrozen)
+	ansFrozen string // the answer's text, once its message started again
 }
 
 func newReference() *reference {
@@ -55,12 +63,41 @@ func newReference() *reference {
 		starts: map[string]int{}, ends: map[string]int{}}
 }
 
+// dropBlocks begins msg afresh (message.start, or text after its stop):
+// if it was the answer, the answer keeps the text it had.
 func (r *reference) dropBlocks(msg string) {
+	if r.ansMsg == msg {
+		r.ansFrozen, r.ansMsg = r.answer(), ""
+	}
 	for k := range r.blocks {
 		if k.msg == msg {
 			delete(r.blocks, k)
 		}
 	}
+}
+
+// answer is the run's final answer.
+func (r *reference) answer() string {
+	if r.ansMsg == "" {
+		return r.ansFrozen
+	}
+	var idx []int
+	for k, t := range r.blocks {
+		if k.msg == r.ansMsg && k.kind == KindTextDelta && t != "" {
+			idx = append(idx, k.block)
+		}
+	}
+	slices.Sort(idx)
+	var b strings.Builder
+	for _, i := range idx {
+		if t := r.blocks[mkey{r.ansMsg, KindTextDelta, i}]; t != "" {
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(t)
+		}
+	}
+	return b.String()
 }
 
 // step applies ev and says what the output must show for it: the text a
@@ -76,6 +113,7 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 		r.open, r.done = map[string]bool{}, map[string]bool{}
 		r.toolOpen, r.toolDone = map[string]bool{}, map[string]bool{}
 		r.blocks, r.output = map[mkey]string{}, map[string]string{}
+		r.ansMsg, r.ansFrozen = "", ""
 	case KindMessageStart:
 		if !r.open[ev.Message] {
 			r.open[ev.Message] = true
@@ -95,6 +133,9 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 					return "", false // the block was shown
 				}
 				r.blocks[k] = ev.Text
+				if ev.Kind == KindTextDelta && r.ansMsg == "" && r.ansFrozen == "" {
+					r.ansMsg = ev.Message // the first text of the run
+				}
 				return ev.Text, false
 			}
 			r.open[ev.Message] = true
@@ -103,16 +144,25 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 		}
 		k := mkey{ev.Message, ev.Kind, ev.Block}
 		have := r.blocks[k]
+		shown := func() { // text went out: a text block makes its message the answer
+			if ev.Kind == KindTextDelta {
+				r.ansMsg, r.ansFrozen = ev.Message, ""
+			}
+		}
 		if mode == Delta {
 			add := ev.Text
 			if len(have) >= 32 && len(add) > len(have) && strings.HasPrefix(add, have) {
 				add, violation = add[len(have):], true
 			}
 			r.blocks[k] = have + add
+			if add != "" {
+				shown()
+			}
 			return add, violation
 		}
 		if !strings.HasPrefix(have, ev.Text) {
 			r.blocks[k] = ev.Text
+			shown()
 		}
 	case KindToolStart:
 		if !r.toolOpen[ev.ID] && !r.toolDone[ev.ID] {
@@ -252,6 +302,11 @@ func checkAgainstReference(t *testing.T, data []byte) {
 	s := NewSession(c, Options{})
 	strict := NewSession(HandlerFunc(func(*Event) error { return nil }), Options{Strict: true})
 	strictDone := false
+	type traced struct {
+		mode Mode
+		ev   Event
+	}
+	var trace []traced // the events so far, logged when the answer is wrong
 	for i, n := 0, 0; i < len(data) && n < 300; n++ {
 		ev, mode := genEvent(ref, data, &i)
 		ev.Line = n + 1
@@ -299,6 +354,13 @@ func checkAgainstReference(t *testing.T, data []byte) {
 			if c.output[id] != text {
 				t.Fatalf("event %d: tool %s output %q, want %q", n, id, c.output[id], text)
 			}
+		}
+		trace = append(trace, traced{mode, before})
+		if got, want := s.FinalAnswer(), ref.answer(); got != want {
+			for i, e := range trace {
+				t.Logf("%d %s %s m=%s b=%d %q", i, e.mode, e.ev.Kind, e.ev.Message, e.ev.Block, e.ev.Text)
+			}
+			t.Fatalf("event %d: the final answer is %q, want %q", n, got, want)
 		}
 		if !reflect.DeepEqual(ref.starts, c.starts) || !reflect.DeepEqual(ref.ends, c.ends) {
 			t.Fatalf("event %d: tool starts %v ends %v, want %v %v", n, c.starts, c.ends, ref.starts, ref.ends)

@@ -1,6 +1,7 @@
 package streaming
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -84,7 +85,8 @@ func (m *message) answerBlocks() (one *block, n int) {
 	return one, n
 }
 
-// answerText is the message's text blocks, in order, one paragraph each.
+// answerText is the message's text blocks in the order of their indexes,
+// one paragraph each.
 func (m *message) answerText() string {
 	one, n := m.answerBlocks()
 	switch n {
@@ -93,11 +95,15 @@ func (m *message) answerText() string {
 	case 1:
 		return one.text.String()
 	}
-	var sb strings.Builder
+	blocks := make([]*block, 0, n)
 	for _, b := range m.blocks {
-		if b.key.kind != KindTextDelta || b.text.Len() == 0 {
-			continue
+		if b.key.kind == KindTextDelta && b.text.Len() > 0 {
+			blocks = append(blocks, b)
 		}
+	}
+	slices.SortStableFunc(blocks, func(a, b *block) int { return cmp.Compare(a.key.index, b.key.index) })
+	var sb strings.Builder
+	for _, b := range blocks {
 		if t := sb.String(); t != "" && !strings.HasSuffix(t, "\n") {
 			sb.WriteString("\n\n")
 		}
@@ -241,7 +247,10 @@ func (s *Session) late(ev *Event, mode Mode, st *stopped) error {
 		}
 	}
 	m.shown, m.next = st.blocks, max(m.next, st.next)
-	if err := s.show(m, ev, mode); err != nil {
+	// A late block of another message than the answer does not make it
+	// the answer: the answer is the last message that showed text.
+	a := s.run.answer
+	if err := s.show(m, ev, mode, m == a.msg || a.msg == nil && a.text == ""); err != nil {
 		return err
 	}
 	s.forget(m)
@@ -281,11 +290,13 @@ func (s *Session) text(ev *Event, mode Mode) error {
 			return err
 		}
 	}
-	return s.show(m, ev, mode)
+	return s.show(m, ev, mode, true)
 }
 
-// show passes on what ev adds to its block of the open message m.
-func (s *Session) show(m *message, ev *Event, mode Mode) error {
+// show passes on what ev adds to its block of the open message m, which
+// becomes the run's answer if it is a top-level assistant message and
+// isAnswer is set.
+func (s *Session) show(m *message, ev *Event, mode Mode, isAnswer bool) error {
 	b := m.block(ev)
 	b.text.pool = &s.pool
 	t := ev.Text
@@ -320,8 +331,10 @@ func (s *Session) show(m *message, ev *Event, mode Mode) error {
 	}
 	if ev.Kind == KindTextDelta && m.role == RoleAssistant && m.parent == "" {
 		s.run.sawText = true
-		s.dropAnswer(m)
-		s.run.answer = answer{msg: m}
+		if isAnswer {
+			s.dropAnswer(m)
+			s.run.answer = answer{msg: m}
+		}
 	}
 	return s.out.Handle(&s.ev)
 }
