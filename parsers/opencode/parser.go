@@ -115,6 +115,7 @@ func (p *parser) session(id string, again bool, emit parsers.Emit) error {
 	}
 	p.started = true
 	p.run = run{session: id}
+	p.stepMsg, p.inStep = "", false
 	clear(p.tools)
 	e := p.event(streaming.KindSessionStart)
 	e.SessionID = id
