@@ -2,6 +2,7 @@ package termwrap
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -150,20 +151,22 @@ func FuzzWrapPlain(f *testing.F) {
 		if width < 1 || width > 200 {
 			return
 		}
-		got, ok := wrapPlain(nil, s, width)
-		if !ok {
-			return
-		}
-		want := wrapGeneral(nil, s, width, width)
-		if len(got) != len(want) {
-			t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
-			}
-		}
+		samePlainRows(t, s, width)
 	})
+}
+
+// samePlainRows checks that wrapPlain, when it takes s, gives the rows
+// wrapGeneral gives, and reports whether it took it.
+func samePlainRows(t *testing.T, s string, width int) bool {
+	t.Helper()
+	got, ok := wrapPlain(nil, s, width)
+	if !ok {
+		return false
+	}
+	if want := wrapGeneral(nil, s, width, width); !slices.Equal(got, want) {
+		t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
+	}
+	return true
 }
 
 // TestWrapPlainRandom: random text of words, spaces, newlines and an
@@ -177,20 +180,8 @@ func TestWrapPlainRandom(t *testing.T) {
 		for l := rng.IntN(40); l > 0; l-- {
 			b.WriteString([]string{"a", "a", "b", " ", " ", "\n", "-", "é"}[rng.IntN(8)])
 		}
-		s, width := b.String(), 1+rng.IntN(12)
-		got, ok := wrapPlain(nil, s, width)
-		if !ok {
-			continue
-		}
-		taken++
-		want := wrapGeneral(nil, s, width, width)
-		if len(got) != len(want) {
-			t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("wrapPlain(%q, %d) = %v, wrapGeneral %v", s, width, got, want)
-			}
+		if samePlainRows(t, b.String(), 1+rng.IntN(12)) {
+			taken++
 		}
 	}
 	if taken < 5000 {
