@@ -66,19 +66,6 @@ func (r *Pretty) flushEarly() {
 	}
 }
 
-// cloneEdits copies a call's edits out of a lent event.
-func cloneEdits(es []streaming.FileEdit) []streaming.FileEdit {
-	if len(es) == 0 {
-		return nil
-	}
-	out := make([]streaming.FileEdit, len(es))
-	for i, e := range es {
-		out[i] = streaming.FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op), Old: strings.Clone(e.Old),
-			New: strings.Clone(e.New), Diff: strings.Clone(e.Diff)}
-	}
-	return out
-}
-
 // lines queues finished lines at a depth.
 func (r *Pretty) lines(depth int, ss ...string) {
 	li := &linesItem{}
@@ -232,7 +219,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		id := strings.Clone(ev.ID)
 		r.depth[id] = d + 1
 		t := &toolItem{id: id, name: strings.Clone(ev.Name), title: strings.Clone(ev.Title), subject: strings.Clone(ev.Subject),
-			input: strings.Clone(ev.Input), depth: d, start: r.cfg.Now(), edits: cloneEdits(ev.Edits)}
+			input: strings.Clone(ev.Input), depth: d, start: r.cfg.Now(), edits: streaming.CloneEdits(ev.Edits)}
 		if old := r.tools[id]; old != nil {
 			r.endTool(old, &streaming.Event{Status: streaming.ToolIncomplete})
 		}
@@ -333,7 +320,7 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 		t.name = strings.Clone(ev.Name)
 	}
 	if len(ev.Edits) > 0 {
-		t.edits = cloneEdits(ev.Edits)
+		t.edits = streaming.CloneEdits(ev.Edits)
 	}
 	if t.opened || t.split {
 		// Its header is (or will be) above its work: the done line goes

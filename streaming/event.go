@@ -229,11 +229,7 @@ func (ev *Event) Clone() Event {
 		}
 	}
 	if c.Edits != nil {
-		c.Edits = make([]FileEdit, len(ev.Edits))
-		for i, e := range ev.Edits {
-			c.Edits[i] = FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op),
-				Old: strings.Clone(e.Old), New: strings.Clone(e.New), Diff: strings.Clone(e.Diff)}
-		}
+		c.Edits = CloneEdits(ev.Edits)
 	}
 	if c.Entries != nil {
 		c.Entries = make([]PlanEntry, len(ev.Entries))
@@ -257,4 +253,18 @@ func (ev *Event) Clone() Event {
 		c.Usage = &u
 	}
 	return c
+}
+
+// CloneEdits returns a copy of es that shares no memory with it (nil for
+// none): what a Handler keeps of an event's Edits.
+func CloneEdits(es []FileEdit) []FileEdit {
+	if len(es) == 0 {
+		return nil
+	}
+	out := make([]FileEdit, len(es))
+	for i, e := range es {
+		out[i] = FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op), Old: strings.Clone(e.Old),
+			New: strings.Clone(e.New), Diff: strings.Clone(e.Diff)}
+	}
+	return out
 }

@@ -366,11 +366,7 @@ func (r *Renderer) blockItem(parent, class, label, text string) {
 func keep(ev *streaming.Event) streaming.Event {
 	t := streaming.Event{Kind: ev.Kind, ID: strings.Clone(ev.ID), Parent: strings.Clone(ev.Parent),
 		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title),
-		Subject: strings.Clone(ev.Subject)}
-	for _, e := range ev.Edits {
-		t.Edits = append(t.Edits, streaming.FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op),
-			Old: strings.Clone(e.Old), New: strings.Clone(e.New), Diff: strings.Clone(e.Diff)})
-	}
+		Subject: strings.Clone(ev.Subject), Edits: streaming.CloneEdits(ev.Edits)}
 	return t
 }
 
