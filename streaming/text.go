@@ -232,19 +232,14 @@ func (s *Session) late(ev *Event, mode Mode, st *stopped) error {
 		return nil
 	}
 	s.report(ev.Line, "%s for finished message %q shows a block it did not show; message reopened", mode, ev.Message)
-	var m *message
-	if a := st.answer; a != nil && a == s.run.answer.msg {
-		// The run's answer (it keeps its text): the late block adds to it.
-		s.msgs[a.id] = a
-		if err := s.startImplicitly(a, ev); err != nil {
-			return err
-		}
-		m = a
+	m := st.answer
+	if m != nil && m == s.run.answer.msg {
+		s.msgs[m.id] = m // the run's answer (it keeps its text): the late block adds to it
 	} else {
-		var err error
-		if m, err = s.ensureMessage(ev); err != nil {
-			return err
-		}
+		m = s.openMessage(ev.Agent, ev.Message, ev.Role, ev.Parent)
+	}
+	if err := s.startImplicitly(m, ev); err != nil {
+		return err
 	}
 	m.shown, m.next = st.blocks, max(m.next, st.next)
 	// A late block of another message than the answer does not make it
@@ -253,23 +248,20 @@ func (s *Session) late(ev *Event, mode Mode, st *stopped) error {
 	if err := s.show(m, ev, mode, m == a.msg || a.msg == nil && a.text == ""); err != nil {
 		return err
 	}
+	return s.stop(m, ev.Line)
+}
+
+// stop ends the open message m on the session's own account (a late
+// block shown, a result, a new run, the end of input).
+func (s *Session) stop(m *message, line int) error {
 	s.forget(m)
-	s.ev = Event{Kind: KindMessageStop, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		Message: m.id, Role: m.role, Parent: m.parent}
+	s.ev = Event{Kind: KindMessageStop, Agent: m.agent, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
 	return s.out.Handle(&s.ev)
 }
 
-// ensureMessage returns the open message ev belongs to, opening it
-// implicitly (a stream joined mid-way) when it has not started.
-func (s *Session) ensureMessage(ev *Event) (*message, error) {
-	if m, ok := s.msgs[ev.Message]; ok {
-		return m, nil
-	}
-	m := s.openMessage(ev.Agent, ev.Message, ev.Role, ev.Parent)
-	return m, s.startImplicitly(m, ev)
-}
-
-// startImplicitly sends the message.start of m, which ev opened.
+// startImplicitly sends the message.start of m, which ev opened: a
+// message that had not started (a stream joined mid-way) or that had
+// stopped.
 func (s *Session) startImplicitly(m *message, ev *Event) error {
 	s.stats.Implicit++
 	s.ev = Event{Kind: KindMessageStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
@@ -285,8 +277,8 @@ func (s *Session) text(ev *Event, mode Mode) error {
 		}
 	}
 	if !open {
-		var err error
-		if m, err = s.ensureMessage(ev); err != nil {
+		m = s.openMessage(ev.Agent, ev.Message, ev.Role, ev.Parent)
+		if err := s.startImplicitly(m, ev); err != nil {
 			return err
 		}
 	}
@@ -380,9 +372,7 @@ func (s *Session) closeMessages(line int) error {
 	}
 	slices.SortFunc(open, func(a, b *message) int { return cmpSeq(a.seq, b.seq) })
 	for _, m := range open {
-		s.forget(m)
-		s.ev = Event{Kind: KindMessageStop, Agent: m.agent, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
-		if err := s.out.Handle(&s.ev); err != nil {
+		if err := s.stop(m, line); err != nil {
 			return err
 		}
 	}
