@@ -33,7 +33,7 @@ fuzz:
 
 # The real captures in ../shared/corpus.
 conformance:
-	$(GO) test -run 'TestCorpus' -v ./conformance/
+	$(GO) test -run 'TestCorpus' -v ./internal/conformance/
 
 demo:
 	$(GO) run . demo

@@ -25,9 +25,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/parsers/all"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
 	"github.com/agentfmt/agentfmt/render"
 )
 

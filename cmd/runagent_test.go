@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfmt/agentfmt/render/vtcheck"
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
 )
 
 // fakeAgent is a PATH holding small shell scripts that play an agent: each

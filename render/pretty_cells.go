@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 )
 
 // row is one physical terminal row: the bytes to write (SGR sequences
@@ -19,7 +19,7 @@ type row struct {
 // sgrState is the set of SGR attributes in effect (termwrap.State).
 type sgrState = termwrap.State
 
-// The cell measures of render/termwrap, by their short names.
+// The cell measures of internal/termwrap, by their short names.
 func asciiPrefix(s string) int { return termwrap.ASCIIPrefix(s) }
 func cells(s string) int       { return termwrap.Width(s) }
 func eachCluster(s string, fn func(c string, w int, sgr bool) bool) {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/termwrap"
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/render/termwrap"
-	"github.com/agentfmt/agentfmt/render/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

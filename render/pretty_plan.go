@@ -3,7 +3,7 @@ package render
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/diffview"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
-	"github.com/agentfmt/agentfmt/render/diffview"
-	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

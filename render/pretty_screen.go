@@ -7,7 +7,7 @@ import (
 )
 
 // Terminal sequences the screen writer uses, and no others: the
-// conformance test (render/vtcheck) allows exactly these in pretty output.
+// conformance test (internal/vtcheck) allows exactly these in pretty output.
 const (
 	seqHideCursor = "\x1b[?25l"
 	seqShowCursor = "\x1b[?25h"

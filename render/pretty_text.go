@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/mdterm"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/internal/view"
-	"github.com/agentfmt/agentfmt/render/mdterm"
-	"github.com/agentfmt/agentfmt/render/termwrap"
 )
 
 // Limits that keep a text block's cost linear in its length and its
@@ -29,7 +29,7 @@ const (
 // shown in full. Handle only appends to pend; each frame settles pend into
 // whole lines. Assistant text and thinking are markdown: complete lines
 // gather into the open block (a paragraph, a list, a table, a fenced code
-// block), and each block is rendered (render/mdterm) once it is complete,
+// block), and each block is rendered (internal/mdterm) once it is complete,
 // so the cost stays linear; the open block and the partial line are shown
 // in the live region. A prompt echo is wrapped line by line.
 type textItem struct {

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/diffview"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
-	"github.com/agentfmt/agentfmt/render/diffview"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

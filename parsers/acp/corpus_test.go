@@ -3,8 +3,8 @@ package acp_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/parsers/all"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
 )
 
 // TestCorpus runs the real captures (../shared/corpus/acp) and the

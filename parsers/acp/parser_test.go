@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/acp"
 	"github.com/agentfmt/agentfmt/parsers/all"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfmt/agentfmt/conformance"
+	"github.com/agentfmt/agentfmt/internal/conformance"
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/claude"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

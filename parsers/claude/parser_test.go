@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/claude"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfmt/agentfmt/conformance"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
+	"github.com/agentfmt/agentfmt/internal/conformance"
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/codex"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

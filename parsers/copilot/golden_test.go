@@ -4,9 +4,9 @@ import (
 	"flag"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/copilot"
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

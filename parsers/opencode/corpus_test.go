@@ -3,7 +3,7 @@ package opencode_test
 import (
 	"testing"
 
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 )
 
 // TestCorpus renders every real capture and checks it against the

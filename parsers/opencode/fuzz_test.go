@@ -3,7 +3,7 @@ package opencode_test
 import (
 	"testing"
 
-	"github.com/agentfmt/agentfmt/parsers/parsertest"
+	"github.com/agentfmt/agentfmt/internal/parsertest"
 )
 
 // FuzzParse feeds arbitrary input (seeded with the fixtures, whole and

@@ -15,8 +15,8 @@ import (
 
 	stdhtml "html"
 
-	"github.com/agentfmt/agentfmt/conformance"
-	_ "github.com/agentfmt/agentfmt/conformance" // the extractors register themselves
+	"github.com/agentfmt/agentfmt/internal/conformance"
+	_ "github.com/agentfmt/agentfmt/internal/conformance" // the extractors register themselves
 )
 
 // The browser tests load pages in headless Chromium: the page of every

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/lexers"
-	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/alecthomas/chroma/v2"
 )
 

@@ -1,7 +1,7 @@
 // Package mdterm renders markdown for a terminal: goldmark parses it
 // (CommonMark with GitHub tables, strikethrough and task lists), chroma
 // highlights fenced code, and every row is broken per UAX #14 to the
-// width given (render/termwrap). With colour on, markers give way to
+// width given (internal/termwrap). With colour on, markers give way to
 // styles (bold, italic, underlined links, coloured inline code); with
 // colour off the text stays readable plain text: inline markers are kept
 // as written, code blocks keep their fences, while lists still get
@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"

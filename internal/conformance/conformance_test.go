@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/cmd"
-	"github.com/agentfmt/agentfmt/conformance"
+	"github.com/agentfmt/agentfmt/internal/conformance"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
-	"github.com/agentfmt/agentfmt/render/vtcheck"
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/tidwall/gjson"
 )
 

@@ -3,7 +3,7 @@ package mdterm
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/render/termwrap"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 )
 
 // A streaming renderer shows markdown a block at a time, rendering each

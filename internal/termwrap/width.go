@@ -3,7 +3,7 @@
 // breaking at the opportunities of Unicode UAX #14, and SGR styles that
 // are closed at the end of each row and reopened on the next. The live
 // renderer (render.Pretty) and the terminal markdown renderer
-// (render/mdterm) share it, so every row they make fits the terminal.
+// (internal/mdterm) share it, so every row they make fits the terminal.
 package termwrap
 
 import (
