@@ -54,3 +54,30 @@ func codeOf(err error) int {
 	}
 	return ExitUsage
 }
+
+// outcomeCode is the exit status of a run's outcome.
+func outcomeCode(o streaming.Outcome, untilMissing bool) int {
+	switch {
+	case o == streaming.Failure:
+		return ExitFailed
+	case o == streaming.Incomplete:
+		return ExitIncomplete
+	case untilMissing:
+		return ExitUntil
+	}
+	return ExitOK
+}
+
+// rank orders run statuses from best to worst: success, the --until
+// marker missing, a run cut off, a run the agent reported failed.
+func rank(code int) int {
+	switch code {
+	case ExitOK:
+		return 0
+	case ExitUntil:
+		return 1
+	case ExitIncomplete:
+		return 2
+	}
+	return 3
+}
