@@ -263,7 +263,9 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		b = strconv.AppendBool(b, ev.OK)
 		b = append(b, `,"text":`...)
 		b = appendString(b, ev.Text)
-		num("duration_ms", ev.DurationMS)
+		if ev.DurationMS > 0 { // 0: the agent did not say
+			num("duration_ms", ev.DurationMS)
+		}
 		num("turns", int64(ev.Turns))
 		if ev.Usage != nil && ev.Usage.HasCost {
 			b = append(b, `,"cost_usd":`...)
