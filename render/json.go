@@ -165,6 +165,16 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("message", ev.Message)
 		str("role", ev.Role)
 		str("parent", ev.Parent)
+	case streaming.KindBlockStop:
+		str("message", ev.Message)
+		num("block", int64(ev.Block))
+		if ev.BlockKind == streaming.KindThinkingDelta {
+			str("block_kind", "thinking")
+		} else {
+			str("block_kind", "text")
+		}
+		str("role", ev.Role)
+		str("parent", ev.Parent)
 	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindTextRevision,
 		streaming.KindThinkingRevision, streaming.KindTextSentence:
 		str("message", ev.Message)
