@@ -94,8 +94,13 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 			}
 			return applyEnv(env, c.Flags())
 		},
+		ValidArgsFunction:          completeFiles,
+		SuggestionsMinimumDistance: 2,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.validate(c); err != nil {
+				return err
+			}
+			if err := checkTypo(c, args); err != nil {
 				return err
 			}
 			n, err := runFormat(c.Context(), env, o, args)
@@ -123,7 +128,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.Var(sizeValue{&o.MaxLine}, "max-line", "longest input line read whole (a size: 64MiB, 1GiB, 1048576)")
 	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
 	root.SetVersionTemplate("agentfmt version {{.Version}}\n")
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
 	root.AddCommand(newSessions(env, o, code))
