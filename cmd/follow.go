@@ -245,6 +245,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 			return 0, false, err
 		}
 		fl.lastData = time.Now()
+		fl.say(fl.name + " has appeared: following it")
 	}
 	f := fl.f
 	fl.mu.Unlock()
