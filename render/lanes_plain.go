@@ -64,6 +64,7 @@ func (v *plainView) Lane(l Lane) Renderer {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.lanes++
+	l.Tag = cleanTag(l.Tag)
 	ln := &plainLane{v: v, tag: l.Tag, style: tagStyle(v.cfg.Palette, l.Tag), tagW: cells(l.Tag)}
 	v.tagW = max(v.tagW, ln.tagW)
 	ln.p = newPlain(v.cfg)
