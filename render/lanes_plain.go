@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -20,7 +21,9 @@ import (
 //	claude·1a2b │ The flaky test waits on a timer; I will give it a fake clock.
 //
 // A line a stream has not finished (streaming text) waits in its lane,
-// so two streams are never mixed in one line.
+// so two streams are never mixed in one line; when the stream stays idle
+// for partialWait, it is shown as a line of its own (its end, when it
+// comes, starts the next line).
 //
 // CI markers: the view stops GitHub workflow commands once for the whole
 // output and resumes them at its end; a lane's annotations resume them for
@@ -129,7 +132,19 @@ type plainLane struct {
 	line  []byte // the start of a line whose end has not come
 	pre   []byte // the prefix, made for the view's tagW at the time
 	preW  int
+	// A line left unfinished is shown once its stream has been idle for
+	// partialWait (timer): a hung agent's last words are in the log. Its
+	// end then starts a line of its own (broken), unless it is only the
+	// line's end. wrote is when the line last grew.
+	timer  *time.Timer
+	wrote  time.Time
+	broken bool
 }
+
+// partialWait is how long a stream's unfinished line waits for its end
+// before it is shown as a line (with one stream, plain shows it at once
+// and finishes it in place; with several, lines are whole).
+var partialWait = time.Second
 
 // IgnoresEdits: a plain lane shows no file edits (see EditsIgnorer).
 func (*plainLane) IgnoresEdits() {}
@@ -138,6 +153,17 @@ func (*plainLane) IgnoresEdits() {}
 // and writes its whole lines to the view, each after the tag.
 func (l *plainLane) Write(b []byte) (int, error) {
 	n := len(b)
+	if l.broken && len(b) > 0 {
+		// The end of a line shown unfinished: a newline alone is that
+		// line's end, already written.
+		l.broken = false
+		if b[0] == '\n' {
+			b = b[1:]
+		}
+	}
+	if len(b) > 0 {
+		l.wrote = time.Now()
+	}
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
@@ -186,7 +212,28 @@ func (l *plainLane) Flush() error {
 	if err := l.p.Flush(); err != nil {
 		return err
 	}
+	if len(l.line) > 0 && l.timer == nil {
+		l.timer = time.AfterFunc(partialWait, l.showPartial)
+	}
 	return l.v.out.Flush()
+}
+
+// showPartial shows the unfinished line once it has waited partialWait
+// for its end.
+func (l *plainLane) showPartial() {
+	l.v.mu.Lock()
+	defer l.v.mu.Unlock()
+	l.timer = nil
+	if len(l.line) == 0 {
+		return
+	}
+	if wait := partialWait - time.Since(l.wrote); wait > 0 {
+		l.timer = time.AfterFunc(wait, l.showPartial)
+		return
+	}
+	l.emit(nil)
+	l.broken = true
+	_ = l.v.out.Flush()
 }
 
 // Finish ends the stream's lane: its closing lines, and the end of a line
@@ -197,6 +244,10 @@ func (l *plainLane) Finish(s Summary) error {
 	err := l.p.Finish(s)
 	if len(l.line) > 0 {
 		l.emit(nil)
+	}
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
 	}
 	if ferr := l.v.out.Flush(); err == nil {
 		err = ferr

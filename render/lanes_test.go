@@ -406,3 +406,38 @@ func TestJSONViewNamesStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainViewIdleLine: a line a stream leaves unfinished is held while
+// the stream goes on, shown as a line once the stream has been idle for
+// partialWait, and its end then neither repeats it nor leaves an empty
+// line.
+func TestPlainViewIdleLine(t *testing.T) {
+	defer func(w time.Duration) { partialWait = w }(partialWait)
+	partialWait = 20 * time.Millisecond
+	var out syncBuffer
+	v, _ := NewView("plain", &out, Config{Now: fixedNow})
+	l := v.Lane(Lane{Tag: "a"})
+	send := func(text string) {
+		if err := l.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Role: streaming.RoleAssistant, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+		l.(Flusher).Flush()
+	}
+	send("Last words")
+	if out.String() != "" {
+		t.Fatalf("an unfinished line shown at once: %q", out.String())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for out.String() == "" && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if out.String() != "a │ Last words\n" {
+		t.Fatalf("after the wait: %q", out.String())
+	}
+	send("\nNext line\n")
+	l.Finish(Summary{Outcome: streaming.Success})
+	v.Finish(false)
+	if got := out.String(); got != "a │ Last words\na │ Next line\n" {
+		t.Errorf("got %q", got)
+	}
+}
