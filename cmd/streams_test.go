@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
 )
 
 // runLog is a Claude run of session sid, as lines: its start, a text and
@@ -219,5 +221,45 @@ func TestFollowSeveralHostileNames(t *testing.T) {
 		if strings.Contains(fr.out.String(), "\x07") || strings.Contains(fr.out.String(), "\x1b]") {
 			t.Errorf("-o %s: raw controls of a file name in %q", f, fr.out.String())
 		}
+	}
+}
+
+// TestFollowSeveralPrettyScreen: two logs followed with -o pretty, as a
+// terminal emulator shows the end: each run's text under a separator
+// naming its stream, and a summary line per stream at the end.
+func TestFollowSeveralPrettyScreen(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 2, true), "")), 0o644)
+	os.WriteFile(b, []byte(strings.Join(runLog("bbbb", 2, false), "")), 0o644)
+	fr := startFollow(t, "-o", "pretty", "--width", "80", a, b)
+	select {
+	case <-fr.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("--follow did not end")
+	}
+	if err := vtcheck.Sequences([]byte(fr.out.String())); err != nil {
+		t.Fatal(err)
+	}
+	rows := vtcheck.Screen([]byte(fr.out.String()), 80)
+	owner, whose := "", map[string][]string{}
+	for _, r := range rows[:len(rows)-2] {
+		switch {
+		case strings.HasPrefix(r, "── a"):
+			owner = "a"
+		case strings.HasPrefix(r, "── b"):
+			owner = "b"
+		default:
+			whose[owner] = append(whose[owner], r)
+		}
+	}
+	for _, s := range []string{"a", "b"} {
+		id := strings.Repeat(s, 4)
+		if err := vtcheck.InOrder(whose[s], []string{"session " + id, "Step 1 of " + id + ".", "Step 2 of " + id + "."}); err != nil {
+			t.Errorf("%s's rows: %v\n%s", s, err, strings.Join(rows, "\n"))
+		}
+	}
+	if !strings.HasPrefix(rows[len(rows)-2], "✓ a · claude · work · aaaa · done") || !strings.HasPrefix(rows[len(rows)-1], "✗ b · claude · work · bbbb · failed") {
+		t.Errorf("summary lines:\n%s", strings.Join(rows[len(rows)-2:], "\n"))
 	}
 }

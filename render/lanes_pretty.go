@@ -87,8 +87,21 @@ type prettyLane struct {
 	// is the stream's end (Finish).
 	result *laneResult
 	end    *Summary
-	// described: a separator said what the stream is.
+	// described: a separator said what the stream is; sep is the
+	// separator since.
 	described bool
+	sep       row
+	// head is the heading as last made, for key: it changes only with an
+	// event of the stream, the width, a second of its clock or a turn of
+	// its spinner.
+	head    row
+	headKey headKey
+	gen     int // events and the end seen
+}
+
+type headKey struct {
+	gen, width int
+	sec, spin  int64
 }
 
 type laneResult struct {
@@ -127,6 +140,16 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 	defer v.mu.Unlock()
 	v.seq++
 	l.seq = v.seq
+	switch ev.Kind {
+	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolInputDelta, streaming.KindToolOutputDelta,
+		streaming.KindMessageStart, streaming.KindMessageStop:
+		// (the heading says nothing of these, but that the run goes on)
+		if !l.r.run.active {
+			l.gen++
+		}
+	default:
+		l.gen++
+	}
 	switch ev.Kind {
 	case streaming.KindSessionStart:
 		l.result = nil
@@ -167,6 +190,7 @@ func (l *prettyLane) Finish(s Summary) error {
 	defer l.v.mu.Unlock()
 	sum := s
 	l.end = &sum
+	l.gen++
 	l.r.clock.dirty = true
 	return l.r.Finish(s)
 }
@@ -430,13 +454,18 @@ func (l *prettyLane) describe() []string {
 // separator is the row before a stream's rows in the scrollback: its
 // tag, and the first time what the stream is.
 func (l *prettyLane) separator(v *prettyView) row {
+	if l.described && l.sep.w > 0 && l.sep.w <= v.scr.width {
+		return l.sep
+	}
 	p := v.p
 	s := p.Dim("── ") + p.Bold(l.style(l.info.Tag))
 	if d := l.describe(); len(d) > 0 && !l.described {
 		s += p.Dim(" · " + strings.Join(d, " · "))
 		l.described = l.info.Agent != "" // (known once its session started)
+		return fitRow(s, v.scr.width)
 	}
-	return fitRow(s, v.scr.width)
+	l.sep = fitRow(s, v.scr.width)
+	return l.sep
 }
 
 // fitRow is s on one row of width cells, cut with an ellipsis.
@@ -451,6 +480,21 @@ func fitRow(s string, width int) row {
 // heading is the stream's line in the live region: its state, tag, what
 // it is, and its figures.
 func (l *prettyLane) heading(v *prettyView) row {
+	r := l.r
+	key := headKey{gen: l.gen, width: v.scr.width}
+	if r.run.active && l.end == nil {
+		key.sec = int64(v.now.Sub(r.run.start) / time.Second)
+		if len(r.tools) > 0 {
+			key.spin = v.now.UnixNano() / int64(spinnerInterval)
+		}
+	}
+	if key != l.headKey || l.head.w == 0 {
+		l.head, l.headKey = l.makeHeading(v), key
+	}
+	return l.head
+}
+
+func (l *prettyLane) makeHeading(v *prettyView) row {
 	p := v.p
 	r := l.r
 	var mark, state string
