@@ -1,4 +1,4 @@
-package jsonvalid
+package jsonscan
 
 // Stream judges one JSON value that arrives in pieces, without recursion
 // and without scanning a byte twice: the input reader feeds it the lines
@@ -96,24 +96,19 @@ func (s *Stream) Scan(data []byte) Status {
 				}
 				s.i = j
 			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-				j, ok := ScanNumber(data, i)
+				j, ok := scanNumber(data, i)
 				if !ok {
 					s.mode = modeBad
 					continue
 				}
 				s.i = j
 			case 't', 'f', 'n':
-				lit := "null"
-				if c == 't' {
-					lit = "true"
-				} else if c == 'f' {
-					lit = "false"
-				}
-				if i+len(lit) > len(data) || string(data[i:i+len(lit)]) != lit {
+				j, ok := scanLiteral(data, i)
+				if !ok {
 					s.mode = modeBad
 					continue
 				}
-				s.i = i + len(lit)
+				s.i = j
 			default:
 				s.mode = modeBad
 				continue

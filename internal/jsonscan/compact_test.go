@@ -1,4 +1,4 @@
-package jsoncompact
+package jsonscan
 
 import (
 	"bytes"
@@ -18,15 +18,15 @@ func TestCompact(t *testing.T) {
 		{`12`, `12`},
 	}
 	for _, c := range cases {
-		got, ok := Append([]byte("x"), c.in)
+		got, ok := AppendCompact([]byte("x"), c.in)
 		if !ok || string(got) != "x"+c.want {
-			t.Errorf("Append(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+			t.Errorf("AppendCompact(%q) = %q, %v; want %q", c.in, got, ok, c.want)
 		}
 	}
 	for _, bad := range []string{``, ` `, `{`, `}`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `01`, `1.`, `-`, `1e`, `tru`, `nul`,
 		`"a` + "\n" + `b"`, `"\x"`, `"\u12"`, `[1] [2]`, `{"a":1}}`, "\"\xff\"", `[}`, `{]`, `{"a":1,"b"}`} {
-		if out, ok := Append([]byte("x"), bad); ok || string(out) != "x" {
-			t.Errorf("Append(%q) = %q, %v; want invalid and dst unchanged", bad, out, ok)
+		if out, ok := AppendCompact([]byte("x"), bad); ok || string(out) != "x" {
+			t.Errorf("AppendCompact(%q) = %q, %v; want invalid and dst unchanged", bad, out, ok)
 		}
 	}
 }
@@ -36,15 +36,15 @@ func TestCompact(t *testing.T) {
 func TestDeepNesting(t *testing.T) {
 	const n = 1 << 20
 	s := strings.Repeat("[", n) + strings.Repeat("]", n)
-	out, ok := Append(nil, s)
+	out, ok := AppendCompact(nil, s)
 	if !ok || len(out) != len(s) {
 		t.Fatalf("deep array: ok %v, %d bytes", ok, len(out))
 	}
-	if Valid(s[:len(s)-1]) {
+	if _, ok := AppendCompact(nil, s[:len(s)-1]); ok {
 		t.Error("unbalanced deep array accepted")
 	}
 	s = strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n)
-	if !Valid(s) {
+	if out, ok := AppendCompact(nil, s); !ok || string(out) != s {
 		t.Error("deep object rejected")
 	}
 }
@@ -56,7 +56,7 @@ func FuzzCompact(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out, ok := Append(nil, s)
+		out, ok := AppendCompact(nil, s)
 		if !utf8.ValidString(s) {
 			if ok {
 				t.Fatalf("invalid UTF-8 accepted: %q", s)
@@ -74,7 +74,7 @@ func FuzzCompact(f *testing.F) {
 			t.Fatal(err)
 		}
 		if string(out) != want.String() {
-			t.Fatalf("Append(%q) = %q, json.Compact gives %q", s, out, want.String())
+			t.Fatalf("AppendCompact(%q) = %q, json.Compact gives %q", s, out, want.String())
 		}
 		if bytes.ContainsAny(out, "\n\r") {
 			t.Fatalf("newline in %q", out)

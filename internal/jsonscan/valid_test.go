@@ -1,4 +1,4 @@
-package jsonvalid
+package jsonscan
 
 import (
 	"strings"
@@ -9,25 +9,27 @@ import (
 
 func TestValid(t *testing.T) {
 	for _, tc := range []struct {
-		in    string
-		ok    bool
-		depth int
+		in string
+		ok bool
 	}{
-		{`{}`, true, 1},
-		{` [1, "a", {"b": [null, true, false, -1.5e3]}] `, true, 3},
-		{`"x"`, true, 0},
-		{`[`, false, 0},
-		{`{"a":}`, false, 0},
-		{`{"a":1,}`, false, 0},
-		{`[1 2]`, false, 0},
-		{`"\u12"`, false, 0},
-		{`"a` + "\n" + `"`, false, 0},
-		{`01`, false, 0},
-		{`[] x`, false, 0},
+		{`{}`, true},
+		{` [1, "a", {"b": [null, true, false, -1.5e3]}] `, true},
+		{`"x"`, true},
+		{`[`, false},
+		{`{"a":}`, false},
+		{`{"a":1,}`, false},
+		{`[1 2]`, false},
+		{`"\u12"`, false},
+		{`"a` + "\n" + `"`, false},
+		{`01`, false},
+		{`[] x`, false},
+		{`tru`, false},
+		{`-`, false},
+		{`1.`, false},
+		{`1e+`, false},
 	} {
-		d, ok := Depth([]byte(tc.in))
-		if ok != tc.ok || d != tc.depth {
-			t.Errorf("Depth(%q) = %d, %v; want %d, %v", tc.in, d, ok, tc.depth, tc.ok)
+		if ok := Valid([]byte(tc.in)); ok != tc.ok {
+			t.Errorf("Valid(%q) = %v, want %v", tc.in, ok, tc.ok)
 		}
 		if g := gjson.Valid(tc.in); g != tc.ok {
 			t.Errorf("gjson.Valid(%q) = %v: the table is wrong", tc.in, g)
@@ -48,15 +50,15 @@ func TestDeep(t *testing.T) {
 		{`[{"a":`, "}]", false},
 	} {
 		s := strings.Repeat(tc.open, n) + strings.Repeat(tc.close, n)
-		if got := String(s); got != tc.ok {
+		if got := ValidString(s); got != tc.ok {
 			t.Errorf("%q×%d: %v, want %v", tc.open, n, got, tc.ok)
 		}
 	}
 	s := strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n)
-	if d, ok := Depth([]byte(s)); !ok || d != n {
-		t.Errorf("objects ×%d: depth %d, %v", n, d, ok)
+	if !ValidString(s) {
+		t.Errorf("objects ×%d: invalid", n)
 	}
-	if String(strings.Repeat("[", n) + strings.Repeat("]", n-1)) {
+	if ValidString(strings.Repeat("[", n) + strings.Repeat("]", n-1)) {
 		t.Error("one bracket short is valid")
 	}
 }
@@ -74,12 +76,9 @@ func FuzzValid(f *testing.F) {
 		if len(s) > 1<<20 {
 			return
 		}
-		got := String(s)
+		got := ValidString(s)
 		if want := gjson.Valid(s); got != want {
 			t.Fatalf("Valid(%q) = %v, gjson says %v", s, got, want)
-		}
-		if d, ok := Depth([]byte(s)); ok != got || (!ok && d != 0) {
-			t.Fatalf("Depth disagrees with Valid on %q", s)
 		}
 	})
 }
