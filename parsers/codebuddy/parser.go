@@ -1,0 +1,234 @@
+package codebuddy
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/claude"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// parser is the state of one CodeBuddy stream: the run it reads, the
+// assistant message open, and the Claude parser its stream-json lines go
+// to. It keeps no text: the session does.
+type parser struct {
+	ev  streaming.Event
+	t   time.Time // the item's timestamp
+	gen int       // generated ids
+
+	started  bool   // session.start was sent for the current run
+	resulted bool   // the current run's result came: what follows is another run
+	session  string // the run's sessionId
+	open     string // the assistant message open (providerData.messageId)
+
+	claude parsers.Parser // stream-json lines, once one came
+}
+
+func newParser() *parser { return &parser{} }
+
+// event resets the scratch event to one of kind k at the item's time.
+func (p *parser) event(k streaming.Kind) *streaming.Event {
+	p.ev = streaming.Event{Kind: k, Time: p.t}
+	return &p.ev
+}
+
+// newID returns an id unique within the stream.
+func (p *parser) newID(prefix string) string {
+	p.gen++
+	return prefix + strconv.Itoa(p.gen)
+}
+
+// Parse handles one element of the json array, or one stream-json line.
+func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.t = itemTime(l.Get("timestamp"))
+	typ := l.Str("type")
+	switch typ {
+	case "system", "assistant", "user", "stream_event", "control_request", "control_response",
+		"tool_progress", "rate_limit_event":
+		return p.toClaude(l, emit)
+	case "result":
+		if p.claude != nil {
+			return p.claude.Parse(l, emit)
+		}
+		return p.result(l, emit)
+	case "log":
+		return p.log(l.Get("log"), emit)
+	case "file-history-snapshot", "ai-title", "summary", "turn-metrics":
+		// Bookkeeping of the session file: undo snapshots, the title,
+		// metrics (formats/codebuddy.md §2).
+		return nil
+	}
+	if err := p.begin(l.Str("sessionId"), emit); err != nil {
+		return err
+	}
+	switch typ {
+	case "message":
+		if l.Str("role") == "user" {
+			return p.userMessage(l, emit)
+		}
+		return p.assistantMessage(l, emit)
+	case "reasoning":
+		return p.reasoning(l, emit)
+	case "function_call":
+		return p.functionCall(l, emit)
+	case "function_call_result":
+		return p.functionResult(l, emit)
+	}
+	e := p.event(streaming.KindUnknown)
+	e.Type, e.Text = typ, l.JSON
+	return emit.Push(e)
+}
+
+// Finish closes the open message; a run without its result stays
+// incomplete.
+func (p *parser) Finish(emit parsers.Emit) error {
+	if err := p.closeOpen(emit); err != nil {
+		return err
+	}
+	if p.claude != nil {
+		return p.claude.Finish(emit)
+	}
+	return nil
+}
+
+// toClaude hands a stream-json line (Claude Code's shapes) to the Claude
+// parser.
+func (p *parser) toClaude(l *parsers.Line, emit parsers.Emit) error {
+	if p.claude == nil {
+		if err := p.closeOpen(emit); err != nil {
+			return err
+		}
+		p.claude = claude.Agent.New()
+	}
+	return p.claude.Parse(l, emit)
+}
+
+// begin starts a run at its first item, after the last run's result, or
+// when the sessionId changes (arrays of several runs concatenated).
+func (p *parser) begin(session string, emit parsers.Emit) error {
+	if p.started && !p.resulted && (session == "" || session == p.session) {
+		return nil
+	}
+	if err := p.closeOpen(emit); err != nil {
+		return err
+	}
+	p.started, p.resulted = true, false
+	p.session = strings.Clone(session)
+	e := p.event(streaming.KindSessionStart)
+	e.SessionID = session
+	return emit.Push(e)
+}
+
+// result is the Claude-style last element: the run's outcome, duration,
+// turns and tokens. Its usage has nulls where Claude has numbers (read
+// as 0), and a total_cost_usd of 0 means no cost was reported.
+func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.begin(l.Str("session_id"), emit); err != nil {
+		return err
+	}
+	if err := p.closeOpen(emit); err != nil {
+		return err
+	}
+	p.resulted = true
+	p.t = isoTime(l.Str("__timestamp"))
+	sub := l.Str("subtype")
+	ok := !l.Get("is_error").Bool() && (sub == "success" || sub == "")
+	reason := ""
+	if !ok {
+		reason = failure(l, sub)
+		f := p.event(streaming.KindError)
+		f.Text, f.Fatal = reason, true
+		if err := emit.Push(f); err != nil {
+			return err
+		}
+	}
+	e := p.event(streaming.KindResult)
+	e.OK, e.Reason = ok, reason
+	e.DurationMS, e.Turns = l.Get("duration_ms").Int(), int(l.Get("num_turns").Int())
+	if ok {
+		e.Text = l.Str("result")
+	}
+	if u := l.Get("usage"); u.IsObject() {
+		e.Usage = &streaming.Usage{
+			InputTokens:      u.Get("input_tokens").Int(),
+			OutputTokens:     u.Get("output_tokens").Int(),
+			CacheReadTokens:  u.Get("cache_read_input_tokens").Int(),
+			CacheWriteTokens: u.Get("cache_creation_input_tokens").Int(),
+		}
+		if c := l.Get("total_cost_usd"); c.Type == gjson.Number && c.Num > 0 {
+			e.Usage.CostUSD, e.Usage.HasCost = c.Num, true
+		}
+	}
+	return emit.Push(e)
+}
+
+// failure says why a result failed: its error or errors, else the result
+// text of an error result, else its subtype.
+func failure(l *parsers.Line, sub string) string {
+	if v := l.Get("error"); v.Exists() {
+		if m := v.Get("message").String(); m != "" {
+			return m
+		}
+		if v.Type == gjson.String && v.Str != "" {
+			return v.Str
+		}
+	}
+	var errs []string
+	l.Get("errors").ForEach(func(_, v gjson.Result) bool {
+		if s := v.String(); s != "" {
+			errs = append(errs, s)
+		}
+		return true
+	})
+	if len(errs) > 0 {
+		return strings.Join(errs, "; ")
+	}
+	if r := strings.TrimSpace(l.Str("result")); r != "" {
+		return r
+	}
+	if sub != "" && sub != "success" {
+		return sub
+	}
+	return "error"
+}
+
+// log is CodeBuddy's own stream-json line {level, message}: a status
+// line, a warning from "warn" up.
+func (p *parser) log(v gjson.Result, emit parsers.Emit) error {
+	msg := v.Get("message").String()
+	if msg == "" {
+		return nil
+	}
+	e := p.event(streaming.KindStatus)
+	e.Text, e.Level = msg, streaming.LevelInfo
+	switch strings.ToLower(v.Get("level").String()) {
+	case "warn", "warning", "error", "fatal":
+		e.Level = streaming.LevelWarning
+	}
+	return emit.Push(e)
+}
+
+// itemTime reads an item's timestamp: epoch milliseconds (an ISO string
+// in some records).
+func itemTime(v gjson.Result) time.Time {
+	switch v.Type {
+	case gjson.Number:
+		if v.Num > 0 {
+			return time.UnixMilli(v.Int())
+		}
+	case gjson.String:
+		return isoTime(v.Str)
+	}
+	return time.Time{}
+}
+
+func isoTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
