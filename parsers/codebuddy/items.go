@@ -14,35 +14,26 @@ import (
 // reminders (memory, the task list, CODEBUDDY.md, several KB), the ask
 // itself in <user_query>; a compaction checkpoint is a user message that
 // starts <cb_summary>.
-func (p *parser) userMessage(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeOpen(emit); err != nil {
+func (p *parser) userMessage(l *parsers.Line) error {
+	if err := p.closeOpen(); err != nil {
 		return err
 	}
 	text := userText(l.Get("content"))
 	if strings.HasPrefix(text, "<cb_summary") {
-		e := p.event(streaming.KindStatus)
-		e.Text, e.Level = "context compacted", streaming.LevelInfo
-		return emit.Push(e)
+		return p.out.Status("context compacted", streaming.LevelInfo)
 	}
 	id := "user:" + l.Str("id")
 	if id == "user:" {
-		id = p.newID("user:")
+		id = p.ids.Next("user:")
 	}
-	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role = id, streaming.RoleUser
-	if err := emit.Push(e); err != nil {
+	m := parsers.Msg{ID: id, Role: streaming.RoleUser}
+	if err := p.out.Start(m); err != nil {
 		return err
 	}
-	if text != "" {
-		e = p.event(streaming.KindTextDelta)
-		e.Message, e.Role, e.Text = id, streaming.RoleUser, text
-		if err := emit.Final(e); err != nil {
-			return err
-		}
+	if err := p.out.Text(m, streaming.KindTextDelta, 0, text, streaming.Final); err != nil {
+		return err
 	}
-	e = p.event(streaming.KindMessageStop)
-	e.Message, e.Role = id, streaming.RoleUser
-	return emit.Push(e)
+	return p.out.Stop(m)
 }
 
 // userText is what the user asked: the last <user_query>, or without one
@@ -106,16 +97,16 @@ func (p *parser) messageID(l *parsers.Line) string {
 	if id := l.Str("id"); id != "" {
 		return id
 	}
-	return p.newID("msg")
+	return p.ids.Next("msg")
 }
 
 // use makes id the open assistant message, stopping the one before: an
 // item of another model call begins a new message. Content opens it.
-func (p *parser) use(id string, emit parsers.Emit) error {
+func (p *parser) use(id string) error {
 	if id == p.open {
 		return nil
 	}
-	if err := p.closeOpen(emit); err != nil {
+	if err := p.closeOpen(); err != nil {
 		return err
 	}
 	p.open = strings.Clone(id)
@@ -123,21 +114,19 @@ func (p *parser) use(id string, emit parsers.Emit) error {
 }
 
 // closeOpen stops the open assistant message.
-func (p *parser) closeOpen(emit parsers.Emit) error {
+func (p *parser) closeOpen() error {
 	if p.open == "" {
 		return nil
 	}
 	id := p.open
 	p.open = ""
-	e := p.event(streaming.KindMessageStop)
-	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit.Push(e)
+	return p.out.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 }
 
 // reasoning is the model's thinking: its text is in rawContent
 // (reasoning_text), not in content; summary_text parts stand in when
 // there is no raw text. It is a block of its model call's message.
-func (p *parser) reasoning(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) reasoning(l *parsers.Line) error {
 	text := partsText(l.Get("rawContent"), "reasoning_text", "text")
 	if text == "" {
 		text = partsText(l.Get("summary"), "summary_text", "text")
@@ -149,19 +138,19 @@ func (p *parser) reasoning(l *parsers.Line, emit parsers.Emit) error {
 		return nil
 	}
 	id := p.messageID(l)
-	if err := p.use(id, emit); err != nil {
+	if err := p.use(id); err != nil {
 		return err
 	}
-	e := p.event(streaming.KindThinkingDelta)
+	e := p.out.New(streaming.KindThinkingDelta)
 	e.Message, e.Role, e.Part, e.Text = id, streaming.RoleAssistant, p.part(l, 0), text
-	return emit.Final(e)
+	return p.out.Final()
 }
 
 // assistantMessage is the answer: its output_text (or refusal) parts, each
 // a block of its model call's message, and the call's usage.
-func (p *parser) assistantMessage(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) assistantMessage(l *parsers.Line) error {
 	id := p.messageID(l)
-	if err := p.use(id, emit); err != nil {
+	if err := p.use(id); err != nil {
 		return err
 	}
 	i := -1
@@ -178,29 +167,29 @@ func (p *parser) assistantMessage(l *parsers.Line, emit parsers.Emit) error {
 		if strings.TrimSpace(text) == "" {
 			return true
 		}
-		e := p.event(streaming.KindTextDelta)
+		e := p.out.New(streaming.KindTextDelta)
 		e.Message, e.Role, e.Part, e.Text = id, streaming.RoleAssistant, p.part(l, i), text
-		err = emit.Final(e)
+		err = p.out.Final()
 		return err == nil
 	})
 	if err != nil {
 		return err
 	}
-	return p.usage(l.Get("providerData").Get("usage"), emit)
+	return p.usage(l.Get("providerData").Get("usage"))
 }
 
 // part names a block by its item and its place in the item.
 func (p *parser) part(l *parsers.Line, i int) string {
 	id := l.Str("id")
 	if id == "" {
-		id = p.newID("item")
+		id = p.ids.Next("item")
 	}
 	return id + "/" + strconv.Itoa(i)
 }
 
 // usage is one model request's tokens, in the Responses SDK's names: the
 // input counts cached tokens, which are taken out of it.
-func (p *parser) usage(u gjson.Result, emit parsers.Emit) error {
+func (p *parser) usage(u gjson.Result) error {
 	if !u.IsObject() {
 		return nil
 	}
@@ -213,15 +202,15 @@ func (p *parser) usage(u gjson.Result, emit parsers.Emit) error {
 	if call == (streaming.Usage{}) {
 		return nil
 	}
-	e := p.event(streaming.KindUsage)
+	e := p.out.New(streaming.KindUsage)
 	e.Usage = &call
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // functionCall starts a tool call. Its arguments are a JSON string (an
 // object in some writers).
-func (p *parser) functionCall(l *parsers.Line, emit parsers.Emit) error {
-	e := p.event(streaming.KindToolStart)
+func (p *parser) functionCall(l *parsers.Line) error {
+	e := p.out.New(streaming.KindToolStart)
 	e.ID, e.Name = p.callID(l), parsers.CleanToolName(l.Str("name"))
 	args := l.Get("arguments")
 	switch {
@@ -230,13 +219,13 @@ func (p *parser) functionCall(l *parsers.Line, emit parsers.Emit) error {
 	default:
 		e.Input = parsers.JSONText(args)
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // functionResult ends a tool call: its output, failed when its status
 // says so.
-func (p *parser) functionResult(l *parsers.Line, emit parsers.Emit) error {
-	e := p.event(streaming.KindToolEnd)
+func (p *parser) functionResult(l *parsers.Line) error {
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = p.callID(l), parsers.CleanToolName(l.Str("name"))
 	out := l.Get("output")
 	switch {
@@ -257,7 +246,7 @@ func (p *parser) functionResult(l *parsers.Line, emit parsers.Emit) error {
 	default:
 		e.Status = streaming.ToolOK
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // callID pairs a call with its result.
@@ -268,7 +257,7 @@ func (p *parser) callID(l *parsers.Line) string {
 	if id := l.Str("id"); id != "" {
 		return id
 	}
-	return p.newID("call")
+	return p.ids.Next("call")
 }
 
 // partsText joins the text of the parts of the given types.

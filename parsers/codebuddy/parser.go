@@ -1,7 +1,6 @@
 package codebuddy
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,9 +14,8 @@ import (
 // assistant message open, and the Claude parser its stream-json lines go
 // to. It keeps no text: the session does.
 type parser struct {
-	ev  streaming.Event
-	t   time.Time // the item's timestamp
-	gen int       // generated ids
+	out parsers.Out // scratch event and the line's Emit; out.Time is the item's timestamp
+	ids parsers.IDs // ids for what has none
 
 	started  bool   // session.start was sent for the current run
 	resulted bool   // the current run's result came: what follows is another run
@@ -29,123 +27,110 @@ type parser struct {
 
 func newParser() *parser { return &parser{} }
 
-// event resets the scratch event to one of kind k at the item's time.
-func (p *parser) event(k streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: k, Time: p.t}
-	return &p.ev
-}
-
-// newID returns an id unique within the stream.
-func (p *parser) newID(prefix string) string {
-	p.gen++
-	return prefix + strconv.Itoa(p.gen)
-}
-
 // Parse handles one element of the json array, or one stream-json line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.t = itemTime(l.Get("timestamp"))
+	p.out.Emit, p.out.Time = emit, itemTime(l.Get("timestamp"))
 	typ := l.Str("type")
 	switch typ {
 	case "system", "assistant", "user", "stream_event", "control_request", "control_response",
 		"tool_progress", "rate_limit_event":
-		return p.toClaude(l, emit)
+		return p.toClaude(l)
 	case "result":
 		if p.claude != nil {
-			return p.claude.Parse(l, emit)
+			return p.claude.Parse(l, p.out.Emit)
 		}
-		return p.result(l, emit)
+		return p.result(l)
 	case "log":
-		return p.log(l.Get("log"), emit)
+		return p.log(l.Get("log"))
 	case "file-history-snapshot", "ai-title", "summary", "turn-metrics":
 		// Bookkeeping of the session file: undo snapshots, the title,
 		// metrics (formats/codebuddy.md §2).
 		return nil
 	}
-	if err := p.begin(l.Str("sessionId"), emit); err != nil {
+	if err := p.begin(l.Str("sessionId")); err != nil {
 		return err
 	}
 	switch typ {
 	case "message":
 		if l.Str("role") == "user" {
-			return p.userMessage(l, emit)
+			return p.userMessage(l)
 		}
-		return p.assistantMessage(l, emit)
+		return p.assistantMessage(l)
 	case "reasoning":
-		return p.reasoning(l, emit)
+		return p.reasoning(l)
 	case "function_call":
-		return p.functionCall(l, emit)
+		return p.functionCall(l)
 	case "function_call_result":
-		return p.functionResult(l, emit)
+		return p.functionResult(l)
 	}
-	e := p.event(streaming.KindUnknown)
-	e.Type, e.Text = typ, l.JSON
-	return emit.Push(e)
+	return p.out.Unknown(typ, l.JSON)
 }
 
 // Finish closes the open message; a run without its result stays
 // incomplete.
 func (p *parser) Finish(emit parsers.Emit) error {
-	if err := p.closeOpen(emit); err != nil {
+	p.out.Emit = emit
+	if err := p.closeOpen(); err != nil {
 		return err
 	}
 	if p.claude != nil {
-		return p.claude.Finish(emit)
+		return p.claude.Finish(p.out.Emit)
 	}
 	return nil
 }
 
 // toClaude hands a stream-json line (Claude Code's shapes) to the Claude
 // parser.
-func (p *parser) toClaude(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) toClaude(l *parsers.Line) error {
 	if p.claude == nil {
-		if err := p.closeOpen(emit); err != nil {
+		if err := p.closeOpen(); err != nil {
 			return err
 		}
 		p.claude = claude.Agent.New()
 	}
-	return p.claude.Parse(l, emit)
+	return p.claude.Parse(l, p.out.Emit)
 }
 
 // begin starts a run at its first item, after the last run's result, or
 // when the sessionId changes (arrays of several runs concatenated).
-func (p *parser) begin(session string, emit parsers.Emit) error {
+func (p *parser) begin(session string) error {
 	if p.started && !p.resulted && (session == "" || session == p.session) {
 		return nil
 	}
-	if err := p.closeOpen(emit); err != nil {
+	if err := p.closeOpen(); err != nil {
 		return err
 	}
 	p.started, p.resulted = true, false
 	p.session = strings.Clone(session)
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = session
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // result is the Claude-style last element: the run's outcome, duration,
 // turns and tokens. Its usage has nulls where Claude has numbers (read
 // as 0), and a total_cost_usd of 0 means no cost was reported.
-func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.begin(l.Str("session_id"), emit); err != nil {
+func (p *parser) result(l *parsers.Line) error {
+	if err := p.begin(l.Str("session_id")); err != nil {
 		return err
 	}
-	if err := p.closeOpen(emit); err != nil {
+	if err := p.closeOpen(); err != nil {
 		return err
 	}
 	p.resulted = true
-	p.t = isoTime(l.Str("__timestamp"))
+	p.out.Time = isoTime(l.Str("__timestamp"))
 	sub := l.Str("subtype")
 	ok := !l.Get("is_error").Bool() && (sub == "success" || sub == "")
 	reason := ""
 	if !ok {
 		reason = failure(l, sub)
-		f := p.event(streaming.KindError)
+		f := p.out.New(streaming.KindError)
 		f.Text, f.Fatal = reason, true
-		if err := emit.Push(f); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
-	e := p.event(streaming.KindResult)
+	e := p.out.New(streaming.KindResult)
 	e.OK, e.Reason = ok, reason
 	e.DurationMS, e.Turns = l.Get("duration_ms").Int(), int(l.Get("num_turns").Int())
 	if ok {
@@ -162,7 +147,7 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 			e.Usage.CostUSD, e.Usage.HasCost = c.Num, true
 		}
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // failure says why a result failed: its error or errors, else the result
@@ -197,18 +182,17 @@ func failure(l *parsers.Line, sub string) string {
 
 // log is CodeBuddy's own stream-json line {level, message}: a status
 // line, a warning from "warn" up.
-func (p *parser) log(v gjson.Result, emit parsers.Emit) error {
+func (p *parser) log(v gjson.Result) error {
 	msg := v.Get("message").String()
 	if msg == "" {
 		return nil
 	}
-	e := p.event(streaming.KindStatus)
-	e.Text, e.Level = msg, streaming.LevelInfo
+	level := streaming.LevelInfo
 	switch strings.ToLower(v.Get("level").String()) {
 	case "warn", "warning", "error", "fatal":
-		e.Level = streaming.LevelWarning
+		level = streaming.LevelWarning
 	}
-	return emit.Push(e)
+	return p.out.Status(msg, level)
 }
 
 // itemTime reads an item's timestamp: epoch milliseconds (an ISO string

@@ -2,7 +2,6 @@ package openclaw
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -11,15 +10,10 @@ import (
 )
 
 // parser reads OpenClaw documents, one run each. It keeps nothing between
-// them but a counter for the ids it gives.
+// them but the counter of the ids it gives.
 type parser struct {
-	ev  streaming.Event
-	gen int
-}
-
-func (p *parser) event(k streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: k}
-	return &p.ev
+	out parsers.Out
+	ids parsers.IDs
 }
 
 // Finish has nothing to close: every document is a whole run.
@@ -27,6 +21,7 @@ func (p *parser) Finish(parsers.Emit) error { return nil }
 
 // Parse handles one document.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.out.Emit = emit
 	doc := gjson.Parse(l.JSON)
 	status, gateway := "", false
 	if l.Has("runId") || l.Has("status") && l.Has("result") {
@@ -36,27 +31,24 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	}
 	payloads, meta := doc.Get("payloads"), doc.Get("meta")
 	if !payloads.IsArray() && !meta.IsObject() {
-		e := p.event(streaming.KindUnknown)
-		e.Text = l.JSON
-		return emit.Push(e)
+		return p.out.Unknown("", l.JSON)
 	}
-	p.gen++
-	run := strconv.Itoa(p.gen)
+	run := p.ids.Next("")
 	agentMeta := meta.Get("agentMeta")
 
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = agentMeta.Get("sessionId").String()
 	e.Model = model(meta)
 	e.CWD = meta.Get("systemPromptReport.workspaceDir").String()
-	if err := emit.Push(e); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	if prompt := meta.Get("finalPromptText").String(); prompt != "" {
-		if err := p.message("prompt"+run, streaming.RoleUser, []string{prompt}, emit); err != nil {
+		if err := p.message("prompt"+run, streaming.RoleUser, []string{prompt}); err != nil {
 			return err
 		}
 	}
-	if err := p.fallbacks(meta.Get("executionTrace"), emit); err != nil {
+	if err := p.fallbacks(meta.Get("executionTrace")); err != nil {
 		return err
 	}
 
@@ -98,22 +90,22 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		}
 		errs = append(errs, "gateway run "+status)
 	}
-	if err := p.message("reply"+run, streaming.RoleAssistant, texts, emit); err != nil {
+	if err := p.message("reply"+run, streaming.RoleAssistant, texts); err != nil {
 		return err
 	}
 	if sr := meta.Get("stopReason").String(); len(errs) == 0 && sr != "" && sr != "stop" && sr != "end_turn" {
-		if err := p.status("the run stopped: "+sr, emit); err != nil {
+		if err := p.out.Status("the run stopped: "+sr, streaming.LevelWarning); err != nil {
 			return err
 		}
 	}
 	for _, msg := range errs {
-		f := p.event(streaming.KindError)
+		f := p.out.New(streaming.KindError)
 		f.Text, f.Fatal = msg, true
-		if err := emit.Push(f); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
-	r := p.event(streaming.KindResult)
+	r := p.out.New(streaming.KindResult)
 	r.OK = len(errs) == 0
 	if !r.OK {
 		r.Reason = errs[0]
@@ -129,7 +121,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 			CacheWriteTokens: u.Get("cacheWrite").Int(),
 		}
 	}
-	return emit.Push(r)
+	return p.out.Push()
 }
 
 // model names the model that answered: the winner of a fallback chain,
@@ -149,7 +141,7 @@ func model(meta gjson.Result) string {
 }
 
 // fallbacks are the model attempts that failed before one answered.
-func (p *parser) fallbacks(trace gjson.Result, emit parsers.Emit) error {
+func (p *parser) fallbacks(trace gjson.Result) error {
 	var err error
 	trace.Get("attempts").ForEach(func(_, a gjson.Result) bool {
 		res := a.Get("result").String()
@@ -162,7 +154,7 @@ func (p *parser) fallbacks(trace gjson.Result, emit parsers.Emit) error {
 		} else if r := a.Get("error").String(); r != "" {
 			text += " (" + r + ")"
 		}
-		err = p.status(text, emit)
+		err = p.out.Status(text, streaming.LevelWarning)
 		return err == nil
 	})
 	return err
@@ -190,29 +182,18 @@ func payloadText(pl gjson.Result) string {
 }
 
 // message sends a whole message, each text a block of it.
-func (p *parser) message(id, role string, texts []string, emit parsers.Emit) error {
+func (p *parser) message(id, role string, texts []string) error {
 	if len(texts) == 0 {
 		return nil
 	}
-	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role = id, role
-	if err := emit.Push(e); err != nil {
+	m := parsers.Msg{ID: id, Role: role}
+	if err := p.out.Start(m); err != nil {
 		return err
 	}
 	for i, t := range texts {
-		e = p.event(streaming.KindTextDelta)
-		e.Message, e.Role, e.Block, e.Text = id, role, i, t
-		if err := emit.Final(e); err != nil {
+		if err := p.out.Text(m, streaming.KindTextDelta, i, t, streaming.Final); err != nil {
 			return err
 		}
 	}
-	e = p.event(streaming.KindMessageStop)
-	e.Message, e.Role = id, role
-	return emit.Push(e)
-}
-
-func (p *parser) status(text string, emit parsers.Emit) error {
-	e := p.event(streaming.KindStatus)
-	e.Text, e.Level = text, streaming.LevelWarning
-	return emit.Push(e)
+	return p.out.Stop(m)
 }

@@ -11,24 +11,24 @@ import (
 // messageStart opens a user or assistant message. pi's messages have no
 // ids: the parser names them. What a message_start already holds (a
 // request that failed before streaming starts final) is sent as finals.
-func (p *parser) messageStart(m gjson.Result, emit parsers.Emit) error {
-	p.t = msTime(m.Get("timestamp"))
+func (p *parser) messageStart(m gjson.Result) error {
+	p.out.Time = msTime(m.Get("timestamp"))
 	switch m.Get("role").Str {
 	case "assistant":
-		if err := p.closeMsg(emit); err != nil {
+		if err := p.closeMsg(); err != nil {
 			return err
 		}
-		p.msg = p.newID("m")
-		if err := p.open(p.msg, streaming.RoleAssistant, emit); err != nil {
+		p.msg = p.ids.Next("m")
+		if err := p.open(p.msg, streaming.RoleAssistant); err != nil {
 			return err
 		}
-		return p.blocks(p.msg, m.Get("content"), emit)
+		return p.blocks(p.msg, m.Get("content"))
 	case "user":
-		p.user = p.newID("u")
-		if err := p.open(p.user, streaming.RoleUser, emit); err != nil {
+		p.user = p.ids.Next("u")
+		if err := p.open(p.user, streaming.RoleUser); err != nil {
 			return err
 		}
-		return p.userText(p.user, m.Get("content"), emit)
+		return p.userText(p.user, m.Get("content"))
 	}
 	return nil
 }
@@ -37,59 +37,59 @@ func (p *parser) messageStart(m gjson.Result, emit parsers.Emit) error {
 // blocks (finals of what streamed) and tool calls, its usage and stop
 // reason; the user's text; a tool result, when its execution did not end
 // the call; and the coding agent's own messages.
-func (p *parser) messageEnd(m gjson.Result, emit parsers.Emit) error {
-	p.t = msTime(m.Get("timestamp"))
+func (p *parser) messageEnd(m gjson.Result) error {
+	p.out.Time = msTime(m.Get("timestamp"))
 	switch m.Get("role").Str {
 	case "assistant":
-		return p.assistantEnd(m, emit)
+		return p.assistantEnd(m)
 	case "user":
 		id := p.user
 		p.user = ""
 		if id == "" {
-			id = p.newID("u")
-			if err := p.open(id, streaming.RoleUser, emit); err != nil {
+			id = p.ids.Next("u")
+			if err := p.open(id, streaming.RoleUser); err != nil {
 				return err
 			}
 		}
-		if err := p.userText(id, m.Get("content"), emit); err != nil {
+		if err := p.userText(id, m.Get("content")); err != nil {
 			return err
 		}
-		return p.stop(id, streaming.RoleUser, emit)
+		return p.stop(id, streaming.RoleUser)
 	case "toolResult":
 		id := m.Get("toolCallId").Str
 		if !p.tools[id] {
 			return nil // ended by tool_execution_end, or never started
 		}
-		return p.endTool(id, m.Get("toolName").Str, m, m.Get("isError").Bool(), emit)
+		return p.endTool(id, m.Get("toolName").Str, m, m.Get("isError").Bool())
 	case "bashExecution":
-		return p.bashExecution(m, emit)
+		return p.bashExecution(m)
 	case "compactionSummary":
-		return p.status("context compacted", streaming.LevelInfo, emit)
+		return p.out.Status("context compacted", streaming.LevelInfo)
 	case "branchSummary":
-		return p.status("branch summary: "+m.Get("summary").Str, streaming.LevelInfo, emit)
+		return p.out.Status("branch summary: "+m.Get("summary").Str, streaming.LevelInfo)
 	case "custom":
 		if !m.Get("display").Bool() {
 			return nil
 		}
-		return p.status(contentText(m.Get("content")), streaming.LevelInfo, emit)
+		return p.out.Status(contentText(m.Get("content")), streaming.LevelInfo)
 	}
 	return nil
 }
 
 // assistantEnd closes the assistant message, whose final blocks and tool
 // calls it sends, and notes what the run's outcome will be.
-func (p *parser) assistantEnd(m gjson.Result, emit parsers.Emit) error {
+func (p *parser) assistantEnd(m gjson.Result) error {
 	id := p.msg
 	if id == "" {
-		id = p.newID("m") // a message_end without its start: its content opens it
+		id = p.ids.Next("m") // a message_end without its start: its content opens it
 	}
-	if err := p.blocks(id, m.Get("content"), emit); err != nil {
+	if err := p.blocks(id, m.Get("content")); err != nil {
 		return err
 	}
 	var err error
 	m.Get("content").ForEach(func(_, b gjson.Result) bool {
 		if b.Get("type").Str == "toolCall" {
-			err = p.toolStart(b.Get("id").Str, b.Get("name").Str, b.Get("arguments"), emit)
+			err = p.toolStart(b.Get("id").Str, b.Get("name").Str, b.Get("arguments"))
 		}
 		return err == nil
 	})
@@ -97,7 +97,7 @@ func (p *parser) assistantEnd(m gjson.Result, emit parsers.Emit) error {
 		return err
 	}
 	p.msg = id
-	if err := p.closeMsg(emit); err != nil {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	r := &p.run
@@ -108,17 +108,17 @@ func (p *parser) assistantEnd(m gjson.Result, emit parsers.Emit) error {
 		r.model = strings.Clone(rm)
 	}
 	if r.stop == "length" {
-		if err := p.status("the answer stopped at the model's output limit", streaming.LevelWarning, emit); err != nil {
+		if err := p.out.Status("the answer stopped at the model's output limit", streaming.LevelWarning); err != nil {
 			return err
 		}
 	}
-	return p.usage(m.Get("usage"), emit)
+	return p.usage(m.Get("usage"))
 }
 
 // usage sends one model call's tokens and cost, and adds them to the
 // run's: each assistant message is one call (pi's turn_end and agent_end
 // repeat the same messages, and are not counted).
-func (p *parser) usage(u gjson.Result, emit parsers.Emit) error {
+func (p *parser) usage(u gjson.Result) error {
 	if !u.IsObject() {
 		return nil
 	}
@@ -142,32 +142,32 @@ func (p *parser) usage(u gjson.Result, emit parsers.Emit) error {
 	r.usage.CostUSD += call.CostUSD
 	r.usage.HasCost = r.usage.HasCost || call.HasCost
 	r.hasUsage = true
-	e := p.event(streaming.KindUsage)
+	e := p.out.New(streaming.KindUsage)
 	e.Usage = &call
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // messageUpdate is one streaming event of the assistant message: text and
 // thinking deltas per content index, each block's whole text at its end,
 // and a tool call once its arguments are complete. Older builds also put
 // the whole partial message on every line: it is not read.
-func (p *parser) messageUpdate(ev gjson.Result, emit parsers.Emit) error {
+func (p *parser) messageUpdate(ev gjson.Result) error {
 	if p.msg == "" {
-		p.msg = p.newID("m") // joined mid-message: the content opens it
+		p.msg = p.ids.Next("m") // joined mid-message: the content opens it
 	}
 	idx := int(ev.Get("contentIndex").Int())
 	switch ev.Get("type").Str {
 	case "text_delta":
-		return p.text(streaming.KindTextDelta, idx, ev.Get("delta").Str, streaming.Delta, emit)
+		return p.text(streaming.KindTextDelta, idx, ev.Get("delta").Str, streaming.Delta)
 	case "thinking_delta":
-		return p.text(streaming.KindThinkingDelta, idx, ev.Get("delta").Str, streaming.Delta, emit)
+		return p.text(streaming.KindThinkingDelta, idx, ev.Get("delta").Str, streaming.Delta)
 	case "text_end":
-		return p.text(streaming.KindTextDelta, idx, ev.Get("content").Str, streaming.Final, emit)
+		return p.text(streaming.KindTextDelta, idx, ev.Get("content").Str, streaming.Final)
 	case "thinking_end":
-		return p.text(streaming.KindThinkingDelta, idx, ev.Get("content").Str, streaming.Final, emit)
+		return p.text(streaming.KindThinkingDelta, idx, ev.Get("content").Str, streaming.Final)
 	case "toolcall_end":
 		tc := ev.Get("toolCall")
-		return p.toolStart(tc.Get("id").Str, tc.Get("name").Str, tc.Get("arguments"), emit)
+		return p.toolStart(tc.Get("id").Str, tc.Get("name").Str, tc.Get("arguments"))
 	}
 	// start, *_start, toolcall_delta (the arguments' JSON so far), done and
 	// error (message_end follows with the whole message).
@@ -176,17 +176,17 @@ func (p *parser) messageUpdate(ev gjson.Result, emit parsers.Emit) error {
 
 // blocks sends the text and thinking blocks of a whole message as finals,
 // each under its index in the message's content.
-func (p *parser) blocks(id string, content gjson.Result, emit parsers.Emit) error {
+func (p *parser) blocks(id string, content gjson.Result) error {
 	i := -1
 	var err error
 	content.ForEach(func(_, b gjson.Result) bool {
 		i++
 		switch b.Get("type").Str {
 		case "text":
-			err = p.textIn(id, streaming.KindTextDelta, i, b.Get("text").Str, streaming.Final, emit)
+			err = p.textIn(id, streaming.KindTextDelta, i, b.Get("text").Str, streaming.Final)
 		case "thinking":
 			if !b.Get("redacted").Bool() {
-				err = p.textIn(id, streaming.KindThinkingDelta, i, b.Get("thinking").Str, streaming.Final, emit)
+				err = p.textIn(id, streaming.KindThinkingDelta, i, b.Get("thinking").Str, streaming.Final)
 			}
 		}
 		return err == nil
@@ -195,29 +195,18 @@ func (p *parser) blocks(id string, content gjson.Result, emit parsers.Emit) erro
 }
 
 // text sends text of the assistant message being written.
-func (p *parser) text(kind streaming.Kind, block int, text string, mode streaming.Mode, emit parsers.Emit) error {
-	return p.textIn(p.msg, kind, block, text, mode, emit)
+func (p *parser) text(kind streaming.Kind, block int, text string, mode streaming.Mode) error {
+	return p.textIn(p.msg, kind, block, text, mode)
 }
 
-func (p *parser) textIn(id string, kind streaming.Kind, block int, text string, mode streaming.Mode, emit parsers.Emit) error {
-	if text == "" {
-		return nil
-	}
-	e := p.event(kind)
-	e.Message, e.Role, e.Block, e.Text = id, streaming.RoleAssistant, block, text
-	return parsers.Send(emit, mode, e)
+func (p *parser) textIn(id string, kind streaming.Kind, block int, text string, mode streaming.Mode) error {
+	return p.out.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, kind, block, text, mode)
 }
 
 // userText sends a user message's whole text: a string, or text and image
 // blocks.
-func (p *parser) userText(id string, content gjson.Result, emit parsers.Emit) error {
-	text := contentText(content)
-	if text == "" {
-		return nil
-	}
-	e := p.event(streaming.KindTextDelta)
-	e.Message, e.Role, e.Text = id, streaming.RoleUser, text
-	return emit.Final(e)
+func (p *parser) userText(id string, content gjson.Result) error {
+	return p.out.Text(parsers.Msg{ID: id, Role: streaming.RoleUser}, streaming.KindTextDelta, 0, contentText(content), streaming.Final)
 }
 
 // contentText is the text of a content value: a string, or blocks whose
@@ -247,35 +236,17 @@ func contentText(content gjson.Result) string {
 }
 
 // open sends message.start.
-func (p *parser) open(id, role string, emit parsers.Emit) error {
-	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role = id, role
-	return emit.Push(e)
-}
+func (p *parser) open(id, role string) error { return p.out.Start(parsers.Msg{ID: id, Role: role}) }
 
 // stop sends message.stop.
-func (p *parser) stop(id, role string, emit parsers.Emit) error {
-	e := p.event(streaming.KindMessageStop)
-	e.Message, e.Role = id, role
-	return emit.Push(e)
-}
+func (p *parser) stop(id, role string) error { return p.out.Stop(parsers.Msg{ID: id, Role: role}) }
 
 // closeMsg stops the assistant message being written, if any.
-func (p *parser) closeMsg(emit parsers.Emit) error {
+func (p *parser) closeMsg() error {
 	if p.msg == "" {
 		return nil
 	}
 	id := p.msg
 	p.msg = ""
-	return p.stop(id, streaming.RoleAssistant, emit)
-}
-
-// status sends a status line.
-func (p *parser) status(text, level string, emit parsers.Emit) error {
-	if text == "" {
-		return nil
-	}
-	e := p.event(streaming.KindStatus)
-	e.Text, e.Level = text, level
-	return emit.Push(e)
+	return p.stop(id, streaming.RoleAssistant)
 }

@@ -3,7 +3,6 @@ package pi
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,9 +14,8 @@ import (
 // parser is the state of one pi stream: the session it reads, where the
 // run stands and the ids it gave. It keeps no text: the session does.
 type parser struct {
-	ev  streaming.Event
-	t   time.Time // the time of the event being read (message timestamps)
-	gen int       // generated ids
+	out parsers.Out // scratch event and the line's Emit; out.Time is the event's time (message timestamps)
+	ids parsers.IDs // message and call ids: pi's messages have none
 
 	session, cwd string // from the header, for every run of the process
 
@@ -25,7 +23,7 @@ type parser struct {
 	resulted bool // the current run's result was sent: a later agent_start begins another run
 	ended    bool // agent_end (or agent_settled) came since the last agent_start
 
-	msg   string          // the assistant message being written (pi's messages have no ids)
+	msg   string          // the assistant message being written
 	user  string          // the user message being written
 	tools map[string]bool // tool calls started and not ended
 
@@ -47,34 +45,22 @@ type run struct {
 
 func newParser() *parser { return &parser{tools: make(map[string]bool)} }
 
-// event resets the scratch event to one of kind k at the current time.
-func (p *parser) event(k streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: k, Time: p.t}
-	return &p.ev
-}
-
-// newID returns an id unique within the stream.
-func (p *parser) newID(prefix string) string {
-	p.gen++
-	return prefix + strconv.Itoa(p.gen)
-}
-
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.t = time.Time{}
+	p.out.Emit, p.out.Time = emit, time.Time{}
 	typ := l.Str("type")
 	if typ == "session" {
-		return p.header(l, emit)
+		return p.header(l)
 	}
 	if typ == "agent_start" {
-		return p.agentStart(emit)
+		return p.agentStart()
 	}
 	if !p.started || p.resulted && inRun(typ) {
 		// A stream joined mid-way (or cut from its header), or a run's
 		// events after the last run ended with no agent_start between (a
 		// log cut down to its agent_end lines): a run begins with what
 		// comes.
-		if err := p.begin(emit); err != nil {
+		if err := p.begin(); err != nil {
 			return err
 		}
 	}
@@ -83,24 +69,24 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		p.run.turns++
 		return nil
 	case "message_start":
-		return p.messageStart(l.Get("message"), emit)
+		return p.messageStart(l.Get("message"))
 	case "message_update":
-		return p.messageUpdate(l.Get("assistantMessageEvent"), emit)
+		return p.messageUpdate(l.Get("assistantMessageEvent"))
 	case "message_end":
-		return p.messageEnd(l.Get("message"), emit)
+		return p.messageEnd(l.Get("message"))
 	case "tool_execution_start":
-		return p.toolStart(l.Str("toolCallId"), l.Str("toolName"), l.Get("args"), emit)
+		return p.toolStart(l.Str("toolCallId"), l.Str("toolName"), l.Get("args"))
 	case "tool_execution_update":
-		return p.toolUpdate(l, emit)
+		return p.toolUpdate(l)
 	case "tool_execution_end":
-		return p.toolEnd(l, emit)
+		return p.toolEnd(l)
 	case "agent_end":
-		return p.agentEnd(l, emit)
+		return p.agentEnd(l)
 	case "agent_settled":
 		// The newest builds' last line: retries and queued prompts are done.
 		p.run.retrying = false
 		if p.ended && !p.resulted {
-			return p.result(emit)
+			return p.result()
 		}
 		return nil
 	case "turn_end", "queue_update", "session_info_changed", "thinking_level_changed", "entry_appended",
@@ -109,7 +95,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		// to show (formats/pi.md §3.5, §6).
 		return nil
 	}
-	return p.sessionEvent(l, typ, emit)
+	return p.sessionEvent(l, typ)
 }
 
 // inRun reports the events that belong to a run (not the session-level
@@ -126,51 +112,52 @@ func inRun(typ string) bool {
 // Finish ends the stream: an open message is closed; a run without its
 // final agent_end stays incomplete.
 func (p *parser) Finish(emit parsers.Emit) error {
-	return p.closeMsg(emit)
+	p.out.Emit = emit
+	return p.closeMsg()
 }
 
 // header is the session line: a new session begins a run (a second header
 // is another process's output appended to the log).
-func (p *parser) header(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) header(l *parsers.Line) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.session, p.cwd = strings.Clone(l.Str("id")), strings.Clone(l.Str("cwd"))
 	if t, err := time.Parse(time.RFC3339Nano, l.Str("timestamp")); err == nil {
-		p.t = t
+		p.out.Time = t
 	}
-	return p.begin(emit)
+	return p.begin()
 }
 
 // agentStart begins a prompt's run. The first after the header is the
 // header's run; one after a retry goes on with the same run; one after a
 // finished run (a further prompt of the same process) begins another.
-func (p *parser) agentStart(emit parsers.Emit) error {
+func (p *parser) agentStart() error {
 	p.ended = false
 	if !p.started || p.resulted {
-		return p.begin(emit)
+		return p.begin()
 	}
 	return nil
 }
 
 // begin sends session.start for a new run and forgets the last run.
-func (p *parser) begin(emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) begin() error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.started, p.resulted, p.ended = true, false, false
 	p.run = run{}
 	clear(p.tools)
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID, e.CWD = p.session, p.cwd
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // agentEnd ends a prompt's run, unless pi is about to retry it. A run
 // that showed no assistant message (a log cut down to its agent_end
 // lines) shows the ones agent_end repeats.
-func (p *parser) agentEnd(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) agentEnd(l *parsers.Line) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.ended = true
@@ -178,7 +165,7 @@ func (p *parser) agentEnd(l *parsers.Line, emit parsers.Emit) error {
 		var err error
 		l.Get("messages").ForEach(func(_, m gjson.Result) bool {
 			if m.Get("role").Str == "assistant" {
-				err = p.messageEnd(m, emit)
+				err = p.messageEnd(m)
 			}
 			return err == nil
 		})
@@ -190,12 +177,12 @@ func (p *parser) agentEnd(l *parsers.Line, emit parsers.Emit) error {
 	if p.run.retrying || p.resulted {
 		return nil
 	}
-	return p.result(emit)
+	return p.result()
 }
 
 // result sends the run's outcome: its last assistant message's stop
 // reason. An error or an abort fails the run, said at full strength.
-func (p *parser) result(emit parsers.Emit) error {
+func (p *parser) result() error {
 	p.resulted = true
 	r := &p.run
 	reason := ""
@@ -210,22 +197,22 @@ func (p *parser) result(emit parsers.Emit) error {
 		if who := r.who(); who != "" {
 			reason += " (" + who + ")"
 		}
-		e := p.event(streaming.KindError)
+		e := p.out.New(streaming.KindError)
 		e.Text, e.Fatal = reason, true
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	case "length":
 		reason = "length"
 	}
-	e := p.event(streaming.KindResult)
+	e := p.out.New(streaming.KindResult)
 	e.OK, e.Reason, e.Turns = ok, reason, r.turns
 	if r.hasUsage {
 		u := r.usage
 		u.CostUSD = math.Round(u.CostUSD*1e9) / 1e9 // sums of floats
 		e.Usage = &u
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // who names the model that answered: provider/model.
@@ -241,7 +228,7 @@ func (r *run) who() string {
 
 // sessionEvent handles the session-level events that have something to
 // say: retries, compaction, extension errors, failed RPC commands.
-func (p *parser) sessionEvent(l *parsers.Line, typ string, emit parsers.Emit) error {
+func (p *parser) sessionEvent(l *parsers.Line, typ string) error {
 	text, level := "", streaming.LevelInfo
 	switch typ {
 	case "auto_retry_start":
@@ -288,13 +275,9 @@ func (p *parser) sessionEvent(l *parsers.Line, typ string, emit parsers.Emit) er
 		}
 		text, level = "command "+l.Str("command")+" failed: "+l.Get("error").String(), streaming.LevelWarning
 	default:
-		e := p.event(streaming.KindUnknown)
-		e.Type, e.Text = typ, l.JSON
-		return emit.Push(e)
+		return p.out.Unknown(typ, l.JSON)
 	}
-	e := p.event(streaming.KindStatus)
-	e.Text, e.Level = text, level
-	return emit.Push(e)
+	return p.out.Status(text, level)
 }
 
 // msTime reads a message timestamp: Unix epoch milliseconds.

@@ -12,51 +12,51 @@ import (
 // model's toolcall_end, at the assistant message_end, or at
 // tool_execution_start, whichever comes first (the others find it
 // started).
-func (p *parser) toolStart(id, name string, args gjson.Result, emit parsers.Emit) error {
+func (p *parser) toolStart(id, name string, args gjson.Result) error {
 	if id == "" {
-		id = p.newID("call")
+		id = p.ids.Next("call")
 	}
 	if p.tools[id] {
 		return nil
 	}
 	p.tools[strings.Clone(id)] = true
-	e := p.event(streaming.KindToolStart)
+	e := p.out.New(streaming.KindToolStart)
 	e.ID, e.Name = id, parsers.CleanToolName(name)
 	e.Input = parsers.JSONText(args)
 	e.Edits = edits(name, args)
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // toolUpdate is the output so far of a running call (partialResult holds
 // all of it, not what is new): a snapshot.
-func (p *parser) toolUpdate(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) toolUpdate(l *parsers.Line) error {
 	id := l.Str("toolCallId")
-	if err := p.toolStart(id, l.Str("toolName"), l.Get("args"), emit); err != nil {
+	if err := p.toolStart(id, l.Str("toolName"), l.Get("args")); err != nil {
 		return err
 	}
 	text := contentText(l.Get("partialResult").Get("content"))
 	if text == "" {
 		return nil
 	}
-	e := p.event(streaming.KindToolOutputDelta)
+	e := p.out.New(streaming.KindToolOutputDelta)
 	e.ID, e.Text = id, text
-	return emit.Snapshot(e)
+	return p.out.Snapshot()
 }
 
 // toolEnd is an execution's end: its result, failed when isError.
-func (p *parser) toolEnd(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) toolEnd(l *parsers.Line) error {
 	id, name := l.Str("toolCallId"), l.Str("toolName")
-	if err := p.toolStart(id, name, l.Get("args"), emit); err != nil {
+	if err := p.toolStart(id, name, l.Get("args")); err != nil {
 		return err
 	}
-	return p.endTool(id, name, l.Get("result"), l.Get("isError").Bool(), emit)
+	return p.endTool(id, name, l.Get("result"), l.Get("isError").Bool())
 }
 
 // endTool ends a call with a result ({content, details}, or a toolResult
 // message, which has the same content).
-func (p *parser) endTool(id, name string, result gjson.Result, isError bool, emit parsers.Emit) error {
+func (p *parser) endTool(id, name string, result gjson.Result, isError bool) error {
 	delete(p.tools, id)
-	e := p.event(streaming.KindToolEnd)
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, parsers.CleanToolName(name)
 	e.Output = contentText(result.Get("content"))
 	if e.Output == "" && result.Type == gjson.String {
@@ -66,23 +66,23 @@ func (p *parser) endTool(id, name string, result gjson.Result, isError bool, emi
 	if isError {
 		e.Status = streaming.ToolError
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // bashExecution is the user's own `!command`: a bash call started and
 // ended at once.
-func (p *parser) bashExecution(m gjson.Result, emit parsers.Emit) error {
-	id := p.newID("bash")
-	e := p.event(streaming.KindToolStart)
+func (p *parser) bashExecution(m gjson.Result) error {
+	id := p.ids.Next("bash")
+	e := p.out.New(streaming.KindToolStart)
 	e.ID, e.Name = id, "bash"
 	e.Input = `{"command":` + m.Get("command").Raw + `}`
 	if !m.Get("command").Exists() {
 		e.Input = ""
 	}
-	if err := emit.Push(e); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
-	e = p.event(streaming.KindToolEnd)
+	e = p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name, e.Output = id, "bash", m.Get("output").Str
 	e.ExitCode = parsers.IntOrNil(m.Get("exitCode"))
 	e.Status = streaming.ToolOK
@@ -92,7 +92,7 @@ func (p *parser) bashExecution(m gjson.Result, emit parsers.Emit) error {
 	case e.ExitCode != nil && *e.ExitCode != 0:
 		e.Status = streaming.ToolError
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // edits are the file changes of pi's edit tool, {path, edits:[{oldText,
