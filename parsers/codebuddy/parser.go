@@ -52,8 +52,11 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	}
 	switch typ {
 	case "message":
-		if l.Str("role") == "user" {
+		switch l.Str("role") {
+		case "user":
 			return p.userMessage(l)
+		case "system", "developer":
+			return nil // instructions given to the model, not the conversation
 		}
 		return p.assistantMessage(l)
 	case "reasoning":

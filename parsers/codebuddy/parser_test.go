@@ -67,13 +67,15 @@ func TestOutcome(t *testing.T) {
 	}
 }
 
-// The user's ask is the last <user_query>, without the system reminders;
+// The user's ask is the last <user_query>, without the system reminders
+// (and a system message is not the assistant's);
 // the reasoning and the answer of one model call are blocks of one
 // message; the result's text repeats the answer and is not shown again.
 func TestItems(t *testing.T) {
 	r := run(t, array(
 		userItem("<system-reminder>memory: be brief</system-reminder>", "<system-reminder>tasks: none</system-reminder>", "<user_query>Reply OK</user_query>"),
 		`{"type":"file-history-snapshot","id":"f1","timestamp":1,"isSnapshotUpdate":false,"snapshot":{"messageId":"u1","trackedFileBackups":{}}}`,
+		`{"type":"message","role":"system","content":[{"type":"text","text":"You are CodeBuddy."}],"id":"sys1","sessionId":"s1"}`,
 		reasoning("r1", "m1", "They want OK."),
 		answer("a1", "m1", "OK\n"),
 		`{"type":"ai-title","aiTitle":"Reply OK","sessionId":"s1"}`,

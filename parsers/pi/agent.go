@@ -33,7 +33,8 @@ var Agent = parsers.Agent{
 func detect(l *parsers.Line) parsers.Confidence {
 	switch l.Str("type") {
 	case "session":
-		if l.Get("id").Type == gjson.String && l.Has("version") {
+		// The session header; older headers may lack version.
+		if l.Get("id").Type == gjson.String && (l.Has("version") || l.Get("cwd").Type == gjson.String) {
 			return parsers.Decisive
 		}
 	case "agent_start", "turn_start", "agent_settled":

@@ -205,6 +205,7 @@ func TestDetect(t *testing.T) {
 		{`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`, parsers.No}, // Anthropic's raw event
 		{`{"type":"system","subtype":"init","session_id":"s","tools":[]}`, parsers.No},
 		{`{"type":"session","id":"x"}`, parsers.No},
+		{`{"type":"session","id":"x","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}`, parsers.Decisive}, // an older header, no version
 		{`{"type":"turn.started"}`, parsers.No},
 		{`{"type":"message","role":"assistant","content":"x","delta":true}`, parsers.No},
 		{`{"payloads":[],"meta":{"durationMs":1}}`, parsers.No},
