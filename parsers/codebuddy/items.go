@@ -187,23 +187,25 @@ func (p *parser) part(l *parsers.Line, i int) string {
 	return id + "/" + strconv.Itoa(i)
 }
 
-// usage is one model request's tokens, in the Responses SDK's names: the
-// input counts cached tokens, which are taken out of it.
+// usage adds one model request's tokens, in the Responses SDK's names
+// (the input counts cached tokens, which are taken out of it), to the
+// run's, and sends the run's so far: the renderers show the latest usage
+// event as the run's.
 func (p *parser) usage(u gjson.Result) error {
 	if !u.IsObject() {
 		return nil
 	}
 	cached := u.Get("inputTokensDetails.0.cached_tokens").Int() + u.Get("inputTokensDetails.cached_tokens").Int()
-	call := streaming.Usage{
-		InputTokens:     max(u.Get("inputTokens").Int()-cached, 0),
-		OutputTokens:    u.Get("outputTokens").Int(),
-		CacheReadTokens: cached,
-	}
-	if call == (streaming.Usage{}) {
+	in, out := max(u.Get("inputTokens").Int()-cached, 0), u.Get("outputTokens").Int()
+	if in == 0 && out == 0 && cached == 0 {
 		return nil
 	}
+	p.used.InputTokens += in
+	p.used.OutputTokens += out
+	p.used.CacheReadTokens += cached
 	e := p.out.New(streaming.KindUsage)
-	e.Usage = &call
+	used := p.used
+	e.Usage = &used
 	return p.out.Push()
 }
 

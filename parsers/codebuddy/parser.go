@@ -17,10 +17,11 @@ type parser struct {
 	out parsers.Out // scratch event and the line's Emit; out.Time is the item's timestamp
 	ids parsers.IDs // ids for what has none
 
-	started  bool   // session.start was sent for the current run
-	resulted bool   // the current run's result came: what follows is another run
-	session  string // the run's sessionId
-	open     string // the assistant message open (providerData.messageId)
+	started  bool            // session.start was sent for the current run
+	resulted bool            // the current run's result came: what follows is another run
+	session  string          // the run's sessionId
+	open     string          // the assistant message open (providerData.messageId)
+	used     streaming.Usage // the run's tokens so far, from its messages
 
 	claude parsers.Parser // stream-json lines, once one came
 }
@@ -105,6 +106,7 @@ func (p *parser) begin(session string) error {
 	}
 	p.started, p.resulted = true, false
 	p.session = strings.Clone(session)
+	p.used = streaming.Usage{}
 	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = session
 	return p.out.Push()

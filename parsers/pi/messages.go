@@ -115,9 +115,10 @@ func (p *parser) assistantEnd(m gjson.Result) error {
 	return p.usage(m.Get("usage"))
 }
 
-// usage sends one model call's tokens and cost, and adds them to the
-// run's: each assistant message is one call (pi's turn_end and agent_end
-// repeat the same messages, and are not counted).
+// usage adds one model call's tokens and cost to the run's and sends the
+// run's so far (a usage event is the run's usage: the renderers show the
+// latest). Each assistant message is one call; pi's turn_end and
+// agent_end repeat the same messages and are not counted.
 func (p *parser) usage(u gjson.Result) error {
 	if !u.IsObject() {
 		return nil
@@ -143,7 +144,7 @@ func (p *parser) usage(u gjson.Result) error {
 	r.usage.HasCost = r.usage.HasCost || call.HasCost
 	r.hasUsage = true
 	e := p.out.New(streaming.KindUsage)
-	e.Usage = &call
+	e.Usage = r.total()
 	return p.out.Push()
 }
 

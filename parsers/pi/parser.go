@@ -208,11 +208,16 @@ func (p *parser) result() error {
 	e := p.out.New(streaming.KindResult)
 	e.OK, e.Reason, e.Turns = ok, reason, r.turns
 	if r.hasUsage {
-		u := r.usage
-		u.CostUSD = math.Round(u.CostUSD*1e9) / 1e9 // sums of floats
-		e.Usage = &u
+		e.Usage = r.total()
 	}
 	return p.out.Push()
+}
+
+// total is the run's usage so far.
+func (r *run) total() *streaming.Usage {
+	u := r.usage
+	u.CostUSD = math.Round(u.CostUSD*1e9) / 1e9 // sums of floats: 0.0006, not 0.0006000000000000001
+	return &u
 }
 
 // who names the model that answered: provider/model.

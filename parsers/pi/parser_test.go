@@ -216,3 +216,21 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// A usage event is the run's usage so far (the renderers show the latest
+// as the run's), and the result's is the run's total; a new run starts
+// from nothing.
+func TestUsageIsTheRunsSoFar(t *testing.T) {
+	start := header + "\n" + `{"type":"agent_start"}` + "\n"
+	r := run(t, start+assistant("a", "toolUse", "")+assistant("b", "stop", "")+agentEnd(false)+
+		`{"type":"agent_start"}`+"\n"+assistant("c", "stop", "")+agentEnd(false))
+	var in []int64
+	for _, e := range r.Events {
+		if e.Kind == streaming.KindUsage || e.Kind == streaming.KindResult {
+			in = append(in, e.Usage.InputTokens)
+		}
+	}
+	if fmt.Sprint(in) != "[10 20 20 10 10]" {
+		t.Errorf("input tokens of usage and result events %v, want [10 20 20 10 10]", in)
+	}
+}
