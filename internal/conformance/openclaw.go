@@ -11,8 +11,10 @@ func init() { Register("openclaw", openclawExpect) }
 // openclawExpect reads `openclaw agent --json` (formats/openclaw.md): a
 // document per run, {payloads, meta} (embedded) or the gateway's {runId,
 // status, result:{payloads, meta}}, maybe after log lines; a log may hold
-// several, one per line (the exit status and answer are the last's). Each payload's text
-// (with a "MEDIA:<url>" line per attachment) is an answer text; with no
+// several, one per line (the exit status and answer are the last's).
+// A payload's text is followed by a "MEDIA:<url>" paragraph per
+// attachment. Each payload's text
+// is an answer text; with no
 // payload, meta.finalAssistantVisibleText is. The run failed (1) when the
 // gateway's status is not "ok", meta.aborted is true, meta.error is there
 // or a payload is an error; else it succeeded (0), its answer the
@@ -54,7 +56,7 @@ func openclawRun(doc gjson.Result) (texts []string, failed bool) {
 		}
 		for _, u := range urls {
 			if t != "" {
-				t += "\n"
+				t += "\n\n"
 			}
 			t += "MEDIA:" + u.String()
 		}

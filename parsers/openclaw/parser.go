@@ -161,7 +161,8 @@ func (p *parser) fallbacks(trace gjson.Result) error {
 }
 
 // payloadText is a payload as OpenClaw shows it: its text, then a
-// MEDIA:<url> line per attachment (inline data summarised).
+// MEDIA:<url> line per attachment (inline data summarised), each a
+// paragraph.
 func payloadText(pl gjson.Result) string {
 	t := pl.Get("text").String()
 	urls := pl.Get("mediaUrls").Array()
@@ -174,7 +175,7 @@ func payloadText(pl gjson.Result) string {
 			url = parsers.ImageSummary(mime, len(data))
 		}
 		if t != "" {
-			t += "\n"
+			t += "\n\n" // a paragraph of its own: markdown would join a line to the text
 		}
 		t += "MEDIA:" + url
 	}

@@ -30,7 +30,7 @@ func TestOutcome(t *testing.T) {
 		answer  string
 	}{
 		{"payload", doc(`{"text":"hi","mediaUrl":null}`, ""), streaming.Success, "", "hi"},
-		{"two payloads are one reply", doc(`{"text":"one"},{"text":"two","mediaUrls":["https://x/a.png"]}`, ""), streaming.Success, "", "one\n\ntwo\nMEDIA:https://x/a.png"},
+		{"two payloads are one reply", doc(`{"text":"one"},{"text":"two","mediaUrls":["https://x/a.png"]}`, ""), streaming.Success, "", "one\n\ntwo\n\nMEDIA:https://x/a.png"},
 		{"no payload: the visible text", doc(``, ""), streaming.Success, "", "visible"},
 		{"aborted", strings.Replace(doc(`{"text":"part"}`, ""), `"aborted":false`, `"aborted":true`, 1), streaming.Failure, "aborted", ""},
 		{"meta.error", doc(``, `,"error":{"kind":"context_overflow","message":"prompt too large"}`), streaming.Failure, "context_overflow: prompt too large", ""},
