@@ -151,6 +151,12 @@ func TestRunEveryAgent(t *testing.T) {
 		{[]string{"agy", "-output-format=stream-json", "-p", "x"}, []string{"-output-format=stream-json", "-p", "x"}, "antigravity/03-agentjournal-agy-1.1.17-clean-list-dir-view-file-success.jsonl"},
 		{[]string{"amp", "-x", "what is 2+2?"}, []string{"-x", "what is 2+2?", "--stream-json"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
 		{[]string{"amp", "-x", "q", "--", "-v"}, []string{"-x", "q", "--stream-json", "--", "-v"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
+		{[]string{"pi", "fix the test"}, []string{"--mode", "json", "fix the test"}, "pi/01-causeflow-openai-codex-gpt-5.5-usage-limit-error-agent-end.jsonl"},
+		{[]string{"pi", "--mode", "json", "x"}, []string{"--mode", "json", "x"}, "pi/01-causeflow-openai-codex-gpt-5.5-usage-limit-error-agent-end.jsonl"},
+		{[]string{"codebuddy", "reply OK", "-y"}, []string{"-p", "--output-format", "json", "reply OK", "-y"}, "codebuddy/01-aspipe-output-format-json-array-responses-items-reasoning-result.jsonl"},
+		{[]string{"cbc", "-p", "x"}, []string{"--output-format", "json", "-p", "x"}, "codebuddy/01-aspipe-output-format-json-array-responses-items-reasoning-result.jsonl"},
+		{[]string{"openclaw", "-m", "hi", "--local"}, []string{"agent", "--json", "-m", "hi", "--local"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
+		{[]string{"openclaw", "agent", "--json", "-m", "hi"}, []string{"agent", "--json", "-m", "hi"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
 		// Not an agent agentfmt knows: run as it is.
 		{[]string{"mytool", "--flag", "x"}, []string{"--flag", "x"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
 	}
