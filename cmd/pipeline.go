@@ -347,8 +347,9 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	code := outcomeCode(outcome, sum.UntilMissing)
 	agentFailed := false
 	if outcome == streaming.Incomplete && p.agent != nil {
-		if c, why := p.agent.failure(); c != 0 {
+		if c, why := p.agent.failure(); c != 0 && !interrupted {
 			code, sum.Reason, reason, agentFailed = c, why, why, true
+			sum.Outcome, sum.NoResult = streaming.Failure, true
 		}
 	}
 	// The worst run's status, when the input held several.

@@ -92,6 +92,11 @@ type Summary struct {
 	// UntilMissing is set when --until was given and the final answer
 	// lacks the marker.
 	UntilMissing bool
+	// NoResult: no result event ended the run, yet Outcome is a failure
+	// ('agentfmt run': the agent exited non-zero or was killed without
+	// one; Reason says how). Finish writes the failure line a result
+	// would have written.
+	NoResult bool
 }
 
 // Renderer consumes the session's events.
