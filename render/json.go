@@ -165,6 +165,16 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("message", ev.Message)
 		str("role", ev.Role)
 		str("parent", ev.Parent)
+	case streaming.KindBlockStop:
+		str("message", ev.Message)
+		num("block", int64(ev.Block))
+		if ev.BlockKind == streaming.KindThinkingDelta {
+			str("block_kind", "thinking")
+		} else {
+			str("block_kind", "text")
+		}
+		str("role", ev.Role)
+		str("parent", ev.Parent)
 	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindTextRevision,
 		streaming.KindThinkingRevision, streaming.KindTextSentence:
 		str("message", ev.Message)
@@ -263,7 +273,9 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		b = strconv.AppendBool(b, ev.OK)
 		b = append(b, `,"text":`...)
 		b = appendString(b, ev.Text)
-		num("duration_ms", ev.DurationMS)
+		if ev.DurationMS > 0 { // 0: the agent did not say
+			num("duration_ms", ev.DurationMS)
+		}
 		num("turns", int64(ev.Turns))
 		if ev.Usage != nil && ev.Usage.HasCost {
 			b = append(b, `,"cost_usd":`...)

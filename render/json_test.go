@@ -75,3 +75,18 @@ func TestJSONEveryKindIsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONResultDurationWhenKnown: a result's duration_ms is left out when
+// the agent reported none (0), as tool.end's is; a reported one is kept.
+func TestJSONResultDurationWhenKnown(t *testing.T) {
+	for _, tc := range []struct {
+		ms   int64
+		want string
+	}{{0, ""}, {1200, `"duration_ms":1200`}} {
+		ev := streaming.Event{Kind: streaming.KindResult, OK: true, Turns: 1, DurationMS: tc.ms}
+		out := string(AppendEventJSON(nil, &ev))
+		if got := strings.Contains(out, "duration_ms"); got != (tc.want != "") || !strings.Contains(out, tc.want) {
+			t.Errorf("duration %d: %s", tc.ms, out)
+		}
+	}
+}

@@ -34,6 +34,9 @@ const (
 	KindRaw                Kind = "raw"
 	KindUnknown            Kind = "unknown"
 	KindNotice             Kind = "notice"
+	// KindBlockStop says a text or thinking block is final: no more of its
+	// text follows (BlockKind says which kind of block).
+	KindBlockStop Kind = "block.stop"
 )
 
 // IsText reports whether the kind carries block text that the session
@@ -170,6 +173,9 @@ type Event struct {
 	// blocks of a message this way, or none.
 	Part   string
 	Parent string // subagent: the tool call id that started it
+	// BlockKind is the kind of block a block.stop ends: KindTextDelta or
+	// KindThinkingDelta.
+	BlockKind Kind
 
 	// Text is the payload of text-like kinds, status, notice, raw and error
 	// (message) events, and the final answer of a result.
@@ -217,6 +223,7 @@ func IntPtr(n int) *int { return &n }
 func (ev *Event) Clone() Event {
 	c := *ev
 	c.Kind, c.Status = Kind(strings.Clone(string(c.Kind))), ToolStatus(strings.Clone(string(c.Status)))
+	c.BlockKind = Kind(strings.Clone(string(c.BlockKind)))
 	for _, s := range [...]*string{&c.Agent, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
 		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Choice, &c.From, &c.To,
 		&c.Level, &c.Reason, &c.Type} {
