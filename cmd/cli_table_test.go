@@ -22,6 +22,7 @@ import (
 //	$ agentfmt sesions                         (the command line, split as a shell would)
 //	exit 2
 //	stderr has did you mean sessions?          (also: stdout has, … lacks, … empty)
+//	$TMP/summary.md has ✗                      (a file the command wrote)
 //
 // In the command line, stdin and the checks, $TESTDATA is ../testdata
 // and $TMP the case's own temporary directory. Text after "has" or
@@ -133,11 +134,18 @@ func (c *cliCase) run(t *testing.T) {
 			continue
 		}
 		var got string
-		switch word {
-		case "stdout":
+		switch {
+		case word == "stdout":
 			got = r.stdout
-		case "stderr":
+		case word == "stderr":
 			got = r.stderr
+		case strings.HasPrefix(word, "$TMP/"):
+			b, err := os.ReadFile(expand(word))
+			if err != nil {
+				t.Errorf("%s: %v", c.where, err)
+				continue
+			}
+			got = string(b)
 		default:
 			t.Fatalf("%s: unknown line %q", c.where, l)
 		}

@@ -46,6 +46,12 @@ type pipeline struct {
 	worstReason string
 	// read reports that some input was opened.
 	read bool
+	// input names the FILE being read when there are several ("" else);
+	// steps are the step summaries of the runs before the last, and
+	// unsummarised says that the session's last run is in none yet.
+	input        string
+	steps        []string
+	unsummarised bool
 	// lines is how many lines the last source gave; empty names the
 	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
 	lines int
@@ -73,12 +79,16 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	var runErr error
 	for i, name := range files {
 		errs := p.fileErrs
+		if len(files) > 1 {
+			p.input = name
+		}
 		if runErr = p.readFile(name); runErr != nil {
 			if p.tee != nil && isOutputError(runErr) {
 				p.drainFiles(files[i+1:])
 			}
 			break
 		}
+		p.unsummarised = p.fileErrs == errs
 		if i < len(files)-1 && p.fileErrs == errs {
 			p.noteFile()
 		}
@@ -87,16 +97,18 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 }
 
 // noteFile records the status of the last run of a FILE that is not the
-// last one: with several FILEs the exit status is the worst one's.
+// last one: with several FILEs the exit status is the worst one's, and
+// the step summary says every one.
 func (p *pipeline) noteFile() {
 	outcome, reason := p.sess.Outcome()
-	until := false
+	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.sess.FinalAnswer()}
 	if p.o.Until != "" && outcome == streaming.Success {
-		until = p.untilMissing(p.sess.FinalAnswer())
+		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
-	if c := outcomeCode(outcome, until); rank(c) > rank(p.worst) {
+	if c := outcomeCode(outcome, sum.UntilMissing); rank(c) > rank(p.worst) {
 		p.worst, p.worstReason = c, reason
 	}
+	p.noteStep(sum)
 }
 
 // newPipeline sets up the renderer, the filters, the session and the
@@ -366,7 +378,10 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		return ExitUsage, err
 	}
 	if p.read {
-		if err := writeStepSummary(p.env, p.o, sum, p.rend); err != nil {
+		if p.unsummarised || p.agent != nil {
+			p.noteStep(sum)
+		}
+		if err := writeStepSummary(p.env, p.o, p.steps); err != nil {
 			warnf(p.stderr, "--summary: %v", err)
 		}
 		p.hintNoJSON()
