@@ -10,6 +10,7 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/dustin/go-humanize v1.1.0
 	github.com/fatih/color v1.19.0
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/mattn/go-isatty v0.0.24
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/rivo/uniseg v0.4.7

@@ -31,7 +31,10 @@ type output struct {
 	marker *filter.Marker
 	facts  render.RunFacts
 	ended  atomic.Bool
-	tally  tally
+	// ends receives a value when a run ends (a follower starts its
+	// settle time then); made by endWake.
+	ends  chan struct{}
+	tally tally
 	// trim: -o text prints the answer without its leading and trailing
 	// blank lines.
 	trim bool
@@ -135,6 +138,12 @@ func (o *output) Handle(ev *streaming.Event) error {
 		o.ended.Store(false)
 	case streaming.KindResult:
 		o.ended.Store(true)
+		if o.ends != nil {
+			select {
+			case o.ends <- struct{}{}:
+			default:
+			}
+		}
 	}
 	return o.head.Handle(ev)
 }
@@ -174,6 +183,14 @@ func (o *output) shown(answer string) string {
 		return answer
 	}
 	return o.marker.Strip(answer)
+}
+
+// endWake returns a channel that receives when a run ends.
+func (o *output) endWake() <-chan struct{} {
+	if o.ends == nil {
+		o.ends = make(chan struct{}, 1)
+	}
+	return o.ends
 }
 
 // runEnded reports that the last run in the stream has finished (its

@@ -112,6 +112,10 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 	b = appendString(b, string(ev.Kind))
 	b = append(b, `,"agent":`...)
 	b = appendString(b, ev.Agent)
+	if ev.Stream != "" {
+		b = append(b, `,"stream":`...)
+		b = appendString(b, ev.Stream)
+	}
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(ev.Line), 10)
 	if !ev.Time.IsZero() {
