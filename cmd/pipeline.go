@@ -143,7 +143,7 @@ func newPipeline(env *Env, o *Options) (*pipeline, error) {
 			}
 		}
 	}
-	out, untilMissing := wrapOutput(rend, o)
+	out, untilMissing := wrapOutput(rend, format, o)
 	p.rend, p.out, p.untilMissing = out, out, untilMissing
 	if o.Agent != "" && o.Agent != "auto" {
 		out.tally.forced = parsers.Find(all.Agents(), o.Agent)
