@@ -156,6 +156,15 @@ func (o *output) Handle(ev *streaming.Event) error {
 	return o.head.Handle(ev)
 }
 
+// heading puts a heading naming an input above its events, in the
+// renderers that have one (render.Headed).
+func (o *output) heading(name string) error {
+	if h, ok := o.rend.(render.Headed); ok {
+		return h.Heading(name)
+	}
+	return nil
+}
+
 // Flush flushes the renderer when it buffers.
 func (o *output) Flush() error {
 	if f, ok := o.rend.(render.Flusher); ok {

@@ -217,9 +217,22 @@ func (p *pipeline) readFile(name string) error {
 			return p.fileError(err)
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return p.fileError(fmt.Errorf("%s: is a directory", name))
+		}
 		src = f
 	}
 	p.read = true
+	if p.input != "" {
+		// One of several: a heading names it (pretty, plain, markdown).
+		heading := name
+		if name == "-" {
+			heading = "standard input"
+		}
+		if err := p.out.heading(heading); err != nil {
+			return err
+		}
+	}
 	err := p.readSource(newSource(src, p.tee, p.env.Signals))
 	if p.lines == 0 && err == nil {
 		p.empty = append(p.empty, name)
