@@ -57,7 +57,9 @@ type pipeline struct {
 	lines int
 	empty []string
 	// agent is the child of 'agentfmt run', nil otherwise.
-	agent   *agentRun
+	agent *agentRun
+	// pager is the pager stdout goes through, nil for none.
+	pager   *pager
 	closers []func()
 }
 
@@ -66,7 +68,29 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	if err := checkTee(o.Tee, files, env.Stdin); err != nil {
 		return ExitUsage, err
 	}
-	p, err := newPipeline(env, o)
+	pg := pagerFor(env, o, files)
+	if pg != nil && env.Signals != nil {
+		// While the pager runs, a Ctrl-C is the pager's (less stops a
+		// search with it), not the end of agentfmt.
+		penv := *env
+		sig, stop := make(chan os.Signal, 2), make(chan struct{})
+		defer close(stop)
+		go func() {
+			for {
+				select {
+				case s := <-env.Signals:
+					if s != os.Interrupt || !pg.paging() {
+						sig <- s
+					}
+				case <-stop:
+					return
+				}
+			}
+		}()
+		penv.Signals = sig
+		env = &penv
+	}
+	p, err := newPipeline(env, o, pg)
 	if err != nil {
 		return codeOf(err), err
 	}
@@ -113,17 +137,28 @@ func (p *pipeline) noteFile() {
 
 // newPipeline sets up the renderer, the filters, the session and the
 // decoder for a run. close releases what it holds.
-func newPipeline(env *Env, o *Options) (*pipeline, error) {
+//
+// pg, when not nil, is the pager the output goes through: it is decided
+// on the terminal (format, colour, width), and pretty writes no live
+// region into it.
+func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 	format, cfg := decide(env, o)
 	gate := &gateWriter{w: outWriter{env.Stdout}}
+	if pg != nil {
+		gate.w = pg
+		cfg.Static, cfg.TermSize, cfg.Resize = true, nil, nil
+	}
 	rend, err := render.New(format, gate, cfg)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	growPipe(env.Stdout)
 	stderr := &lockedWriter{w: env.Stderr}
-	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{})}
+	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{}), pager: pg}
 	p.closers = append(p.closers, tuneGC(format), func() { close(p.stop) })
+	if pg != nil {
+		p.closers = append(p.closers, func() { pg.Close() })
+	}
 	if o.Tee != "" {
 		f, err := os.Create(o.Tee)
 		if err != nil {
@@ -389,6 +424,13 @@ func (p *pipeline) finish(runErr error) (int, error) {
 			return ioExit(err)
 		}
 		return ExitUsage, err
+	}
+	if p.pager != nil {
+		// The output first (what the pager held back, or the pager read to
+		// its end), then what is said on stderr.
+		if err := p.pager.Close(); err != nil {
+			return ioExit(err)
+		}
 	}
 	if p.read {
 		if p.unsummarised || p.agent != nil {

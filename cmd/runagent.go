@@ -115,7 +115,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	// Signals are the run's: passed on to the agent, not ending the input.
 	penv := *env
 	penv.Signals = nil
-	p, err := newPipeline(&penv, o)
+	p, err := newPipeline(&penv, o, nil)
 	if err != nil {
 		return codeOf(err), err
 	}

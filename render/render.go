@@ -77,6 +77,10 @@ type Config struct {
 	// Terminal reports that the output is a terminal (text sanitises the
 	// answer then; other renderers always do).
 	Terminal bool
+	// Static: pretty draws no live region and moves no cursor; it writes
+	// what is finished, as rows and newlines, in order (its output goes
+	// through a pager, which shows colour but obeys no cursor movement).
+	Static bool
 	// Tick, when set, replaces the pretty renderer's redraw and spinner
 	// timer (tests drive it by hand); nil means a real ticker.
 	Tick <-chan time.Time
