@@ -68,8 +68,8 @@ func (s *step) say(l *parsers.Line) string {
 // toolStep is a tool step: ACTIVE starts the call, DONE ends it with its
 // output, ERROR with its error. A terminal update of a step never seen
 // ACTIVE (the docs samples) starts it first, with its parameters.
-func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) toolStep(l *parsers.Line, s *step) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	id := p.stepID(l, s)
@@ -102,14 +102,14 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 			return nil // reported ACTIVE again
 		}
 		p.tool = strings.Clone(id)
-		e := p.event(streaming.KindToolStart)
+		e := p.out.New(streaming.KindToolStart)
 		e.ID, e.Name = id, name
 		if strings.HasPrefix(params, "{") {
 			e.Input = params
 			// (a copy: the decoder copies no Subject out of a borrowed line)
 			e.Subject = strings.Clone(subject(l, params))
 		}
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 		if state == "ACTIVE" {
@@ -120,7 +120,7 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 		return nil
 	}
 	p.tool = ""
-	e := p.event(streaming.KindToolEnd)
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, name
 	e.DurationMS = seconds(s.duration)
 	e.Status = streaming.ToolOK
@@ -131,7 +131,7 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 			e.Output = errMsg
 		}
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // subjectKeys are the PascalCase parameters that say what a call is about

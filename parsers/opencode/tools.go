@@ -12,7 +12,7 @@ import (
 // ended (state completed or error), so its start and end are emitted
 // together. Pending and running states (never written by the CLI, but in
 // the schema) only start the call.
-func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
+func (p *parser) toolUse(part *parsers.Object) error {
 	p.stepTools = true
 	state := part.Get("state")
 	id := part.Get("callID").String()
@@ -20,18 +20,18 @@ func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
 		id = part.Get("id").String()
 	}
 	if id == "" {
-		id = p.genID("call")
+		id = p.ids.Next("call")
 	}
 	name := parsers.CleanToolName(part.Get("tool").String())
 	input := state.Get("input")
 
 	if !p.tools[id] {
 		p.tools[id] = true
-		e := p.event(streaming.KindToolStart)
+		e := p.out.New(streaming.KindToolStart)
 		e.ID, e.Name = id, name
 		e.Input = parsers.JSONText(input)
 		e.Title = toolTitle(state, input)
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
@@ -41,7 +41,7 @@ func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
 		return nil
 	}
 	delete(p.tools, id)
-	e := p.event(streaming.KindToolEnd)
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, name
 	meta := state.Get("metadata")
 	if status == "completed" {
@@ -66,11 +66,11 @@ func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
 	if start.Exists() && end.Exists() && end.Int() >= start.Int() {
 		e.DurationMS = end.Int() - start.Int()
 	}
-	if err := emit.Push(e); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	if name == "todowrite" && status == "completed" {
-		return p.plan(input.Get("todos"), emit)
+		return p.plan(input.Get("todos"))
 	}
 	return nil
 }
@@ -112,11 +112,11 @@ func attachments(list gjson.Result) string {
 }
 
 // plan turns todowrite's input into the latest full plan.
-func (p *parser) plan(todos gjson.Result, emit parsers.Emit) error {
+func (p *parser) plan(todos gjson.Result) error {
 	if !todos.IsArray() {
 		return nil
 	}
-	e := p.event(streaming.KindPlan)
+	e := p.out.New(streaming.KindPlan)
 	todos.ForEach(func(_, t gjson.Result) bool {
 		e.Entries = append(e.Entries, streaming.PlanEntry{
 			Text:     t.Get("content").String(),
@@ -125,5 +125,5 @@ func (p *parser) plan(todos gjson.Result, emit parsers.Emit) error {
 		})
 		return true
 	})
-	return emit.Push(e)
+	return p.out.Push()
 }
