@@ -42,12 +42,11 @@ func isSessionMessage(l *parsers.Line) bool {
 	if !l.Has("id") || !l.Has("timestamp") || !l.Has("content") {
 		return false
 	}
-	switch l.Str("type") {
-	case "user", "gemini", "info", "warning", "error":
-		return true
-	}
-	return false
+	return sessionTypes[l.Str("type")]
 }
+
+// sessionTypes are the types of a saved chat's message records.
+var sessionTypes = map[string]bool{"user": true, "gemini": true, "info": true, "warning": true, "error": true}
 
 // session is the state of one saved chat.
 type session struct {
@@ -120,7 +119,13 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 		}
 		return nil
 	}
-	return s.message(gjson.Parse(l.JSON))
+	if sessionTypes[l.Str("type")] {
+		return s.message(gjson.Parse(l.JSON))
+	}
+	// A line among saved chat records that no family of the agent claims.
+	ev := s.set(streaming.KindUnknown)
+	ev.Type, ev.Text = l.Str("type"), l.JSON
+	return s.send()
 }
 
 func (s *session) start() error {
