@@ -90,3 +90,20 @@ func TestJSONResultDurationWhenKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONStream: an event of one of several streams names it under
+// "stream"; with one stream (Stream empty) the field is left out.
+func TestJSONStream(t *testing.T) {
+	ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Line: 2, Message: "m", Text: "x", Stream: "claude·1a2b"}
+	var m map[string]any
+	if err := json.Unmarshal(AppendEventJSON(nil, &ev), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["stream"] != "claude·1a2b" {
+		t.Errorf("stream = %v, want claude·1a2b", m["stream"])
+	}
+	ev.Stream = ""
+	if out := AppendEventJSON(nil, &ev); strings.Contains(string(out), `"stream"`) {
+		t.Errorf("a single stream's event names a stream: %s", out)
+	}
+}
