@@ -106,8 +106,6 @@ func (p *parser) toolStep(l *parsers.Line, s *step) error {
 		e.ID, e.Name = id, name
 		if strings.HasPrefix(params, "{") {
 			e.Input = params
-			// (a copy: the decoder copies no Subject out of a borrowed line)
-			e.Subject = strings.Clone(subject(l, params))
 		}
 		if err := p.out.Push(); err != nil {
 			return err
@@ -134,22 +132,11 @@ func (p *parser) toolStep(l *parsers.Line, s *step) error {
 	return p.out.Push()
 }
 
-// subjectKeys are the PascalCase parameters that say what a call is about
-// (formats/antigravity.md §2.2), most telling first; the generic subject
-// (parsers.Subject) knows only lower-case keys and would take the first
-// string, a Cwd before a CommandLine.
-var subjectKeys = [...]string{"CommandLine", "AbsolutePath", "DirectoryPath", "Pattern", "SearchDirectory"}
-
-func subject(l *parsers.Line, params string) string {
-	best, val := len(subjectKeys), ""
-	for f := l.FieldsOf(params); f.Next(); {
-		for i, k := range subjectKeys {
-			if f.Key == k && i < best && strings.HasPrefix(f.Raw, `"`) {
-				if v := l.Text(f.Raw); v != "" {
-					best, val = i, v
-				}
-			}
-		}
-	}
-	return val
+// tools is what agy's tool parameters mean: the PascalCase parameters
+// that say what a call is about (formats/antigravity.md §2.2), most
+// telling first (a CommandLine, not the Cwd before it), then the keys of
+// MCP tools.
+var tools = parsers.Tools{
+	Subject: []string{"CommandLine", "AbsolutePath", "DirectoryPath", "Pattern", "SearchDirectory",
+		"command", "path", "pattern", "url", "query", "description", "prompt", "name"},
 }

@@ -21,6 +21,7 @@ var Agent = parsers.Agent{
 	// What the parser keeps of a line is copied (see memoryCap), so the
 	// decoder lends it the reader's buffer instead of copying each line.
 	Borrow: true,
+	Tools:  tools,
 }
 
 // readers are the two families of input the claude agent reads: the

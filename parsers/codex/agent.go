@@ -26,6 +26,7 @@ var Agent = parsers.Agent{
 	Name:   "codex",
 	Detect: readers.Detect,
 	New:    readers.New,
+	Tools:  tools,
 }
 
 // readers are the three families of input the codex agent reads, told

@@ -198,3 +198,11 @@ func diffPath(s string) string {
 	}
 	return s
 }
+
+// tools is what Copilot's tool arguments mean: the keys that name a call's
+// subject (bash command, view/edit/create path, grep and glob pattern,
+// web_fetch url, task description and prompt). Edits are read by the
+// parser itself, from the edit tool's result.
+var tools = parsers.Tools{
+	Subject: []string{"command", "path", "pattern", "url", "query", "description", "prompt", "name"},
+}

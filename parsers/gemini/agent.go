@@ -21,6 +21,7 @@ var Agent = parsers.Agent{
 	Name:   "gemini",
 	Detect: readers.Detect,
 	New:    readers.New,
+	Tools:  tools,
 }
 
 // readers are the two families of input the gemini agent reads: the

@@ -261,7 +261,6 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 		ev.ID = id
 		ev.Name = parsers.CleanToolName(c.Get("name").String())
 		ev.Input = compact(c.Get("args"))
-		ev.Edits = toolEdits(ev.Name, c.Get("args"))
 		if err := s.send(); err != nil {
 			return false, err
 		}
@@ -316,21 +315,6 @@ func compact(v gjson.Result) string {
 		return parsers.JSONText(v)
 	}
 	return v.Get("@ugly").Raw
-}
-
-// toolEdits are the file changes of write_file and replace calls.
-func toolEdits(name string, args gjson.Result) []streaming.FileEdit {
-	path := args.Get("file_path").String()
-	if path == "" {
-		path = args.Get("absolute_path").String()
-	}
-	switch name {
-	case "write_file":
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: args.Get("content").String()}}
-	case "replace":
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: args.Get("old_string").String(), New: args.Get("new_string").String()}}
-	}
-	return nil
 }
 
 // newTurn begins a turn at a user prompt; the turn before it ends.

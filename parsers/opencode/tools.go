@@ -127,3 +127,45 @@ func (p *parser) plan(todos gjson.Result) error {
 	})
 	return p.out.Push()
 }
+
+// tools is what OpenCode's tool inputs mean (and Kilo's, its fork): the
+// keys that name a call's subject (bash command, read/write/edit
+// filePath, glob and grep pattern and path, webfetch url, task description
+// and prompt), and the edits of edit, multiedit and write.
+var tools = parsers.Tools{
+	Subject: []string{"command", "filePath", "path", "pattern", "url", "query", "description", "prompt", "name"},
+	Edits:   toolEdits,
+}
+
+// toolEdits reads the file changes of a call at filePath: oldString to
+// newString (edit), edits[] of them (multiedit), or the whole content of
+// a tool named for writing (write).
+func toolEdits(name, input, _ string) []streaming.FileEdit {
+	in := strings.TrimSpace(input)
+	if in == "" || in[0] != '{' {
+		return nil
+	}
+	var f parsers.Object
+	f.Reset(in)
+	path := f.Get("filePath").String()
+	if path == "" {
+		return nil
+	}
+	oldS, newS := f.Get("oldString"), f.Get("newString")
+	switch edits := f.Get("edits"); {
+	case oldS.Exists() && newS.Exists():
+		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: oldS.String(), New: newS.String()}}
+	case edits.IsArray():
+		var out []streaming.FileEdit
+		edits.ForEach(func(_, e gjson.Result) bool {
+			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify,
+				Old: e.Get("oldString").String(), New: e.Get("newString").String()})
+			return true
+		})
+		return out
+	}
+	if c := f.Get("content"); c.Type == gjson.String && strings.Contains(strings.ToLower(name), "write") {
+		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: c.Str}}
+	}
+	return nil
+}
