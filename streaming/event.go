@@ -155,6 +155,11 @@ type Event struct {
 	Agent string    // parser name: claude, codex, …
 	Line  int       // 1-based input line this came from (0: synthesized at EOF)
 	Time  time.Time // event time when the agent gives one
+	// Stream names the source of the event when several are followed at
+	// once (--follow A B, watch): a short stable tag such as
+	// "claude·1a2b" or a file's name. Empty with one stream. The session
+	// never sets it; whoever joins the streams does.
+	Stream string
 
 	// session.start
 	SessionID string
@@ -224,7 +229,7 @@ func (ev *Event) Clone() Event {
 	c := *ev
 	c.Kind, c.Status = Kind(strings.Clone(string(c.Kind))), ToolStatus(strings.Clone(string(c.Status)))
 	c.BlockKind = Kind(strings.Clone(string(c.BlockKind)))
-	for _, s := range [...]*string{&c.Agent, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
+	for _, s := range [...]*string{&c.Agent, &c.Stream, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
 		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Choice, &c.From, &c.To,
 		&c.Level, &c.Reason, &c.Type} {
 		*s = strings.Clone(*s)
