@@ -165,14 +165,23 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 			p.emitLine(ev, p.depthOf(ev.Parent), l)
 		}
 		return p.err()
-	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart:
-		return nil
-	case streaming.KindMessageStop:
-		if p.inBlock && string(p.curMsg) == ev.Message {
+	case streaming.KindBlockStop:
+		// The session says the block is final: its last line and its
+		// thinking summary are written now.
+		if p.inBlock && ev.BlockKind == p.curKind && ev.Block == p.curIndex && ev.Message == string(p.curMsg) {
 			p.endBlock()
 		}
 		return p.err()
+	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart, streaming.KindMessageStop,
+		streaming.KindUsage, streaming.KindTextSentence:
+		if ev.Kind == streaming.KindUsage && ev.Usage != nil {
+			p.usage, p.hasUsage = *ev.Usage, true
+		}
+		return nil
 	}
+	// A line of its own: the text block being printed is interrupted (its
+	// partial line finished, its thinking summary written); more of it
+	// would go on below.
 	p.endBlock()
 	d := p.depthOf(ev.Parent)
 	switch ev.Kind {
@@ -231,10 +240,6 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 			p.styledLine(ev, d, p.p.Yellow, "⚠ ", msg)
 		} else {
 			p.styledLine(ev, d, p.p.Dim, "· ", msg)
-		}
-	case streaming.KindUsage:
-		if ev.Usage != nil {
-			p.usage, p.hasUsage = *ev.Usage, true
 		}
 	case streaming.KindError:
 		msg := p.clean(ev.Text)
