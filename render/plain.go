@@ -320,7 +320,7 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	default:
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
-		lines, h, omitted = previewText(p.lines, ev.Output, n, p.cleanOutput)
+		lines, h, omitted = previewText(p.lines, ToolOutput(ev), n, p.cleanOutput)
 	}
 	if len(lines) > 0 && p.ci.folds() {
 		// In a CI log the end line is the header of the folded output.

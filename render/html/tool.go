@@ -160,10 +160,11 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML) {
 	if in := strings.TrimSpace(ev.Input); in != "" && in != "{}" && in != "null" {
 		it.Input, it.InputSize = esc(clean(in)), size(len(in))
 	}
-	if r.cfg.Tools != render.ToolsNone || ev.Output == "" {
-		r.output(&it, ev.Output)
+	out := render.ToolOutput(ev)
+	if r.cfg.Tools != render.ToolsNone || out == "" {
+		r.output(&it, out)
 	} else {
-		it.HasOutput, it.OutputSize = true, sizeLines(ev.Output)+" (not shown: --tools none)"
+		it.HasOutput, it.OutputSize = true, sizeLines(out)+" (not shown: --tools none)"
 	}
 	r.exec(r.sink(ev.Parent), "tool", it)
 }
