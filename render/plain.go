@@ -78,10 +78,14 @@ func (p *Plain) Flush() error {
 	return p.w.Flush()
 }
 
-// cleanOutput sanitises tool output, letting SGR colour through with
-// --allow-color (and nothing else).
+// cleanOutput sanitises tool output: its SGR colour is left out, or let
+// through with --allow-color (and nothing else).
 func (p *Plain) cleanOutput(s string) string {
-	return sanitize.String(s, sanitize.Options{AllowSGR: p.cfg.AllowColor})
+	o := sanitize.Options{SGR: sanitize.DropSGR}
+	if p.cfg.AllowColor {
+		o.SGR = sanitize.PassSGR
+	}
+	return sanitize.String(s, o)
 }
 
 func (p *Plain) clean(s string) string {

@@ -31,3 +31,24 @@ func TestPageLeavesWrappersOut(t *testing.T) {
 		t.Errorf("the page shows the wrapper, or not the file:\n%s", got)
 	}
 }
+
+// Tool output's SGR colour is drawn in the page as spans of the style
+// sheet's classes, a progress line shows its last overwrite, and neither
+// is a way in for markup or other sequences (issue 27 item 6).
+func TestPageDrawsToolColour(t *testing.T) {
+	out := `"\u001b[32mPASS\u001b[0m ok\ndl 50%\rdl 100%\n\u001b[1;38;5;196m<script>alert(1)</script>\u001b[0m \u001b[2J\u001b]0;t\u0007 \u001b[31\" onmouseover=x m"`
+	in := claudeInit + "\n" + claudeTool("t1", "Bash", `{"command":"go test"}`, out, false) + "\n" + claudeResult() + "\n"
+	got, _ := page(t, []byte(in))
+	for _, w := range []string{`<span class="a-f2">PASS</span> ok`, "dl 100%",
+		`<span class="a-b a-f9">&lt;script&gt;alert(1)&lt;/script&gt;</span> ␛[2J␛]0;t␇ ␛[31" onmouseover=x m`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in the page", w)
+		}
+	}
+	for _, n := range []string{"dl 50%", "␍", "␛[32m", "\x1b"} {
+		if strings.Contains(got, n) {
+			t.Errorf("the page has %q", n)
+		}
+	}
+	checkMarkup(t, got)
+}

@@ -178,7 +178,7 @@ func (r *Renderer) output(it *toolItem, out string) {
 	it.HasOutput, it.OutputSize = true, sizeLines(out)
 	lines := strings.Count(out, "\n") + 1
 	if r.cfg.Tools == render.ToolsFull || (lines <= foldLines && len(out) <= foldBytes) {
-		it.Output = esc(clean(out))
+		it.Output = ansiHTML(cleanOutput(out))
 		return
 	}
 	// The head: headLines lines, at most headBytes (cut at a line end
@@ -199,8 +199,8 @@ func (r *Renderer) output(it *toolItem, out string) {
 		}
 	}
 	head, rest := out[:cut], out[cut:]
-	it.Output = esc(clean(strings.TrimSuffix(head, "\n")))
-	it.More = esc(clean(rest))
+	it.Output = ansiHTML(cleanOutput(strings.TrimSuffix(head, "\n")))
+	it.More = ansiHTML(cleanOutput(rest))
 	more := lines - n
 	if strings.HasSuffix(head, "\n") {
 		it.MoreLabel = "… " + strconv.Itoa(more) + " more line" + plural(more) + " · " + size(len(rest))
