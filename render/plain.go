@@ -78,10 +78,14 @@ func (p *Plain) Flush() error {
 	return p.w.Flush()
 }
 
-// cleanOutput sanitises tool output, letting SGR colour through with
-// --allow-color (and nothing else).
+// cleanOutput sanitises tool output: its SGR colour is left out, or let
+// through with --allow-color (and nothing else).
 func (p *Plain) cleanOutput(s string) string {
-	return sanitize.String(s, sanitize.Options{AllowSGR: p.cfg.AllowColor})
+	o := sanitize.Options{SGR: sanitize.DropSGR}
+	if p.cfg.AllowColor {
+		o.SGR = sanitize.PassSGR
+	}
+	return sanitize.String(s, o)
 }
 
 func (p *Plain) clean(s string) string {
@@ -325,7 +329,7 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	default:
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
-		lines, h, omitted = previewText(p.lines, ev.Output, n, p.cleanOutput)
+		lines, h, omitted = previewText(p.lines, ToolOutput(ev), n, p.cleanOutput)
 	}
 	if len(lines) > 0 && p.ci.folds() {
 		// In a CI log the end line is the header of the folded output.
