@@ -60,11 +60,18 @@ type Plain struct {
 
 // NewPlain returns a plain renderer writing to w.
 func NewPlain(w io.Writer, cfg Config) *Plain {
+	p := newPlain(cfg)
+	p.ci, p.w = newCIMarkers(cfg, w)
+	return p
+}
+
+// newPlain is a plain renderer without its writer and CI markers (a lane
+// of several streams gets them from its view).
+func newPlain(cfg Config) *Plain {
 	p := &Plain{cfg: cfg, p: cfg.Palette, tools: map[string]toolCall{}}
 	if p.p.Dim == nil {
 		p.p = NewPalette(false)
 	}
-	p.ci, p.w = newCIMarkers(cfg, w)
 	return p
 }
 
