@@ -4,10 +4,22 @@ FUZZTIME ?= 30s
 PKGS := ./...
 STATICCHECK ?= v0.8.2
 
-.PHONY: build test lint bench fuzz conformance demo man clean
+# The version, commit and build date that 'agentfmt version' shows, for
+# builds where Go's own VCS stamping is off (a git worktree, GOFLAGS=-buildvcs=false).
+PKG := github.com/agentfmt/agentfmt/cmd
+VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo devel)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -X $(PKG).version=$(VERSION) -X $(PKG).commit=$(COMMIT) -X $(PKG).date=$(DATE)
+
+.PHONY: build install test lint bench fuzz conformance demo man clean
 
 build:
-	$(GO) build -o bin/agentfmt .
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/agentfmt .
+
+# Installs agentfmt into $(go env GOBIN), else $(go env GOPATH)/bin.
+install:
+	$(GO) install -ldflags "$(LDFLAGS)" .
 
 test:
 	$(GO) test -race $(PKGS)
@@ -39,7 +51,7 @@ demo:
 	$(GO) run . demo
 
 # The manual pages (agentfmt.1, agentfmt-run.1, …), generated from the
-# command tree by the hidden 'agentfmt man DIR'.
+# command tree by 'agentfmt man DIR' (internal/manpage).
 man:
 	$(GO) run . man man
 

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -798,14 +797,15 @@ func init() {
 
 type followRun struct {
 	out  *safeBuffer
+	err  *safeBuffer
 	sig  chan os.Signal
 	done chan int
 }
 
 func startFollow(t *testing.T, args ...string) *followRun {
 	t.Helper()
-	fr := &followRun{out: &safeBuffer{}, sig: make(chan os.Signal, 1), done: make(chan int, 1)}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: fr.out, Stderr: io.Discard, Getenv: func(string) string { return "" },
+	fr := &followRun{out: &safeBuffer{}, err: &safeBuffer{}, sig: make(chan os.Signal, 1), done: make(chan int, 1)}
+	env := &Env{Stdin: strings.NewReader(""), Stdout: fr.out, Stderr: fr.err, Getenv: func(string) string { return "" },
 		Signals: fr.sig, Now: time.Now, Tick: make(chan time.Time)}
 	go func() { fr.done <- Run(append([]string{"--follow"}, args...), env) }()
 	return fr
@@ -887,13 +887,17 @@ func TestFollowEndsWithTheRun(t *testing.T) {
 	}
 }
 
-// A file that does not exist yet is waited for.
+// A file that does not exist yet is waited for, and stderr says so (as
+// tail -F does: a mistyped name must not wait in silence), then that it
+// appeared.
 func TestFollowWaitsForTheFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "later.jsonl")
 	tee := filepath.Join(dir, "tee.jsonl")
 	fr := startFollow(t, "-o", "text", "--tee", tee, path)
-	time.Sleep(20 * time.Millisecond)
+	waitFor(t, "the waiting notice", func() bool {
+		return strings.Contains(fr.err.String(), "agentfmt: --follow: "+path+" does not exist yet: waiting for it to appear")
+	})
 	in := aRun("Late answer.").String()
 	appendTo(t, path, in[:100])
 	time.Sleep(20 * time.Millisecond)
@@ -902,6 +906,9 @@ func TestFollowWaitsForTheFile(t *testing.T) {
 	case code := <-fr.done:
 		if code != ExitOK || fr.out.String() != "Late answer.\n" {
 			t.Errorf("exit %d, output %q", code, fr.out.String())
+		}
+		if !strings.Contains(fr.err.String(), path+" has appeared: following it") {
+			t.Errorf("stderr %q", fr.err.String())
 		}
 		// --tee copies what was followed, byte for byte.
 		if b, _ := os.ReadFile(tee); string(b) != in {

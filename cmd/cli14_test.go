@@ -328,7 +328,7 @@ func TestHints(t *testing.T) {
 	if r.stderr != hintNoJSONText+"\n" || !strings.Contains(r.stdout, "Hello, here is my answer.") {
 		t.Errorf("plain text: stderr %q, stdout %q", r.stderr, r.stdout)
 	}
-	for _, in := range []string{aRun("ok").String(), "banner\n" + aRun("ok").String(), ""} {
+	for _, in := range []string{aRun("ok").String(), "banner\n" + aRun("ok").String()} {
 		if r := (cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(in)}).run(t); r.stderr != "" {
 			t.Errorf("hint for %q: %q", in, r.stderr)
 		}
@@ -343,7 +343,7 @@ func TestHints(t *testing.T) {
 	}
 	errb.Reset()
 	Run([]string{"-o", "plain", "/dev/null"}, env)
-	if errb.Len() != 0 {
+	if strings.Contains(errb.String(), "from the terminal") {
 		t.Errorf("a FILE given: stderr %q", errb.String())
 	}
 }
@@ -363,8 +363,8 @@ func TestHelpListsEveryExitCode(t *testing.T) {
 
 func TestManPage(t *testing.T) {
 	r := cli{args: []string{"man"}}.run(t)
-	if r.code != 0 || !strings.Contains(r.stdout, `.TH "AGENTFMT" "1"`) || !strings.Contains(r.stdout, "agentfmt-run(1)") ||
-		!strings.Contains(r.stdout, "--max-line") || !strings.Contains(r.stdout, "143") {
+	if r.code != 0 || !strings.Contains(r.stdout, `.TH "AGENTFMT" "1"`) || !strings.Contains(r.stdout, `agentfmt\-run\fR(1)`) ||
+		!strings.Contains(r.stdout, `\-\-max\-line`) || !strings.Contains(r.stdout, "143") || !strings.Contains(r.stdout, "AGENTFMT_<FLAG>") {
 		t.Errorf("exit %d, page:\n%s", r.code, r.stdout)
 	}
 	dir := t.TempDir()
@@ -376,8 +376,8 @@ func TestManPage(t *testing.T) {
 			t.Errorf("%s: %v", page, err)
 		}
 	}
-	if help := (cli{args: []string{"--help"}}).run(t).stdout; strings.Contains(help, "\n  man ") {
-		t.Errorf("man is listed in --help")
+	if help := (cli{args: []string{"--help"}}).run(t).stdout; !strings.Contains(help, "\n  man ") {
+		t.Errorf("man is not listed in --help")
 	}
 }
 
@@ -397,7 +397,7 @@ func TestReadmeFirstUse(t *testing.T) {
 	if block < 0 || !strings.HasPrefix(s[use+block+len("```sh\n"):], `agentfmt run claude -p "`) {
 		t.Errorf("the first example under Use is not agentfmt run claude -p")
 	}
-	for _, want := range []string{"go install github.com/agentfmt/agentfmt@latest", "Go 1.26", "`-race` needs cgo", "go run . demo", "go test -race ./..."} {
+	for _, want := range []string{"make install", "Go 1.26", "`-race` needs cgo", "go run . demo", "go test -race ./..."} {
 		if !strings.Contains(s, want) {
 			t.Errorf("README lacks %q", want)
 		}

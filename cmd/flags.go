@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers/all"
@@ -29,10 +31,10 @@ func (s sizeValue) String() string {
 func (s sizeValue) Set(v string) error {
 	n, err := humanize.ParseBytes(strings.TrimSpace(v))
 	if err != nil {
-		return fmt.Errorf("%q is not a size (examples: 65536, 64KiB, 64MiB, 1GiB)", v)
+		return errors.New("is not a size (examples: 65536, 64KiB, 64MiB, 1GiB)")
 	}
 	if n > math.MaxInt64 {
-		return fmt.Errorf("%q is too large", v)
+		return errors.New("is too large")
 	}
 	*s.n = int64(n)
 	return nil
@@ -123,7 +125,7 @@ func applyEnv(env *Env, fs *pflag.FlagSet) error {
 			return
 		}
 		if serr := fs.Set(f.Name, v); serr != nil {
-			err = usagef("%s=%q: %v", envName(f.Name), v, serr)
+			err = usagef("%s=%q %v", envName(f.Name), v, valueProblem(serr))
 			return
 		}
 		// It came from the environment, not the command line.
@@ -181,3 +183,37 @@ const exitHelp = `Exit status (the agent's run as the stream tells it, for set -
   130  interrupted (SIGINT)
   141  stdout was closed (| head); with --tee the input is still read to its end
   143  terminated (SIGTERM)`
+
+// flagError is a bad flag as the user is told it: a value that does not
+// parse says what it should be, not what strconv said
+// (`--tool-lines: "abc" is not a whole number`).
+func flagError(err error) error {
+	var iv *pflag.InvalidValueError
+	if errors.As(err, &iv) {
+		return fmt.Errorf("--%s: %q %v", iv.GetFlag().Name, iv.GetValue(), valueProblem(err))
+	}
+	return err
+}
+
+// valueProblem is what is wrong with a flag's value.
+func valueProblem(err error) error {
+	var iv *pflag.InvalidValueError
+	if !errors.As(err, &iv) {
+		return err
+	}
+	var ne *strconv.NumError
+	if !errors.As(err, &ne) {
+		return errors.Unwrap(err)
+	}
+	what := "is not a whole number"
+	switch iv.GetFlag().Value.Type() {
+	case "float32", "float64":
+		what = "is not a number"
+	case "bool":
+		what = "is not true or false"
+	}
+	if errors.Is(ne.Err, strconv.ErrRange) {
+		what = "is out of range"
+	}
+	return errors.New(what)
+}

@@ -6,9 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/fswait"
 	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/render"
 )
@@ -20,12 +22,20 @@ var (
 	// followSettle is how long a followed file must stay unchanged after
 	// its last run finished before following ends.
 	followSettle = time.Second
+	// followSafety is the longest a follower sleeps when notifications
+	// tell it of changes: a change they miss (a file on a network file
+	// system written from another machine) is seen this late.
+	followSafety = 2 * time.Second
+	// followHub gives the notifications followers wait on (tests: nil,
+	// to poll).
+	followHub = fswait.Default
 )
 
 // openFollow returns the source for FILE under --follow (seed 002): what
 // the file holds is read at once (the renderer shows it as it is — the
 // compacted state so far — then the live updates), then the file is
-// polled for growth like `tail -F`:
+// followed for growth like `tail -F`, woken by the system's file
+// notifications (internal/fswait), polling only where there are none:
 //
 //   - truncation (the size drops below what was read: copytruncate, or the
 //     writer started the file again) reads it again from the top;
@@ -48,10 +58,11 @@ var (
 // stop is closed when the pipeline is done, and Close ends a pending read.
 func openFollow(name string, stop <-chan struct{}, rend render.Renderer) (io.ReadCloser, error) {
 	fl := &follower{name: name, stop: stop, closed: make(chan struct{}), lastData: time.Now(),
-		poll: followPoll, settle: followSettle}
+		poll: followPoll, settle: followSettle, hub: followHub()}
 	if out, ok := rend.(*output); ok {
-		fl.ended = out.runEnded
+		fl.ended, fl.endWake = out.runEnded, out.endWake()
 	}
+	fl.watch() // before the first read: no change is missed between them
 	f, err := os.Open(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -73,8 +84,12 @@ type follower struct {
 	closed chan struct{}
 	once   sync.Once
 	ended  func() bool
-	poll   time.Duration
-	settle time.Duration
+	// endWake receives when a run ends (the settle time starts).
+	endWake <-chan struct{}
+	hub     *fswait.Hub // nil: poll
+	sub     *fswait.Sub // the file's name in its directory, when watched
+	poll    time.Duration
+	settle  time.Duration
 	// notice reports a truncation or rotation (on stderr).
 	notice func(msg string)
 
@@ -146,16 +161,64 @@ func (fl *follower) Read(p []byte) (int, error) {
 		if !wait {
 			continue // reopened: read again at once
 		}
-		t := time.NewTimer(fl.poll)
-		select {
-		case <-fl.stop:
-			t.Stop()
+		if fl.wait() {
 			return 0, io.EOF
-		case <-fl.closed:
-			t.Stop()
-			return 0, io.EOF
-		case <-t.C:
 		}
+	}
+}
+
+// wait sleeps until the file may have changed: its directory's entry for
+// it changed (fswait: inotify and the like), the run was seen to end, or
+// a deadline passed — the moment a partial last line is judged, the end
+// of the settle time, or followSafety. Without notifications (the system
+// has none, the directory does not exist yet) it polls every fl.poll.
+// stopped reports that following is over.
+func (fl *follower) wait() (stopped bool) {
+	if fl.sub == nil || fl.sub.Gone() {
+		if fl.sub != nil {
+			fl.sub.Close()
+			fl.sub = nil
+		}
+		if fl.watch(); fl.sub != nil {
+			return false // look again at once: it may have changed before the watch
+		}
+	}
+	d := fl.poll
+	var wake <-chan struct{}
+	if fl.sub != nil {
+		wake = fl.sub.C()
+		d = followSafety
+		fl.mu.Lock()
+		since := time.Since(fl.lastData)
+		if fl.lineOpen && !fl.tailLong {
+			d = min(d, max(fl.poll*2-since, time.Millisecond))
+		}
+		fl.mu.Unlock()
+		if fl.ended != nil && fl.ended() {
+			d = min(d, max(fl.settle-since, time.Millisecond))
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-fl.stop:
+		return true
+	case <-fl.closed:
+		return true
+	case <-wake:
+	case <-fl.endWake:
+	case <-t.C:
+	}
+	return false
+}
+
+// watch subscribes to changes of the file's name in its directory.
+func (fl *follower) watch() {
+	if fl.hub == nil {
+		return
+	}
+	if s, err := fl.hub.Watch(filepath.Dir(fl.name), filepath.Base(fl.name)); err == nil {
+		fl.sub = s
 	}
 }
 
@@ -182,6 +245,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 			return 0, false, err
 		}
 		fl.lastData = time.Now()
+		fl.say(fl.name + " has appeared: following it")
 	}
 	f := fl.f
 	fl.mu.Unlock()
@@ -291,6 +355,9 @@ func (fl *follower) say(msg string) {
 // returns.
 func (fl *follower) Close() error {
 	fl.once.Do(func() { close(fl.closed) })
+	if fl.sub != nil {
+		fl.sub.Close() // (Read has returned, or returns without it, on closed)
+	}
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
 	if fl.f != nil {

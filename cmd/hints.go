@@ -40,6 +40,43 @@ func (p *pipeline) hintNoJSON() {
 	fmt.Fprintln(p.stderr, msg)
 }
 
+// hintEmpty says which inputs were empty: an empty pipe or file otherwise
+// ends on a bare "incomplete" (-o text says it in its reason instead).
+func (p *pipeline) hintEmpty(agentFailed bool) {
+	if p.format == "text" && len(p.empty) == 1 && p.fileErrs == 0 {
+		return // (explain says it)
+	}
+	for _, name := range p.empty {
+		switch {
+		case p.agent != nil:
+			if !agentFailed {
+				warnf(p.stderr, "%s printed nothing on stdout", p.agent.name)
+			}
+		case name == "-":
+			warnf(p.stderr, "the input was empty")
+		default:
+			warnf(p.stderr, "%s was empty", name)
+		}
+	}
+}
+
+// hintForced says when --agent forced a parser onto lines that look like
+// another agent's (--agent claude on a Codex log shows nothing but
+// unknown events).
+func (p *pipeline) hintForced() {
+	t := &p.out.tally
+	other := t.looksLike()
+	if other == "" {
+		return
+	}
+	lines := "lines"
+	if t.unknown == 1 {
+		lines = "line"
+	}
+	warnf(p.stderr, "--agent %s did not understand %d %s of the input; they look like %s's: try --agent %s, or leave --agent out",
+		p.o.Agent, t.unknown, lines, other, other)
+}
+
 // explain gives -o text's one line on stderr for exit 1, 3 and 4 (and
 // under 'agentfmt run', for the agent's own failure): the answer alone on
 // stdout does not say why a script's run went wrong.
@@ -62,7 +99,10 @@ func (p *pipeline) explain(code int, reason string, agentFailed bool) {
 		if reason != "" && !strings.Contains(reason, msg) {
 			msg += ": " + reason
 		}
-		if !p.out.tally.agent {
+		switch {
+		case len(p.empty) > 0 && !p.out.tally.agent && !p.out.tally.plainText:
+			msg += " (the input was empty)"
+		case !p.out.tally.agent:
 			msg += " (no agent JSON in the input)"
 		}
 	case code == ExitUntil:

@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"strings"
 	"sync/atomic"
 
 	"github.com/agentfmt/agentfmt/internal/filter"
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	_ "github.com/agentfmt/agentfmt/render/html" // registers -o html
 	"github.com/agentfmt/agentfmt/streaming"
@@ -28,18 +31,32 @@ type output struct {
 	marker *filter.Marker
 	facts  render.RunFacts
 	ended  atomic.Bool
-	tally  tally
+	// ends receives a value when a run ends (a follower starts its
+	// settle time then); made by endWake.
+	ends  chan struct{}
+	tally tally
 	// trim: -o text prints the answer without its leading and trailing
 	// blank lines.
 	trim bool
 }
 
 // tally is what the command learns from the events themselves: whether
-// the input held any agent JSON at all.
+// the input held any agent JSON at all, and, when --agent forced a
+// parser, whose the lines it did not understand look like.
 type tally struct {
 	agent     bool // an event decoded from an agent's JSON
 	plainText bool // a line of the input that is not JSON
+	// forced is the agent --agent named (nil: auto); unknown counts the
+	// lines its parser did not understand, looks which other agent's
+	// they are (by detection, the first maxLooks of them).
+	forced  *parsers.Agent
+	unknown int
+	looks   map[string]int
 }
+
+// maxLooks is how many lines a forced parser did not understand are
+// looked at for whose they are.
+const maxLooks = 50
 
 func (t *tally) handle(ev *streaming.Event) {
 	if ev.Type == stderrLine {
@@ -48,10 +65,44 @@ func (t *tally) handle(ev *streaming.Event) {
 	switch ev.Kind {
 	case streaming.KindRaw:
 		t.plainText = true
-	case streaming.KindNotice, streaming.KindUnknown:
+	case streaming.KindUnknown:
+		if t.forced != nil {
+			t.lookAt(ev)
+		}
+	case streaming.KindNotice:
 	default:
 		t.agent = true
 	}
+}
+
+// lookAt detects whose an unknown line of a forced parser is.
+func (t *tally) lookAt(ev *streaming.Event) {
+	t.unknown++
+	if t.unknown > maxLooks || !strings.HasPrefix(ev.Text, "{") {
+		return
+	}
+	l := parsers.NewLine(ev.Text, ev.Line)
+	for _, a := range all.Agents() {
+		if a.Name != t.forced.Name && a.Detect(l) == parsers.Decisive {
+			if t.looks == nil {
+				t.looks = map[string]int{}
+			}
+			t.looks[a.Name]++
+			return
+		}
+	}
+}
+
+// looksLike is the agent most of the lines a forced parser did not
+// understand belong to, "" when none.
+func (t *tally) looksLike() string {
+	best, n := "", 0
+	for name, c := range t.looks {
+		if c > n || c == n && name < best {
+			best, n = name, c
+		}
+	}
+	return best
 }
 
 // wrapOutput puts the event filters of the flags (--until, --sentences)
@@ -87,6 +138,12 @@ func (o *output) Handle(ev *streaming.Event) error {
 		o.ended.Store(false)
 	case streaming.KindResult:
 		o.ended.Store(true)
+		if o.ends != nil {
+			select {
+			case o.ends <- struct{}{}:
+			default:
+			}
+		}
 	}
 	return o.head.Handle(ev)
 }
@@ -126,6 +183,14 @@ func (o *output) shown(answer string) string {
 		return answer
 	}
 	return o.marker.Strip(answer)
+}
+
+// endWake returns a channel that receives when a run ends.
+func (o *output) endWake() <-chan struct{} {
+	if o.ends == nil {
+		o.ends = make(chan struct{}, 1)
+	}
+	return o.ends
 }
 
 // runEnded reports that the last run in the stream has finished (its

@@ -46,6 +46,10 @@ type pipeline struct {
 	worstReason string
 	// read reports that some input was opened.
 	read bool
+	// lines is how many lines the last source gave; empty names the
+	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
+	lines int
+	empty []string
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent   *agentRun
 	closers []func()
@@ -129,6 +133,9 @@ func newPipeline(env *Env, o *Options) (*pipeline, error) {
 	}
 	out, untilMissing := wrapOutput(rend, o)
 	p.rend, p.out, p.untilMissing = out, out, untilMissing
+	if o.Agent != "" && o.Agent != "auto" {
+		out.tally.forced = parsers.Find(all.Agents(), o.Agent)
+	}
 	out.trim = format == "text"
 	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
@@ -185,6 +192,10 @@ func (p *pipeline) readFile(name string) error {
 		}
 		if fl, ok := f.(*follower); ok {
 			fl.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
+			if fl.f == nil {
+				// (as tail -F says it: a mistyped name must not wait in silence)
+				fl.say(name + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
+			}
 		}
 		defer f.Close()
 		src = f
@@ -198,6 +209,9 @@ func (p *pipeline) readFile(name string) error {
 	}
 	p.read = true
 	err := p.readSource(newSource(src, p.tee, p.env.Signals))
+	if p.lines == 0 && err == nil {
+		p.empty = append(p.empty, name)
+	}
 	var intr *errInterrupted
 	if name != "-" && err != nil && !errors.As(err, &intr) && !isClosedPipe(err) && !isDataErr(err) {
 		var rerr *readError
@@ -235,11 +249,13 @@ func isDataErr(err error) bool {
 func (p *pipeline) readSource(feed source) error {
 	defer feed.stop()
 	r := input.NewReader(feed, int(min(p.o.MaxLine, int64(^uint(0)>>1))))
+	p.lines = 0
 	for {
 		l, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
+		p.lines++
 		if err != nil {
 			var intr *errInterrupted
 			if errors.As(err, &intr) {
@@ -353,6 +369,8 @@ func (p *pipeline) finish(runErr error) (int, error) {
 			warnf(p.stderr, "--summary: %v", err)
 		}
 		p.hintNoJSON()
+		p.hintEmpty(agentFailed)
+		p.hintForced()
 	}
 	switch {
 	case interrupted:

@@ -7,28 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/spf13/cobra"
 )
-
-// version is set with -ldflags "-X github.com/agentfmt/agentfmt/cmd.version=v1.2.3".
-var version = ""
-
-// Version is agentfmt's version: the ldflags value, else the module version
-// from the build info, else "devel".
-func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
 
 // Options are the parsed flags.
 type Options struct {
@@ -100,7 +84,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
   answer=$(opencode run --format json "summarise" | agentfmt -o text)
   agentfmt session.ndjson
   agentfmt --latest --follow        # the newest saved session of this directory, live`,
-		Version:       Version(),
+		Version:       build().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
@@ -110,8 +94,13 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 			}
 			return applyEnv(env, c.Flags())
 		},
+		ValidArgsFunction:          completeFiles,
+		SuggestionsMinimumDistance: 2,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.validate(c); err != nil {
+				return err
+			}
+			if err := checkTypo(c, args); err != nil {
 				return err
 			}
 			n, err := runFormat(c.Context(), env, o, args)
@@ -139,9 +128,9 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.Var(sizeValue{&o.MaxLine}, "max-line", "longest input line read whole (a size: 64MiB, 1GiB, 1048576)")
 	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: err} })
-	root.SetVersionTemplate("agentfmt {{.Version}}\n")
-	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
+	root.SetVersionTemplate("agentfmt version {{.Version}}\n")
+	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
 	root.AddCommand(newSessions(env, o, code))
 	addLatest(root, env, o, code)
 	registerCompletions(root)

@@ -29,7 +29,7 @@ const stderrLine = "stderr"
 
 func newRun(env *Env, o *Options, code *int) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "run AGENT [ARGS...]",
+		Use:   "run [flags] AGENT [ARGS...]",
 		Short: "Run an agent with the JSON flags it needs, and render its output",
 		Long: `Run AGENT as a child process with ARGS, adding the flags that make it print its JSON stream when
 they are not there already, and render that stream. agentfmt's own flags go before AGENT; everything
@@ -195,6 +195,9 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	feed := newFeeder(stdout, p.tee, nil)
 	feed.side, feed.onSide, feed.clock = side, p.showStderr, clock
 	runErr := p.readSource(feed)
+	if p.lines == 0 && runErr == nil {
+		p.empty = append(p.empty, "")
+	}
 	if runErr != nil {
 		// Stdout is closed (| head) or rendering failed: the agent gets a
 		// broken pipe on its next write, as in a shell pipeline.

@@ -112,6 +112,10 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 	b = appendString(b, string(ev.Kind))
 	b = append(b, `,"agent":`...)
 	b = appendString(b, ev.Agent)
+	if ev.Stream != "" {
+		b = append(b, `,"stream":`...)
+		b = appendString(b, ev.Stream)
+	}
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(ev.Line), 10)
 	if !ev.Time.IsZero() {
@@ -163,6 +167,16 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		}
 	case streaming.KindMessageStart, streaming.KindMessageStop:
 		str("message", ev.Message)
+		str("role", ev.Role)
+		str("parent", ev.Parent)
+	case streaming.KindBlockStop:
+		str("message", ev.Message)
+		num("block", int64(ev.Block))
+		if ev.BlockKind == streaming.KindThinkingDelta {
+			str("block_kind", "thinking")
+		} else {
+			str("block_kind", "text")
+		}
 		str("role", ev.Role)
 		str("parent", ev.Parent)
 	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindTextRevision,
@@ -263,7 +277,9 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		b = strconv.AppendBool(b, ev.OK)
 		b = append(b, `,"text":`...)
 		b = appendString(b, ev.Text)
-		num("duration_ms", ev.DurationMS)
+		if ev.DurationMS > 0 { // 0: the agent did not say
+			num("duration_ms", ev.DurationMS)
+		}
 		num("turns", int64(ev.Turns))
 		if ev.Usage != nil && ev.Usage.HasCost {
 			b = append(b, `,"cost_usd":`...)

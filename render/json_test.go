@@ -75,3 +75,35 @@ func TestJSONEveryKindIsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONResultDurationWhenKnown: a result's duration_ms is left out when
+// the agent reported none (0), as tool.end's is; a reported one is kept.
+func TestJSONResultDurationWhenKnown(t *testing.T) {
+	for _, tc := range []struct {
+		ms   int64
+		want string
+	}{{0, ""}, {1200, `"duration_ms":1200`}} {
+		ev := streaming.Event{Kind: streaming.KindResult, OK: true, Turns: 1, DurationMS: tc.ms}
+		out := string(AppendEventJSON(nil, &ev))
+		if got := strings.Contains(out, "duration_ms"); got != (tc.want != "") || !strings.Contains(out, tc.want) {
+			t.Errorf("duration %d: %s", tc.ms, out)
+		}
+	}
+}
+
+// TestJSONStream: an event of one of several streams names it under
+// "stream"; with one stream (Stream empty) the field is left out.
+func TestJSONStream(t *testing.T) {
+	ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Line: 2, Message: "m", Text: "x", Stream: "claude·1a2b"}
+	var m map[string]any
+	if err := json.Unmarshal(AppendEventJSON(nil, &ev), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["stream"] != "claude·1a2b" {
+		t.Errorf("stream = %v, want claude·1a2b", m["stream"])
+	}
+	ev.Stream = ""
+	if out := AppendEventJSON(nil, &ev); strings.Contains(string(out), `"stream"`) {
+		t.Errorf("a single stream's event names a stream: %s", out)
+	}
+}

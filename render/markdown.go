@@ -57,9 +57,6 @@ type Markdown struct {
 	openOrd []string
 }
 
-// IgnoresEdits: Markdown shows no file edits (see EditsIgnorer).
-func (*Markdown) IgnoresEdits() {}
-
 type elem int
 
 const (
@@ -171,9 +168,13 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		}
 		m.open[t.ID] = t
 	case streaming.KindToolEnd:
+		edits := ev.Edits
+		if start, ok := m.open[ev.ID]; ok && len(edits) == 0 {
+			edits = start.Edits // the start's, kept: closeTool forgets them
+		}
 		m.closeTool(ev.ID)
 		m.ensureHeading(nil)
-		m.tool(ev)
+		m.tool(ev, edits)
 	case streaming.KindPlan:
 		m.ensureHeading(nil)
 		m.begin(elemLine)
@@ -278,7 +279,7 @@ func (m *Markdown) quoteText(lead, text string) {
 func keptTool(ev *streaming.Event) streaming.Event {
 	t := streaming.Event{Kind: ev.Kind, ID: strings.Clone(ev.ID), Parent: strings.Clone(ev.Parent),
 		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title), Subject: strings.Clone(ev.Subject),
-		Output: strings.Clone(ev.Output), DurationMS: ev.DurationMS}
+		Output: strings.Clone(ev.Output), DurationMS: ev.DurationMS, Edits: streaming.CloneEdits(ev.Edits)}
 	if ev.ExitCode != nil {
 		t.ExitCode = streaming.IntPtr(*ev.ExitCode)
 	}
@@ -298,8 +299,10 @@ func (m *Markdown) closeTool(id string) {
 	}
 }
 
-// tool writes a finished tool call as a list item with its output.
-func (m *Markdown) tool(ev *streaming.Event) {
+// tool writes a finished tool call as a list item with its output, or
+// the diff of the file edits it made.
+func (m *Markdown) tool(ev *streaming.Event, edits []streaming.FileEdit) {
+	diff, add, del, showDiff := editDiff(ev.Status, edits, ev.Subject)
 	m.begin(elemList)
 	line := "- " + StatusMark(ev.Status) + " "
 	if ev.Parent != "" {
@@ -310,6 +313,9 @@ func (m *Markdown) tool(ev *streaming.Event) {
 		line += " " + codeSpan(TruncateRunes(arg, 200))
 	}
 	var facts []string
+	if showDiff {
+		facts = append(facts, string(appendDiffStat(nil, add, del)))
+	}
 	if ev.ExitCode != nil {
 		facts = append(facts, fmt.Sprintf("exit %d", *ev.ExitCode))
 	}
@@ -330,8 +336,19 @@ func (m *Markdown) tool(ev *streaming.Event) {
 	if m.cfg.Tools == ToolsFull {
 		n = 0
 	}
-	// Only the lines shown are split out and cleaned.
-	head, omitted, tail := PreviewText(ev.Output, n, clean)
+	var head, tail []string
+	var omitted int
+	if showDiff {
+		// A diff gets twice the rows, as in pretty and plain.
+		ls := make([]string, len(diff))
+		for i, l := range diff {
+			ls[i] = clean(l.Text)
+		}
+		head, omitted, tail = Preview(ls, 2*n)
+	} else {
+		// Only the lines shown are split out and cleaned.
+		head, omitted, tail = PreviewText(ev.Output, n, clean)
+	}
 	if len(head) == 0 && len(tail) == 0 {
 		return
 	}
@@ -340,14 +357,19 @@ func (m *Markdown) tool(ev *streaming.Event) {
 		body = append(body, fmt.Sprintf("… %d more line%s …", omitted, plural(omitted)))
 	}
 	body = append(body, tail...)
-	m.fenced("  ", body)
+	info := ""
+	if showDiff {
+		info = "diff"
+	}
+	m.fenced("  ", info, body)
 }
 
-// fenced writes lines in a code fence, indented: the fence is longer than
-// any run of backticks in them, so nothing inside can close it.
-func (m *Markdown) fenced(indent string, lines []string) {
+// fenced writes lines in a code fence, indented, its info string info
+// (the language): the fence is longer than any run of backticks in them,
+// so nothing inside can close it.
+func (m *Markdown) fenced(indent, info string, lines []string) {
 	fence := Fence(strings.Join(lines, "\n"))
-	m.w.WriteString(indent + fence + "\n")
+	m.w.WriteString(indent + fence + info + "\n")
 	for _, l := range lines {
 		m.w.WriteString(strings.TrimRight(indent+l, " \t") + "\n")
 	}
@@ -531,7 +553,7 @@ func (m *Markdown) Finish(s Summary) error {
 		ev := m.open[id]
 		ev.Kind = streaming.KindToolEnd
 		ev.Status = streaming.ToolIncomplete
-		m.tool(&ev)
+		m.tool(&ev, nil)
 	}
 	m.open, m.openOrd = map[string]streaming.Event{}, nil
 	switch {

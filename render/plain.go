@@ -58,9 +58,6 @@ type Plain struct {
 	ci       ciMarkers
 }
 
-// IgnoresEdits: Plain shows no file edits (see EditsIgnorer).
-func (*Plain) IgnoresEdits() {}
-
 // NewPlain returns a plain renderer writing to w.
 func NewPlain(w io.Writer, cfg Config) *Plain {
 	p := &Plain{cfg: cfg, p: cfg.Palette, tools: map[string]toolCall{}}
@@ -287,8 +284,16 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 		p.lbuf = p.appendLabel(p.lbuf[:0], ev)
 		label = view.String(p.lbuf)
 	}
+	edits := ev.Edits
+	if len(edits) == 0 && started {
+		edits = c.edits
+	}
+	diff, add, del, showDiff := editDiff(ev.Status, edits, ev.Subject)
 	// The facts, each after factSep.
 	facts := p.buf[:0]
+	if showDiff {
+		facts = appendDiffStat(append(facts, factSep...), add, del)
+	}
 	if ev.ExitCode != nil {
 		facts = strconv.AppendInt(append(facts, factSep+"exit "...), int64(*ev.ExitCode), 10)
 	}
@@ -305,7 +310,14 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	}
 	var lines []string
 	var h, omitted int
-	if p.cfg.Tools != ToolsNone {
+	switch {
+	case p.cfg.Tools == ToolsNone:
+	case showDiff:
+		if n > 0 {
+			n *= 2 // a diff gets twice the rows, as in pretty
+		}
+		lines, h, omitted = p.diffLines(p.lines, diff, n)
+	default:
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
 		lines, h, omitted = previewText(p.lines, ev.Output, n, p.cleanOutput)

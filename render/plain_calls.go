@@ -18,7 +18,8 @@ type toolCall struct {
 	buf                   []byte
 	idEnd, nameEnd, inEnd int // where the id, name and subject end in buf
 	titleEnd              int
-	inputKept             bool // a large subject is not kept (nor the label reused)
+	inputKept             bool                 // a large subject is not kept (nor the label reused)
+	edits                 []streaming.FileEdit // the file changes the start named, for the end's diff
 }
 
 // maxKeptInput is the largest tool subject kept to reuse the label.
@@ -55,7 +56,7 @@ func (p *Plain) startTool(ev *streaming.Event, d int) string {
 		b, p.free[n-1] = p.free[n-1], nil
 		p.free = p.free[:n-1]
 	}
-	c := toolCall{depth: d + 1}
+	c := toolCall{depth: d + 1, edits: streaming.CloneEdits(ev.Edits)}
 	b = append(b, ev.ID...)
 	c.idEnd = len(b)
 	b = append(b, ev.Name...)

@@ -108,10 +108,9 @@ type Flusher interface {
 	Flush() error
 }
 
-// EditsIgnorer is implemented by renderers that show no file edits: they
-// never read Event.Edits, which the decoder then need not derive from
-// tool inputs (parsers.DecoderOptions.NoEdits), a tenth of plain's CPU on
-// a Claude log.
+// EditsIgnorer is implemented by renderers that show no file edits (text):
+// they never read Event.Edits, which the decoder then need not derive from
+// tool inputs (parsers.DecoderOptions.NoEdits).
 type EditsIgnorer interface {
 	IgnoresEdits()
 }

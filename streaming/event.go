@@ -34,6 +34,9 @@ const (
 	KindRaw                Kind = "raw"
 	KindUnknown            Kind = "unknown"
 	KindNotice             Kind = "notice"
+	// KindBlockStop says a text or thinking block is final: no more of its
+	// text follows (BlockKind says which kind of block).
+	KindBlockStop Kind = "block.stop"
 )
 
 // IsText reports whether the kind carries block text that the session
@@ -152,6 +155,11 @@ type Event struct {
 	Agent string    // parser name: claude, codex, …
 	Line  int       // 1-based input line this came from (0: synthesized at EOF)
 	Time  time.Time // event time when the agent gives one
+	// Stream names the source of the event when several are followed at
+	// once (--follow A B, watch): a short stable tag such as
+	// "claude·1a2b" or a file's name. Empty with one stream. The session
+	// never sets it; whoever joins the streams does.
+	Stream string
 
 	// session.start
 	SessionID string
@@ -170,6 +178,9 @@ type Event struct {
 	// blocks of a message this way, or none.
 	Part   string
 	Parent string // subagent: the tool call id that started it
+	// BlockKind is the kind of block a block.stop ends: KindTextDelta or
+	// KindThinkingDelta.
+	BlockKind Kind
 
 	// Text is the payload of text-like kinds, status, notice, raw and error
 	// (message) events, and the final answer of a result.
@@ -217,7 +228,8 @@ func IntPtr(n int) *int { return &n }
 func (ev *Event) Clone() Event {
 	c := *ev
 	c.Kind, c.Status = Kind(strings.Clone(string(c.Kind))), ToolStatus(strings.Clone(string(c.Status)))
-	for _, s := range [...]*string{&c.Agent, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
+	c.BlockKind = Kind(strings.Clone(string(c.BlockKind)))
+	for _, s := range [...]*string{&c.Agent, &c.Stream, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
 		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Choice, &c.From, &c.To,
 		&c.Level, &c.Reason, &c.Type} {
 		*s = strings.Clone(*s)

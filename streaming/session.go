@@ -319,11 +319,14 @@ func (s *Session) synthesizeAnswer(res *Event) error {
 	saved := *res
 	id := fmt.Sprintf("result@%d", saved.Line)
 	base := Event{Agent: saved.Agent, Line: saved.Line, Time: saved.Time, Message: id, Role: RoleAssistant}
-	for _, kind := range [...]Kind{KindMessageStart, KindTextDelta, KindMessageStop} {
+	for _, kind := range [...]Kind{KindMessageStart, KindTextDelta, KindBlockStop, KindMessageStop} {
 		s.ev = base
 		s.ev.Kind = kind
-		if kind == KindTextDelta {
+		switch kind {
+		case KindTextDelta:
 			s.ev.Text = saved.Text
+		case KindBlockStop:
+			s.ev.BlockKind = KindTextDelta
 		}
 		if err := s.out.Handle(&s.ev); err != nil {
 			return err

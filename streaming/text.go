@@ -18,6 +18,7 @@ type block struct {
 	key  blockKey
 	part string // the agent's id of the block (Event.Part), if it names it
 	text text
+	open bool // text was passed on since the block's last block.stop
 }
 
 type message struct {
@@ -27,6 +28,7 @@ type message struct {
 	parent string
 	seq    uint64
 	blocks []*block
+	cur    *block       // the block that passed text on last
 	next   int          // the index the next part gets: one past every index so far
 	shown  []shownBlock // blocks shown before the message was reopened (late)
 }
@@ -157,6 +159,9 @@ func (s *Session) messageStop(ev *Event) error {
 		s.report(ev.Line, "message %q stopped but not open; ignored", ev.Message)
 		return nil
 	}
+	if err := s.stopBlocks(m, ev.Line); err != nil {
+		return err
+	}
 	s.forget(m)
 	s.ev = *ev
 	if s.ev.Role == "" {
@@ -254,6 +259,9 @@ func (s *Session) late(ev *Event, mode Mode, st *stopped) error {
 // stop ends the open message m on the session's own account (a late
 // block shown, a result, a new run, the end of input).
 func (s *Session) stop(m *message, line int) error {
+	if err := s.stopBlocks(m, line); err != nil {
+		return err
+	}
 	s.forget(m)
 	s.ev = Event{Kind: KindMessageStop, Agent: m.agent, Line: line, Message: m.id, Role: m.role, Parent: m.parent}
 	return s.out.Handle(&s.ev)
@@ -306,6 +314,16 @@ func (s *Session) show(m *message, ev *Event, mode Mode, isAnswer bool) error {
 	if !revised && delta == "" {
 		return nil
 	}
+	if c := m.cur; c != b {
+		// A new block of the message: the one before it is final.
+		if c != nil && c.open {
+			if err := s.blockStop(m, c, ev.Line); err != nil {
+				return err
+			}
+		}
+		m.cur = b
+	}
+	b.open = true
 	s.ev = *ev
 	s.ev.Role = m.role
 	s.ev.Parent = m.parent
@@ -359,6 +377,27 @@ func (s *Session) merge(acc *text, mode Mode, t string, line int) (delta string,
 	acc.Reset()
 	acc.Append(t)
 	return "", true
+}
+
+// blockStop announces that the block b of m is final (rule 4).
+func (s *Session) blockStop(m *message, b *block, line int) error {
+	b.open = false
+	s.ev = Event{Kind: KindBlockStop, Agent: m.agent, Line: line, Message: m.id, Role: m.role, Parent: m.parent,
+		Block: b.key.index, Part: b.part, BlockKind: b.key.kind}
+	return s.out.Handle(&s.ev)
+}
+
+// stopBlocks announces the blocks of m still open as final, in the order
+// they began: the message stops.
+func (s *Session) stopBlocks(m *message, line int) error {
+	for _, b := range m.blocks {
+		if b.open {
+			if err := s.blockStop(m, b, line); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // closeMessages closes the open messages in the order they started.

@@ -63,6 +63,9 @@ type Reader struct {
 	reg     region   // where a long line is gathered, when the system lends one
 	inReg   bool     // the line being read is in reg
 	doc     *document
+	// afterText: the last line with content was text, not JSON (log lines
+	// before a document): a lone "{" or "[" may begin a document there too.
+	afterText bool
 }
 
 // readSize is the read buffer: lines shorter than it are handed out from
@@ -119,6 +122,16 @@ func (r *Reader) Next() (Line, error) {
 		if line.Skipped == 0 && (isArrayStart(line.Bytes) || isObjectStart(line.Bytes)) {
 			return r.readArray(line)
 		}
+	}
+	if r.afterText && line.Skipped == 0 && (isObjectStart(line.Bytes) || bytes.Equal(bytes.TrimSpace(line.Bytes), []byte("["))) {
+		// A pretty-printed document after log lines (OpenClaw, Gemini's
+		// credential notices in a 2>&1 capture); a whole array on one
+		// line is a line, as everywhere after the first.
+		r.afterText = false
+		return r.readArray(line)
+	}
+	if t := bytes.TrimSpace(line.Bytes); len(t) > 0 || line.Skipped > 0 {
+		r.afterText = line.Skipped == 0 && t[0] != '{' && t[0] != '['
 	}
 	return line, nil
 }
@@ -390,6 +403,8 @@ func (r *Reader) readDocument() (Line, error) {
 				r.pending = append(r.pending, Line{Bytes: obj, N: d.lines[0].l.N, Element: true, Owned: true})
 			}
 			return r.Next()
+		case st == jsonvalid.Bad && d.s.Glued:
+			return r.glued(d)
 		case st == jsonvalid.Bad, len(d.data) > DocumentLookAhead:
 			return r.asTheyCame(d)
 		}
@@ -408,6 +423,23 @@ func (r *Reader) readDocument() (Line, error) {
 			return r.asTheyCame(d)
 		}
 	}
+}
+
+// glued ends a document whose closing bracket has text glued after it
+// on the same line (a program's stderr after a document printed without
+// a newline, as `2>&1` gives it): the value is served, then the rest of
+// that line as a line of its own, under the same number.
+func (r *Reader) glued(d *document) (Line, error) {
+	r.doc = nil
+	r.first = true
+	last := d.lines[len(d.lines)-1]
+	if !d.array {
+		obj := bytes.TrimSpace(d.data[:d.s.End])
+		r.pending = append(r.pending, Line{Bytes: obj, N: d.lines[0].l.N, Element: true, Owned: true})
+	}
+	rest := d.data[d.s.Rest:last.end]
+	r.pending = append(r.pending, Line{Bytes: rest, N: last.l.N, NoNewline: last.l.NoNewline, Owned: true})
+	return r.Next()
 }
 
 // asTheyCame ends the document: its held lines are served as lines.

@@ -104,6 +104,20 @@ func TestReaderLines(t *testing.T) {
 		{"array with a skipped line falls back", "[\n{\"a\":\"0123456789\"}\n]\n", 10,
 			[]got{{text: "[", n: 1}, {n: 2, skipped: 18}, {text: "]", n: 3}}},
 		{"array on the second line is a line", "x\n[{\"a\":1}]\n", 0, []got{{text: "x", n: 1}, {text: `[{"a":1}]`, n: 2}}},
+		// gemini -o json 2>&1: stderr glued to the closing brace.
+		{"text glued after a document", "{\n \"a\": 1\n}Ripgrep is not available.\n(node:1) warning\n", 0,
+			[]got{{text: "{\n \"a\": 1\n}", n: 1, element: true}, {text: "Ripgrep is not available.", n: 3}, {text: "(node:1) warning", n: 4}}},
+		{"text glued after a document, no newline", "{\n \"a\": 1\n}  oops", 0,
+			[]got{{text: "{\n \"a\": 1\n}", n: 1, element: true}, {text: "oops", n: 3, noNewline: true}}},
+		{"text glued after an array", "[\n{\"a\":1}\n]x\n", 0,
+			[]got{{text: `{"a":1}`, n: 2, element: true}, {text: "x", n: 3}}},
+		{"a document glued after a document", "{\n \"a\": 1\n}{\"b\":2}\n", 0,
+			[]got{{text: "{\n \"a\": 1\n}", n: 1, element: true}, {text: `{"b":2}`, n: 3}}},
+		// openclaw agent --json with log lines before the document.
+		{"a document after log lines", "Gateway agent failed; falling back\n\n{\n \"payloads\": []\n}\n", 0,
+			[]got{{text: "Gateway agent failed; falling back", n: 1}, {text: "", n: 2}, {text: "{\n \"payloads\": []\n}", n: 3, element: true}}},
+		{"a lone { after JSON is a line", "{\"a\":1}\n{\n{\"b\":2}\n", 0,
+			[]got{{text: `{"a":1}`, n: 1}, {text: "{", n: 2}, {text: `{"b":2}`, n: 3}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -394,7 +408,8 @@ func checkReader(t *testing.T, data []byte, max int) {
 		}
 		return
 	}
-	if first == 0 && len(want) > 0 && (max == 0 || len(want[0]) <= max) && (isArrayStart(want[0]) || isObjectStart(want[0])) {
+	if first == 0 && len(want) > 0 && (max == 0 || len(want[0]) <= max) && (isArrayStart(want[0]) || isObjectStart(want[0])) ||
+		docAfterText(want, max) {
 		// A document that is not one value as a whole: elements handed
 		// on as they completed (each valid JSON), values, and lines as they
 		// came (each the rest of its input line), in order.
@@ -442,6 +457,25 @@ func checkReader(t *testing.T, data []byte, max int) {
 	}
 }
 
+// docAfterText reports a lone "{" or "[" line after a text line (blank
+// lines between): the reader may read a document from there.
+func docAfterText(lines [][]byte, max int) bool {
+	text := false
+	for _, l := range lines {
+		t := bytes.TrimSpace(l)
+		switch {
+		case max > 0 && len(l) > max:
+			text = false
+		case len(t) == 0:
+		case text && (string(t) == "{" || string(t) == "["):
+			return true
+		default:
+			text = t[0] != '{' && t[0] != '['
+		}
+	}
+	return false
+}
+
 func tooLong(lines [][]byte, max int) bool {
 	for _, l := range lines {
 		if max > 0 && len(l) > max {
@@ -454,7 +488,7 @@ func tooLong(lines [][]byte, max int) bool {
 func FuzzReader(f *testing.F) {
 	for _, s := range []string{
 		"a\nb\n", "a\r\nb", "\xef\xbb\xbf{}\r\n", "\n\n\r\n", "[\n{\"a\":1}\n]\n", `[{"a":1},{"b":2}]`,
-		"[INFO] x\n", "[\n{\"a\":\ntrunc", "1234567890\nab\r\n", "\r\r\n\r", "[]\n[]\n", "\xff\x00\x1b]0;t\x07\n",
+		"[INFO] x\n", "[\n{\"a\":\ntrunc", "log\n{\n\"a\": 1\n}glued\n", "1234567890\nab\r\n", "\r\r\n\r", "[]\n[]\n", "\xff\x00\x1b]0;t\x07\n",
 	} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(4))

@@ -23,6 +23,13 @@ type Stream struct {
 	Elems [][2]int
 	// End is where the value ends, once Done.
 	End int
+	// Glued reports a Bad that came after one whole value: text glued
+	// straight after its closing bracket (stderr after a document printed
+	// without a newline). The value is data[:End]; the text starts at
+	// Rest.
+	Glued bool
+	// Rest is where the glued text starts, when Glued.
+	Rest int
 }
 
 // Status is what a Stream knows of its data.
@@ -59,7 +66,7 @@ func (s *Stream) Scan(data []byte) Status {
 		c := data[i]
 		switch s.mode {
 		case modeDone:
-			s.mode = modeBad
+			s.mode, s.Glued, s.Rest = modeBad, true, i
 		case modeValue:
 			if len(s.stack) == 1 && s.stack[0] == ']' && !(s.empty && c == ']') {
 				s.elemStart = i
@@ -174,6 +181,7 @@ func (s *Stream) Rebase(n int) {
 	s.i -= n
 	s.elemStart -= n
 	s.End -= n
+	s.Rest -= n
 	for k := range s.Elems {
 		s.Elems[k][0] -= n
 		s.Elems[k][1] -= n

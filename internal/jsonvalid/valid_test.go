@@ -106,6 +106,8 @@ func FuzzStream(f *testing.F) {
 	f.Add("[\n]\n")
 	f.Add("[\n{\"a\":1}\n{\"b\":2}\n")
 	f.Add("{\n{\"type\":\"x\"}\n")
+	f.Add("{\n \"a\": 1\n}Ripgrep is not available\n")
+	f.Add("[\n1\n]  x\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		var s Stream
 		var data []byte
@@ -120,6 +122,13 @@ func FuzzStream(f *testing.F) {
 		valid := Valid(data)
 		if (st == Done) != valid {
 			t.Fatalf("%q: status %v, Valid %v", data, st, valid)
+		}
+		jsonSpace := func(b []byte) bool { return strings.Trim(string(b), " \t\r\n") == "" }
+		if st == Bad && s.Glued && (!Valid(data[:s.End]) || !jsonSpace(data[s.End:s.Rest]) || jsonSpace(data[s.Rest:s.Rest+1])) {
+			t.Fatalf("%q: glued at %d after a value ending at %d", data, s.Rest, s.End)
+		}
+		if st == Bad && !s.Glued && Valid(data[:s.End]) && s.End > 0 {
+			t.Fatalf("%q: Bad after a whole value at %d, not said glued", data, s.End)
 		}
 		if st == Done && strings.TrimSpace(string(data[s.End:])) != "" {
 			t.Fatalf("%q: End %d leaves %q", data, s.End, data[s.End:])

@@ -127,6 +127,9 @@ func (r Result) Dump() string {
 		if e.Kind.IsText() || e.Kind == streaming.KindTextRevision || e.Kind == streaming.KindThinkingRevision {
 			fmt.Fprintf(&b, " block=%d", e.Block)
 		}
+		if e.Kind == streaming.KindBlockStop {
+			fmt.Fprintf(&b, " block=%d of=%s", e.Block, e.BlockKind)
+		}
 		add("role", e.Role)
 		add("parent", e.Parent)
 		add("id", e.ID)

@@ -35,8 +35,8 @@ func (p *parser) assistant(l *parsers.Line) error {
 		}
 	}
 	wire := str(parsers.Value(idRaw))
-	if wire == "" && p.agent == "" && strings.HasPrefix(l.Str("session_id"), "T-") {
-		p.agent = "amp"
+	if wire == "" && p.out.Agent == "" && strings.HasPrefix(l.Str("session_id"), "T-") {
+		p.out.Agent = "amp"
 	}
 	content := parsers.Value(contentRaw)
 	blocks := p.blocks[:0]
@@ -76,9 +76,9 @@ func (p *parser) assistant(l *parsers.Line) error {
 			}
 		}
 		p.apiErr = strings.Clone(joinColon(code, text))
-		p.ev = streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning,
+		p.out.Ev = streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning,
 			Text: "API error: " + code}
-		return p.send(&p.ev)
+		return p.out.Push()
 	}
 	return nil
 }
@@ -185,7 +185,7 @@ func (p *parser) block(m *message, raw string, i, n int) error {
 		status, out := serverToolResult(p.line, parsers.Value(b.content))
 		return p.endTool(b.str(b.toolUseID), status, out, m.parent)
 	}
-	return p.unknown("assistant."+typ, raw)
+	return p.out.Unknown("assistant."+typ, raw)
 }
 
 // textBlock sends a text or thinking block of a frame as a Final.
@@ -207,9 +207,7 @@ func (p *parser) textBlock(m *message, typ, text string, idx int) error {
 
 // sendText emits a text or thinking event of a block.
 func (p *parser) sendText(kind streaming.Kind, m *message, idx int, text string, mode streaming.Mode) error {
-	p.ev = streaming.Event{Kind: kind, Message: m.id, Block: idx,
-		Text: text, Role: streaming.RoleAssistant, Parent: m.parent}
-	return p.sendAs(mode, &p.ev)
+	return p.out.Text(m.msg(), kind, idx, text, mode)
 }
 
 // noteAPIError keeps Qwen's "[API Error: …]" answer text: the run failed

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -31,6 +30,11 @@ type message struct {
 	blocks   map[int]*sblock
 }
 
+// msg names m for the kit.
+func (m *message) msg() parsers.Msg {
+	return parsers.Msg{ID: m.id, Role: streaming.RoleAssistant, Parent: m.parent}
+}
+
 // sblock is a content block of a streamed message.
 type sblock struct {
 	kind   string          // text, thinking, tool_use, …
@@ -52,9 +56,8 @@ type tool struct {
 }
 
 type parser struct {
-	ev    streaming.Event
-	out   parsers.Emit
-	agent string // "", "qwen" or "amp": stamped on every event
+	out parsers.Out // its Agent is "", "qwen" or "amp": stamped on every event
+	ids parsers.IDs
 
 	open     []*message        // open assistant messages, one per parent level
 	last     *message          // the streamed message stopped last: a late frame of it maps to its blocks
@@ -62,7 +65,6 @@ type parser struct {
 	perms    map[string]string // control_request id → tool name (can_use_tool)
 	progress map[string]int64  // tool_progress: elapsed seconds last shown per tool
 	apiErr   string            // top-level API error text of this run (Qwen's "[API Error: …]")
-	seq      int               // generated ids
 	blocks   []string          // scratch: the content blocks of a frame
 	line     *parsers.Line     // the line being parsed (nil outside Parse)
 	names    []string          // scratch: tool names of an init line
@@ -78,7 +80,7 @@ func newParser() *parser {
 
 // Parse turns one line into events.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.out = emit
+	p.out.Emit = emit
 	p.line = l
 	switch l.Str("type") {
 	case "system":
@@ -104,13 +106,13 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	case "command_lifecycle":
 		return p.commandLifecycle(l)
 	}
-	return p.unknown(l.Str("type"), l.JSON)
+	return p.out.Unknown(l.Str("type"), l.JSON)
 }
 
 // Finish starts the tool calls whose input was still streaming, so that
 // the session shows them (as incomplete) at the end of the input.
 func (p *parser) Finish(emit parsers.Emit) error {
-	p.out = emit
+	p.out.Emit = emit
 	p.line = nil
 	for _, m := range p.open {
 		if err := p.flushTools(m); err != nil {
@@ -118,37 +120,6 @@ func (p *parser) Finish(emit parsers.Emit) error {
 		}
 	}
 	return nil
-}
-
-// send stamps the agent override and hands ev on.
-func (p *parser) send(ev *streaming.Event) error { return p.sendAs(streaming.Delta, ev) }
-
-// sendAs is send for a text-like event that mode says is a delta, a
-// snapshot or a final (parsers.Send).
-func (p *parser) sendAs(mode streaming.Mode, ev *streaming.Event) error {
-	if p.agent != "" {
-		ev.Agent = p.agent
-	}
-	return parsers.Send(p.out, mode, ev)
-}
-
-func (p *parser) status(level, text string) error {
-	if level == "" {
-		level = streaming.LevelInfo
-	}
-	p.ev = streaming.Event{Kind: streaming.KindStatus, Level: level, Text: text}
-	return p.send(&p.ev)
-}
-
-func (p *parser) unknown(typ, raw string) error {
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: typ, Text: raw}
-	return p.send(&p.ev)
-}
-
-// gen returns a new generated id with the given prefix.
-func (p *parser) gen(prefix string) string {
-	p.seq++
-	return prefix + strconv.Itoa(p.seq)
 }
 
 // current returns the open message of a parent level.
@@ -167,7 +138,7 @@ func (p *parser) openMessage(wire, parent string, streamed bool) (*message, erro
 	wire, parent = strings.Clone(wire), strings.Clone(parent)
 	id := wire
 	if wire == "" {
-		id = p.gen("turn")
+		id = p.ids.Next("turn")
 	}
 	m := &message{wire: wire, id: id, parent: parent, streamed: streamed, cur: -1}
 	return m, p.start(m)
@@ -176,9 +147,7 @@ func (p *parser) openMessage(wire, parent string, streamed bool) (*message, erro
 // start makes m the open message of its level.
 func (p *parser) start(m *message) error {
 	p.open = append(p.open, m)
-	p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: m.id,
-		Role: streaming.RoleAssistant, Parent: m.parent}
-	return p.send(&p.ev)
+	return p.out.Start(m.msg())
 }
 
 // closeMessage stops m.
@@ -198,9 +167,7 @@ func (p *parser) closeMessage(m *message) error {
 	if m.streamed && m.wire != "" {
 		p.last = m
 	}
-	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: m.id,
-		Role: streaming.RoleAssistant, Parent: m.parent}
-	return p.send(&p.ev)
+	return p.out.Stop(m.msg())
 }
 
 // closeLevel stops the open message of a parent level, if any.
@@ -238,7 +205,7 @@ func (p *parser) tool(wire string) *tool {
 	wire = strings.Clone(wire)
 	id := wire
 	if id == "" {
-		id = p.gen("tool")
+		id = p.ids.Next("tool")
 	}
 	t := &tool{id: id}
 	if len(p.tools) >= memoryCap {
@@ -264,9 +231,9 @@ func (p *parser) startTool(wire, name, input, parent string) error {
 	if tt := todoTitle(t.name, input); tt != "" {
 		title = tt
 	}
-	p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
+	p.out.Ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
 		Input: input, Title: title, Parent: t.parent}
-	if err := p.send(&p.ev); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	return p.todoPlan(t.id, t.name, input, t.parent)
@@ -282,9 +249,9 @@ func (p *parser) endTool(wire string, status streaming.ToolStatus, output, paren
 	if t.parent != "" {
 		parent = t.parent
 	}
-	p.ev = streaming.Event{Kind: streaming.KindToolEnd, ID: t.id, Name: t.name,
+	p.out.Ev = streaming.Event{Kind: streaming.KindToolEnd, ID: t.id, Name: t.name,
 		Status: status, Output: output, Parent: parent}
-	return p.send(&p.ev)
+	return p.out.Push()
 }
 
 // toolTitle is the human description Claude gives some calls (Bash,

@@ -35,12 +35,12 @@ func (p *parser) result(l *parsers.Line) error {
 			text = so.Raw
 		}
 	}
-	p.ev = streaming.Event{Kind: streaming.KindResult, OK: ok, Reason: reason, Text: text,
+	p.out.Ev = streaming.Event{Kind: streaming.KindResult, OK: ok, Reason: reason, Text: text,
 		DurationMS: l.Get("duration_ms").Int(), Turns: int(l.Get("num_turns").Int())}
 	if u, has := resultUsage(l); has {
-		p.ev.Usage = &u
+		p.out.Ev.Usage = &u
 	}
-	return p.send(&p.ev)
+	return p.out.Push()
 }
 
 // outcome decides whether a result reports success, and why not.
@@ -128,5 +128,5 @@ func (p *parser) denials(l *parsers.Line) error {
 	if n > 1 {
 		text += " (" + strconv.Itoa(n) + " calls)"
 	}
-	return p.status(streaming.LevelWarning, text)
+	return p.out.Status(text, streaming.LevelWarning)
 }

@@ -86,11 +86,11 @@ func (p *parser) streamEvent(l *parsers.Line) error {
 			return nil
 		}
 		usage := usageOf(l, usageRaw)
-		p.ev = streaming.Event{Kind: streaming.KindUsage, Usage: &usage, Parent: parent}
+		p.out.Ev = streaming.Event{Kind: streaming.KindUsage, Usage: &usage, Parent: parent}
 		if m := p.current(parent); m != nil {
-			p.ev.Message = m.id
+			p.out.Ev.Message = m.id
 		}
-		return p.send(&p.ev)
+		return p.out.Push()
 	case "message_stop":
 		if m := p.current(parent); m != nil && m.streamed {
 			return p.closeMessage(m)
@@ -103,10 +103,10 @@ func (p *parser) streamEvent(l *parsers.Line) error {
 		if text == "" {
 			text = "stream error"
 		}
-		p.ev = streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning, Text: text}
-		return p.send(&p.ev)
+		p.out.Ev = streaming.Event{Kind: streaming.KindError, Level: streaming.LevelWarning, Text: text}
+		return p.out.Push()
 	}
-	return p.unknown("stream_event."+typ, l.JSON)
+	return p.out.Unknown("stream_event."+typ, l.JSON)
 }
 
 // streamMessage returns the message stream events of a level belong to,
@@ -157,7 +157,7 @@ func (p *parser) blockStart(idx int, cbRaw, parent string) error {
 			}
 		}
 		if b.tool == "" {
-			b.tool = p.gen("tool")
+			b.tool = p.ids.Next("tool")
 		}
 		t := p.tool(b.tool)
 		if t.name == "" {
@@ -211,16 +211,16 @@ func (p *parser) blockDelta(idx int, delta, parent string) error {
 		// Copied below and by the decoder (not lent): decoded once, here.
 		pj := parsers.Value(pjRaw).String()
 		if b.tool == "" {
-			b.tool = p.gen("tool")
+			b.tool = p.ids.Next("tool")
 		}
 		t := p.tool(b.tool)
 		if pj == "" || t.started || t.ended {
 			return nil
 		}
 		b.json.WriteString(pj)
-		p.ev = streaming.Event{Kind: streaming.KindToolInputDelta, ID: t.id, Name: t.name,
+		p.out.Ev = streaming.Event{Kind: streaming.KindToolInputDelta, ID: t.id, Name: t.name,
 			Text: pj, Parent: parent}
-		return p.send(&p.ev)
+		return p.out.Push()
 	}
 	// signature_delta, citations_delta and later kinds show nothing.
 	return nil

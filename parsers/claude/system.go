@@ -35,11 +35,11 @@ func (p *parser) system(l *parsers.Line) error {
 		case pre.Exists():
 			text += fmt.Sprintf(": %d tokens before", pre.Int())
 		}
-		return p.status("", text)
+		return p.out.Status(text, streaming.LevelInfo)
 	case "status":
 		return p.statusFrame(l)
 	case "api_retry":
-		return p.status(streaming.LevelWarning, retryText(l))
+		return p.out.Status(retryText(l), streaming.LevelWarning)
 	case "hook_started":
 		// Its hook_response says how it went: one line per hook.
 		return nil
@@ -52,23 +52,23 @@ func (p *parser) system(l *parsers.Line) error {
 		} else if s := l.Str("task_type"); s != "" {
 			text += " (" + s + ")"
 		}
-		return p.status("", text)
+		return p.out.Status(text, streaming.LevelInfo)
 	case "task_progress":
 		text := "task progress: " + oneLine(firstOf(l.Str("summary"), l.Str("description")))
 		if t := l.Str("last_tool_name"); t != "" {
 			text += " (last tool " + parsers.CleanToolName(t) + ")"
 		}
-		return p.status("", text)
+		return p.out.Status(text, streaming.LevelInfo)
 	case "task_updated":
 		st := l.Path("patch.status").String()
-		level := ""
+		level := streaming.LevelInfo
 		if st == "failed" || st == "killed" {
 			level = streaming.LevelWarning
 		}
-		return p.status(level, strings.TrimSpace("task "+l.Str("task_id")+" "+st))
+		return p.out.Status(strings.TrimSpace("task "+l.Str("task_id")+" "+st), level)
 	case "task_notification":
 		st := l.Str("status")
-		level := ""
+		level := streaming.LevelInfo
 		if st != "" && st != "completed" {
 			level = streaming.LevelWarning
 		}
@@ -76,11 +76,11 @@ func (p *parser) system(l *parsers.Line) error {
 		if s := oneLine(firstOf(l.Str("summary"), l.Str("description"))); s != "" {
 			text += ": " + s
 		}
-		return p.status(level, text)
+		return p.out.Status(text, level)
 	case "background_tasks_changed":
 		tasks := l.Get("tasks").Array()
 		if len(tasks) == 0 {
-			return p.status("", "background tasks: none running")
+			return p.out.Status("background tasks: none running", streaming.LevelInfo)
 		}
 		text := fmt.Sprintf("background tasks: %d running", len(tasks))
 		if d := oneLine(tasks[0].Get("description").String()); d != "" {
@@ -90,10 +90,10 @@ func (p *parser) system(l *parsers.Line) error {
 			}
 			text += ")"
 		}
-		return p.status("", text)
+		return p.out.Status(text, streaming.LevelInfo)
 	case "commands_changed":
 		// Can be 15 KB of command descriptions: never shown.
-		return p.status("", fmt.Sprintf("commands changed (%d commands)", countOf(l, l.Get("commands"))))
+		return p.out.Status(fmt.Sprintf("commands changed (%d commands)", countOf(l, l.Get("commands"))), streaming.LevelInfo)
 	}
 	// Any other subtype: one line naming it, with its most telling field.
 	text := "system " + firstOf(sub, "event")
@@ -103,7 +103,7 @@ func (p *parser) system(l *parsers.Line) error {
 			break
 		}
 	}
-	return p.status("", text)
+	return p.out.Status(text, streaming.LevelInfo)
 }
 
 // init starts a run: system/init (Claude, Amp, Qwen) or Qwen's
@@ -116,11 +116,11 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 	sid := l.Str("session_id")
 	switch {
 	case sub == "session_start" || l.Has("qwen_code_version"):
-		p.agent = "qwen"
+		p.out.Agent = "qwen"
 	case strings.HasPrefix(sid, "T-"):
-		p.agent = "amp"
+		p.out.Agent = "amp"
 	case l.Has("claude_code_version"):
-		p.agent = ""
+		p.out.Agent = ""
 	}
 	names := p.names[:0]
 	tv := l.Get("tools")
@@ -142,9 +142,9 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 	}
 	clear(names)
 	p.names = names[:0]
-	p.ev = streaming.Event{Kind: streaming.KindSessionStart, SessionID: sid,
+	p.out.Ev = streaming.Event{Kind: streaming.KindSessionStart, SessionID: sid,
 		Model: l.Str("model"), CWD: l.Str("cwd"), Tools: tools}
-	if err := p.send(&p.ev); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	for e := elements(l, l.Get("mcp_servers")); e.Next(); {
@@ -153,7 +153,7 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 		if st == "" || st == "connected" || st == "pending" {
 			continue
 		}
-		if err := p.status(streaming.LevelWarning, "MCP server "+name+": "+st); err != nil {
+		if err := p.out.Status("MCP server "+name+": "+st, streaming.LevelWarning); err != nil {
 			return err
 		}
 	}
@@ -164,20 +164,20 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 func (p *parser) statusFrame(l *parsers.Line) error {
 	switch st := l.Str("status"); st {
 	case "compacting":
-		return p.status("", "compacting context")
+		return p.out.Status("compacting context", streaming.LevelInfo)
 	case "requesting":
-		return p.status("", "API request")
+		return p.out.Status("API request", streaming.LevelInfo)
 	case "":
 		switch r := l.Str("compact_result"); r {
 		case "":
 			return nil // status cleared
 		case "success":
-			return p.status("", "compaction finished")
+			return p.out.Status("compaction finished", streaming.LevelInfo)
 		default:
-			return p.status(streaming.LevelWarning, joinColon("compaction "+r, l.Str("compact_error")))
+			return p.out.Status(joinColon("compaction "+r, l.Str("compact_error")), streaming.LevelWarning)
 		}
 	default:
-		return p.status("", "status: "+oneLine(st))
+		return p.out.Status("status: "+oneLine(st), streaming.LevelInfo)
 	}
 }
 
@@ -188,7 +188,7 @@ func hookName(l *parsers.Line) string {
 func (p *parser) hookResponse(l *parsers.Line) error {
 	outcome := firstOf(l.Str("outcome"), "finished")
 	text := "hook " + hookName(l) + ": " + outcome
-	level := ""
+	level := streaming.LevelInfo
 	code := l.Get("exit_code")
 	if code.Exists() && code.Type == gjson.Number {
 		text += " (exit " + strconv.FormatInt(code.Int(), 10) + ")"
@@ -199,7 +199,7 @@ func (p *parser) hookResponse(l *parsers.Line) error {
 			text += ": " + e
 		}
 	}
-	return p.status(level, text)
+	return p.out.Status(text, level)
 }
 
 // retryText is "API retry 2/10 in 4s: overloaded (HTTP 529)".
@@ -262,11 +262,11 @@ func (p *parser) rateLimit(l *parsers.Line) error {
 	if len(details) > 0 {
 		text += " (" + strings.Join(details, ", ") + ")"
 	}
-	level := ""
+	level := streaming.LevelInfo
 	if st != "allowed" {
 		level = streaming.LevelWarning
 	}
-	return p.status(level, text)
+	return p.out.Status(text, level)
 }
 
 // controlRequest handles the bidirectional protocol's requests: a tool
@@ -280,11 +280,11 @@ func (p *parser) controlRequest(l *parsers.Line) error {
 		if len(p.perms) < memoryCap {
 			p.perms[strings.Clone(id)] = strings.Clone(name)
 		}
-		p.ev = streaming.Event{Kind: streaming.KindPermissionRequest, ID: id, Name: name,
+		p.out.Ev = streaming.Event{Kind: streaming.KindPermissionRequest, ID: id, Name: name,
 			Input: inputOf(req.Get("input"))}
-		return p.send(&p.ev)
+		return p.out.Push()
 	}
-	return p.status("", "control request: "+firstOf(sub, "unknown"))
+	return p.out.Status("control request: "+firstOf(sub, "unknown"), streaming.LevelInfo)
 }
 
 // controlResponse answers a control request: the answer to a permission
@@ -299,13 +299,13 @@ func (p *parser) controlResponse(l *parsers.Line) error {
 		if choice == "" {
 			choice = sub
 		}
-		p.ev = streaming.Event{Kind: streaming.KindPermissionResponse, ID: id, Name: name, Choice: choice}
-		return p.send(&p.ev)
+		p.out.Ev = streaming.Event{Kind: streaming.KindPermissionResponse, ID: id, Name: name, Choice: choice}
+		return p.out.Push()
 	}
 	if sub == "error" {
-		return p.status(streaming.LevelWarning, joinColon("control request failed", oneLine(resp.Get("error").String())))
+		return p.out.Status(joinColon("control request failed", oneLine(resp.Get("error").String())), streaming.LevelWarning)
 	}
-	return p.status("", "control response: "+firstOf(sub, "unknown"))
+	return p.out.Status("control response: "+firstOf(sub, "unknown"), streaming.LevelInfo)
 }
 
 // toolProgress handles heartbeats of long tool calls: shown at most every
@@ -321,7 +321,7 @@ func (p *parser) toolProgress(l *parsers.Line) error {
 	}
 	p.progress[strings.Clone(id)] = el
 	name := parsers.CleanToolName(firstOf(l.Str("tool_name"), "tool"))
-	return p.status("", fmt.Sprintf("%s still running (%s)", name, seconds(float64(el))))
+	return p.out.Status(fmt.Sprintf("%s still running (%s)", name, seconds(float64(el))), streaming.LevelInfo)
 }
 
 func (p *parser) conversationReset(l *parsers.Line) error {
@@ -329,11 +329,11 @@ func (p *parser) conversationReset(l *parsers.Line) error {
 	if id := l.Str("new_conversation_id"); id != "" {
 		text += " (new conversation " + id + ")"
 	}
-	return p.status("", text)
+	return p.out.Status(text, streaming.LevelInfo)
 }
 
 func (p *parser) commandLifecycle(l *parsers.Line) error {
-	return p.status("", "command "+firstOf(l.Str("state"), "update"))
+	return p.out.Status("command "+firstOf(l.Str("state"), "update"), streaming.LevelInfo)
 }
 
 // appendPlainStrings appends the non-empty strings of v, an array of

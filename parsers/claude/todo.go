@@ -31,8 +31,8 @@ func (p *parser) todoPlan(id, name, input, parent string) error {
 		entries = append(entries, streaming.PlanEntry{Text: text, Status: t.Get("status").String(), Priority: t.Get("priority").String()})
 		return true
 	})
-	p.ev = streaming.Event{Kind: streaming.KindPlan, ID: id, Entries: entries, Parent: parent}
-	return p.send(&p.ev)
+	p.out.Ev = streaming.Event{Kind: streaming.KindPlan, ID: id, Entries: entries, Parent: parent}
+	return p.out.Push()
 }
 
 // todoTitle is the title of a TodoWrite call: how many todos, how many

@@ -49,8 +49,7 @@ func detectTranscript(l *parsers.Line) parsers.Confidence {
 
 // transcript is the state of one transcript file.
 type transcript struct {
-	ev   streaming.Event
-	emit parsers.Emit
+	out parsers.Out
 
 	sid, cwd string // the session, for the start of later turns
 	started  bool   // a session.start was sent
@@ -73,27 +72,8 @@ type transcript struct {
 
 func newTranscript() *transcript { return &transcript{open: map[string]bool{}} }
 
-func (t *transcript) send() error { return t.emit.Push(&t.ev) }
-
-// final sends a text-like event whose Text is its whole block.
-func (t *transcript) final() error { return t.emit.Final(&t.ev) }
-
-func (t *transcript) set(kind streaming.Kind) *streaming.Event {
-	t.ev = streaming.Event{Kind: kind}
-	return &t.ev
-}
-
-func (t *transcript) status(text, level string) error {
-	if strings.TrimSpace(text) == "" {
-		return nil
-	}
-	ev := t.set(streaming.KindStatus)
-	ev.Text, ev.Level = text, level
-	return t.send()
-}
-
 func (t *transcript) Parse(l *parsers.Line, emit parsers.Emit) error {
-	t.emit = emit
+	t.out.Emit = emit
 	return t.record(gjson.Parse(l.JSON), l.N, "")
 }
 
@@ -140,10 +120,7 @@ func (t *transcript) record(r gjson.Result, n int, parent string) error {
 	if bookkeeping[typ] {
 		return nil
 	}
-	ev := t.set(streaming.KindUnknown)
-	ev.Type = typ
-	ev.Text = r.Raw
-	return t.send()
+	return t.out.Unknown(typ, r.Raw)
 }
 
 // isRoot reports whether r is the first record of a conversation: on the
@@ -173,9 +150,9 @@ func (t *transcript) restart() error {
 
 func (t *transcript) start() error {
 	t.started, t.resulted, t.turns = true, false, 0
-	ev := t.set(streaming.KindSessionStart)
+	ev := t.out.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = t.sid, t.cwd
-	return t.send()
+	return t.out.Push()
 }
 
 // stopMsg ends the assistant message being written.
@@ -183,10 +160,9 @@ func (t *transcript) stopMsg() error {
 	if t.msg == "" {
 		return nil
 	}
-	ev := t.set(streaming.KindMessageStop)
-	ev.Message, ev.Role, ev.Parent = t.msg, streaming.RoleAssistant, t.msgP
+	m := parsers.Msg{ID: t.msg, Role: streaming.RoleAssistant, Parent: t.msgP}
 	t.msg, t.msgP = "", ""
-	return t.send()
+	return t.out.Stop(m)
 }
 
 func (t *transcript) assistant(r gjson.Result, n int, parent string) error {
@@ -196,16 +172,14 @@ func (t *transcript) assistant(r gjson.Result, n int, parent string) error {
 	m := r.Get("message")
 	id := m.Get("id").String()
 	if id == "" {
-		id = "msg@" + strconv.Itoa(n)
+		id = parsers.LineID("msg", n)
 	}
 	if id != t.msg {
 		if err := t.stopMsg(); err != nil {
 			return err
 		}
 		t.msg, t.msgP, t.block = strings.Clone(id), strings.Clone(parent), 0
-		ev := t.set(streaming.KindMessageStart)
-		ev.Message, ev.Role, ev.Parent = t.msg, streaming.RoleAssistant, t.msgP
-		if err := t.send(); err != nil {
+		if err := t.out.Start(parsers.Msg{ID: t.msg, Role: streaming.RoleAssistant, Parent: t.msgP}); err != nil {
 			return err
 		}
 	}
@@ -227,12 +201,12 @@ func (t *transcript) block1(b gjson.Result, parent string, apiErr bool) error {
 	case "text":
 		text := b.Get("text").String()
 		if apiErr {
-			ev := t.set(streaming.KindError)
+			ev := t.out.New(streaming.KindError)
 			ev.Text = text
 			if parent == "" {
 				t.active, t.answered, t.failed = true, false, text
 			}
-			return t.send()
+			return t.out.Push()
 		}
 		if strings.TrimSpace(text) == "" {
 			return nil
@@ -248,7 +222,7 @@ func (t *transcript) block1(b gjson.Result, parent string, apiErr bool) error {
 		return t.text(streaming.KindThinkingDelta, "‹redacted thinking›", parent)
 	case "tool_use", "server_tool_use":
 		id := b.Get("id").String()
-		ev := t.set(streaming.KindToolStart)
+		ev := t.out.New(streaming.KindToolStart)
 		ev.ID, ev.Parent = id, parent
 		ev.Name = parsers.CleanToolName(b.Get("name").String())
 		ev.Input = parsers.JSONText(b.Get("input"))
@@ -262,7 +236,7 @@ func (t *transcript) block1(b gjson.Result, parent string, apiErr bool) error {
 		if parent == "" {
 			t.active, t.answered = true, false
 		}
-		return t.send()
+		return t.out.Push()
 	case "web_search_tool_result":
 		return t.toolEnd(b.Get("tool_use_id").String(), "", parent, streaming.ToolOK)
 	}
@@ -274,11 +248,8 @@ func (t *transcript) text(kind streaming.Kind, text, parent string) error {
 	if text == "" {
 		return nil
 	}
-	ev := t.set(kind)
-	ev.Message, ev.Role, ev.Parent, ev.Block = t.msg, streaming.RoleAssistant, parent, t.block
-	ev.Text = text
 	t.block++
-	return t.final()
+	return t.out.Text(parsers.Msg{ID: t.msg, Role: streaming.RoleAssistant, Parent: parent}, kind, t.block-1, text, streaming.Final)
 }
 
 func (t *transcript) user(r gjson.Result, n int, parent string) error {
@@ -313,17 +284,17 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 	case r.Get("isMeta").Bool() || trim == "":
 		return nil
 	case r.Get("isCompactSummary").Bool():
-		return t.status("summary of the earlier conversation: "+parsers.Clip(firstLine(trim), 120), streaming.LevelInfo)
+		return t.out.Status("summary of the earlier conversation: "+parsers.Clip(firstLine(trim), 120), streaming.LevelInfo)
 	case strings.HasPrefix(trim, "[Request interrupted by user"):
 		if parent == "" {
 			t.active, t.answered, t.failed = true, false, "interrupted by the user"
 		}
-		return t.status("interrupted by the user", streaming.LevelWarning)
+		return t.out.Status("interrupted by the user", streaming.LevelWarning)
 	case strings.HasPrefix(trim, "<command-name>"), strings.HasPrefix(trim, "<command-message>"):
-		return t.status(commandLine(trim), streaming.LevelInfo)
+		return t.out.Status(commandLine(trim), streaming.LevelInfo)
 	case strings.HasPrefix(trim, "<local-command-stdout>"), strings.HasPrefix(trim, "<local-command-stderr>"),
 		strings.HasPrefix(trim, "<bash-input>"), strings.HasPrefix(trim, "<bash-stdout>"), strings.HasPrefix(trim, "<bash-stderr>"):
-		return t.status(stripTags(trim), streaming.LevelInfo)
+		return t.out.Status(stripTags(trim), streaming.LevelInfo)
 	}
 	side := r.Get("isSidechain").Bool()
 	t.warmup = side && trim == "Warmup"
@@ -339,21 +310,9 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 	}
 	id := r.Get("uuid").String()
 	if id == "" {
-		id = "user@" + strconv.Itoa(n)
+		id = parsers.LineID("user", n)
 	}
-	ev := t.set(streaming.KindMessageStart)
-	ev.Message, ev.Role, ev.Parent = id, streaming.RoleUser, parent
-	if err := t.send(); err != nil {
-		return err
-	}
-	ev = t.set(streaming.KindTextDelta)
-	ev.Message, ev.Role, ev.Parent, ev.Text = id, streaming.RoleUser, parent, text
-	if err := t.final(); err != nil {
-		return err
-	}
-	ev = t.set(streaming.KindMessageStop)
-	ev.Message, ev.Role, ev.Parent = id, streaming.RoleUser, parent
-	return t.send()
+	return t.out.Message(parsers.Msg{ID: id, Role: streaming.RoleUser, Parent: parent}, streaming.KindTextDelta, text)
 }
 
 // firstLine is the first line of s.
@@ -463,7 +422,7 @@ func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) er
 			return err
 		}
 	}
-	ev := t.set(streaming.KindToolEnd)
+	ev := t.out.New(streaming.KindToolEnd)
 	ev.ID, ev.Output, ev.Parent, ev.Status = id, out, parent, st
 	delete(t.open, id)
 	for i, k := range t.tasks {
@@ -475,7 +434,7 @@ func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) er
 	if parent == "" {
 		t.active, t.answered = true, false
 	}
-	return t.send()
+	return t.out.Push()
 }
 
 // resultOutput is a tool_result's content as text: a string, or its text
@@ -508,9 +467,9 @@ func (t *transcript) system(r gjson.Result) error {
 			}
 			msg += ")"
 		}
-		return t.status(msg, streaming.LevelInfo)
+		return t.out.Status(msg, streaming.LevelInfo)
 	case "microcompact_boundary":
-		return t.status("context microcompacted", streaming.LevelInfo)
+		return t.out.Status("context microcompacted", streaming.LevelInfo)
 	case "turn_duration":
 		return t.closeTurn()
 	case "api_error":
@@ -518,13 +477,13 @@ func (t *transcript) system(r gjson.Result) error {
 		if a := r.Get("retryAttempt"); a.Exists() {
 			msg += ", retry " + a.String() + "/" + r.Get("maxRetries").String()
 		}
-		return t.status(msg, streaming.LevelWarning)
+		return t.out.Status(msg, streaming.LevelWarning)
 	case "local_command":
 		c := r.Get("content").String()
 		if strings.Contains(c, "<command-name>") {
-			return t.status(commandLine(c), streaming.LevelInfo)
+			return t.out.Status(commandLine(c), streaming.LevelInfo)
 		}
-		return t.status(stripTags(c), streaming.LevelInfo)
+		return t.out.Status(stripTags(c), streaming.LevelInfo)
 	case "stop_hook_summary":
 		return nil
 	}
@@ -532,7 +491,7 @@ func (t *transcript) system(r gjson.Result) error {
 	if r.Get("level").String() == "error" || r.Get("level").String() == "warning" {
 		level = streaming.LevelWarning
 	}
-	return t.status(r.Get("content").String(), level)
+	return t.out.Status(r.Get("content").String(), level)
 }
 
 // newTurn begins a turn at a typed prompt: the turn before it ends.
@@ -565,13 +524,13 @@ func (t *transcript) closeTurn() error {
 		return err
 	}
 	t.active, t.resulted = false, true
-	ev := t.set(streaming.KindResult)
+	ev := t.out.New(streaming.KindResult)
 	ev.OK, ev.Reason, ev.Turns = ok, t.failed, max(t.turns, 1)
-	return t.send()
+	return t.out.Push()
 }
 
 // Finish ends the file: the last turn's outcome, if it has one.
 func (t *transcript) Finish(emit parsers.Emit) error {
-	t.emit = emit
+	t.out.Emit = emit
 	return t.closeTurn()
 }

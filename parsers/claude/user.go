@@ -132,26 +132,18 @@ func (p *parser) userText(parent string, texts []string) error {
 	if !shown {
 		return nil
 	}
-	id := p.gen("user")
 	// One copy of a subagent's parent for the message's events (the
 	// decoder would copy it into each).
-	parent = strings.Clone(parent)
-	p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: id, Role: streaming.RoleUser, Parent: parent}
-	if err := p.send(&p.ev); err != nil {
+	m := parsers.Msg{ID: p.ids.Next("user"), Role: streaming.RoleUser, Parent: strings.Clone(parent)}
+	if err := p.out.Start(m); err != nil {
 		return err
 	}
 	for i, t := range texts {
-		if t == "" {
-			continue
-		}
-		p.ev = streaming.Event{Kind: streaming.KindTextDelta, Message: id, Block: i,
-			Text: t, Role: streaming.RoleUser, Parent: parent}
-		if err := p.sendAs(streaming.Final, &p.ev); err != nil {
+		if err := p.out.Text(m, streaming.KindTextDelta, i, t, streaming.Final); err != nil {
 			return err
 		}
 	}
-	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: id, Role: streaming.RoleUser, Parent: parent}
-	return p.send(&p.ev)
+	return p.out.Stop(m)
 }
 
 // toolResult ends a tool call from its tool_result block.

@@ -39,8 +39,8 @@ type tool struct {
 
 // parser is the state of one Codex stream.
 type parser struct {
-	ev streaming.Event
-	it parsers.Object // the item of the line being read
+	out parsers.Out
+	it  parsers.Object // the item of the line being read
 
 	// Runs. A run begins with thread.started (session.created, the legacy
 	// config line) or with a turn that follows another turn; item ids are
@@ -63,7 +63,7 @@ type parser struct {
 	failed   bool   // a failing result was sent for the current turn (legacy)
 	usage    *streaming.Usage
 
-	seq    int // legacy message counter
+	ids    parsers.IDs // legacy message ids
 	lmsg   lstream
 	lrsn   lstream
 	lraw   lstream
@@ -88,64 +88,54 @@ func newParser() *parser {
 // session.start).
 func (p *parser) key(id string) string { return strings.Clone(id) }
 
-// set resets the scratch event to a new event of the given kind.
-func (p *parser) set(kind streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: kind}
-	return &p.ev
-}
-
 // Parse handles one JSON line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.out.Emit = emit
 	p.wasFresh, p.fresh = p.fresh, false
 	if t := l.Str("type"); t != "" {
-		return p.typed(l, t, emit)
+		return p.typed(l, t)
 	}
 	if m := l.Get("msg"); m.IsObject() {
-		return p.legacy(l, m, emit)
+		return p.legacy(l, m)
 	}
 	if pr := l.Get("prompt"); pr.Type == gjson.String {
-		return p.legacyPrompt(pr.Str, emit)
+		return p.legacyPrompt(pr.Str)
 	}
 	if isConfigLine(l) {
-		return p.legacyConfig(l, emit)
+		return p.legacyConfig(l)
 	}
 	// App-server and rollout lines never come here: dispatch routes them
 	// to their own readers.
-	return p.unknown(l, l.Str("type"), emit)
+	return p.unknown(l, l.Str("type"))
 }
 
 // typed handles a line with a top-level type: the current and the
 // experimental format.
-func (p *parser) typed(l *parsers.Line, t string, emit parsers.Emit) error {
+func (p *parser) typed(l *parsers.Line, t string) error {
 	switch t {
 	case "thread.started":
-		return p.sessionStart(l.Str("thread_id"), "", "", emit)
+		return p.sessionStart(l.Str("thread_id"), "", "")
 	case "session.created":
-		return p.sessionStart(l.Str("session_id"), "", "", emit)
+		return p.sessionStart(l.Str("session_id"), "", "")
 	case "turn.started":
-		return p.turnStarted(emit)
+		return p.turnStarted()
 	case "turn.completed":
-		return p.turnCompleted(l, emit)
+		return p.turnCompleted(l)
 	case "turn.failed":
-		return p.turnFailed(l, emit)
+		return p.turnFailed(l)
 	case "item.started", "item.updated", "item.completed":
-		return p.item(l, t, emit)
+		return p.item(l, t)
 	case "item.plan.delta":
-		return p.planDelta(l, emit)
+		return p.planDelta(l)
 	case "error":
-		return p.topError(l, emit)
+		return p.topError(l)
 	case "request_user_input":
-		return p.requestUserInput(l, emit)
+		return p.requestUserInput(l)
 	}
-	return p.unknown(l, t, emit)
+	return p.unknown(l, t)
 }
 
-func (p *parser) unknown(l *parsers.Line, t string, emit parsers.Emit) error {
-	ev := p.set(streaming.KindUnknown)
-	ev.Type = t
-	ev.Text = l.JSON
-	return emit.Push(ev)
-}
+func (p *parser) unknown(l *parsers.Line, t string) error { return p.out.Unknown(t, l.JSON) }
 
 // newRun begins a run: later runs get fresh ids and state.
 func (p *parser) newRun() {
@@ -167,33 +157,33 @@ func (p *parser) newRun() {
 
 // sessionStart begins a run with a session.start: thread.started,
 // session.created, and the legacy config line and session_configured.
-func (p *parser) sessionStart(id, model, cwd string, emit parsers.Emit) error {
+func (p *parser) sessionStart(id, model, cwd string) error {
 	if p.wasFresh && id != "" && id == p.threadID {
 		p.fresh = true // the same thread.started twice in a row
 		return nil
 	}
 	p.newRun()
 	p.threadID, p.model, p.cwd = id, model, cwd
-	return p.sendStart(emit)
+	return p.sendStart()
 }
 
-func (p *parser) sendStart(emit parsers.Emit) error {
+func (p *parser) sendStart() error {
 	p.started, p.fresh = true, true
-	ev := p.set(streaming.KindSessionStart)
+	ev := p.out.New(streaming.KindSessionStart)
 	ev.SessionID = p.threadID
 	ev.Model = p.model
 	ev.CWD = p.cwd
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // turnStarted handles turn.started and the legacy task_started. A turn
 // after another one in the same run (a log of several turns without a
 // thread.started between them) begins a new run: "turn.started resets the
 // state".
-func (p *parser) turnStarted(emit parsers.Emit) error {
+func (p *parser) turnStarted() error {
 	if p.turns > 0 {
 		p.newRun()
-		if err := p.sendStart(emit); err != nil {
+		if err := p.sendStart(); err != nil {
 			return err
 		}
 	}
@@ -207,20 +197,20 @@ func (p *parser) turnStarted(emit parsers.Emit) error {
 // endTurn closes what the turn left open before its terminal event: tool
 // calls that never completed (events dropped, force-completed items) end
 // as incomplete.
-func (p *parser) endTurn(emit parsers.Emit) error {
-	if err := p.flushChunks(emit); err != nil {
+func (p *parser) endTurn() error {
+	if err := p.flushChunks(); err != nil {
 		return err
 	}
 	for len(p.order) > 0 {
 		k := p.order[0]
 		t := p.open[k]
 		p.closeTool(k)
-		ev := p.set(streaming.KindToolEnd)
+		ev := p.out.New(streaming.KindToolEnd)
 		ev.ID = k
 		ev.Name = t.name
 		ev.Title = t.title
 		ev.Status = streaming.ToolIncomplete
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
@@ -238,22 +228,22 @@ func (p *parser) turnCount() int {
 }
 
 // turnCompleted: a successful result with the (cumulative) usage.
-func (p *parser) turnCompleted(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.endTurn(emit); err != nil {
+func (p *parser) turnCompleted(l *parsers.Line) error {
+	if err := p.endTurn(); err != nil {
 		return err
 	}
 	p.active = true
-	ev := p.set(streaming.KindResult)
+	ev := p.out.New(streaming.KindResult)
 	ev.OK = true
 	ev.Turns = p.turnCount()
 	ev.Usage = usageOf(l.Get("usage"))
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // turnFailed: a failing result. The failure is shown as a fatal error too,
 // unless the top-level error just before it said the same.
-func (p *parser) turnFailed(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.endTurn(emit); err != nil {
+func (p *parser) turnFailed(l *parsers.Line) error {
+	if err := p.endTurn(); err != nil {
 		return err
 	}
 	p.active = true
@@ -266,26 +256,26 @@ func (p *parser) turnFailed(l *parsers.Line, emit parsers.Emit) error {
 	}
 	reason := errorText(msg)
 	if msg != p.lastErr {
-		ev := p.set(streaming.KindError)
+		ev := p.out.New(streaming.KindError)
 		ev.Text = reason
 		ev.Fatal = true
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
 	p.lastErr = ""
-	return p.fail(reason, emit)
+	return p.fail(reason)
 }
 
 // fail sends a failing result for the current turn.
-func (p *parser) fail(reason string, emit parsers.Emit) error {
+func (p *parser) fail(reason string) error {
 	p.failed = true
-	ev := p.set(streaming.KindResult)
+	ev := p.out.New(streaming.KindResult)
 	ev.OK = false
 	ev.Reason = reason
 	ev.Turns = p.turnCount()
 	ev.Usage = p.usage
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // closeTool forgets an open tool call. A later state of it (a repeated
@@ -303,5 +293,6 @@ func (p *parser) closeTool(k string) {
 
 // Finish flushes legacy output bytes held back at the end of input.
 func (p *parser) Finish(emit parsers.Emit) error {
-	return p.flushChunks(emit)
+	p.out.Emit = emit
+	return p.flushChunks()
 }

@@ -60,7 +60,7 @@ func appEnvelope(l *parsers.Line) gjson.Result {
 
 // appServer is the state of one app-server stream.
 type appServer struct {
-	o       out
+	o       parsers.Out
 	started bool             // a session.start was sent
 	turns   int              // turns begun in the run
 	usage   *streaming.Usage // the thread's last (cumulative) token usage
@@ -80,7 +80,7 @@ func newAppServer() *appServer {
 }
 
 func (a *appServer) Parse(l *parsers.Line, emit parsers.Emit) error {
-	a.o.emit = emit
+	a.o.Emit = emit
 	if env := appEnvelope(l); env.Exists() {
 		inner := parsers.NewLine(env.Raw, l.N)
 		return a.message(inner)
@@ -99,11 +99,11 @@ func (a *appServer) message(l *parsers.Line) error {
 			return a.response(l)
 		}
 		if e := l.Get("error"); e.IsObject() {
-			ev := a.o.set(streaming.KindError)
+			ev := a.o.New(streaming.KindError)
 			ev.Text = "JSON-RPC error: " + e.Get("message").String()
-			return a.o.send()
+			return a.o.Push()
 		}
-		return a.o.unknown(l, l.Str("type"))
+		return a.o.Unknown(l.Str("type"), l.JSON)
 	}
 	if l.Has("id") && isAsk(method) {
 		return a.request(l, method, p)
@@ -131,26 +131,26 @@ func (a *appServer) message(l *parsers.Line) error {
 	case "item/agentMessage/delta", "item/plan/delta":
 		id := p.Get("itemId").String()
 		a.streamed[id] = true
-		return a.o.text(streaming.KindTextDelta, id, streaming.RoleAssistant, 0, p.Get("delta").String(), streaming.Delta)
+		return a.o.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindTextDelta, 0, p.Get("delta").String(), streaming.Delta)
 	case "item/reasoning/summaryTextDelta":
 		id := p.Get("itemId").String()
 		a.streamed[id] = true
-		return a.o.text(streaming.KindThinkingDelta, id, streaming.RoleAssistant, int(p.Get("summaryIndex").Int()), p.Get("delta").String(), streaming.Delta)
+		return a.o.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindThinkingDelta, int(p.Get("summaryIndex").Int()), p.Get("delta").String(), streaming.Delta)
 	case "item/reasoning/textDelta":
 		id := p.Get("itemId").String()
 		a.streamed[id] = true
-		return a.o.text(streaming.KindThinkingDelta, id, streaming.RoleAssistant, 1000+int(p.Get("contentIndex").Int()), p.Get("delta").String(), streaming.Delta)
+		return a.o.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindThinkingDelta, 1000+int(p.Get("contentIndex").Int()), p.Get("delta").String(), streaming.Delta)
 	case "item/commandExecution/outputDelta", "item/fileChange/outputDelta":
 		id := p.Get("itemId").String()
 		a.streamed[id] = true
-		ev := a.o.set(streaming.KindToolOutputDelta)
+		ev := a.o.New(streaming.KindToolOutputDelta)
 		ev.ID, ev.Text = id, cleanOutput(p.Get("delta").String())
 		if ev.Text == "" {
 			return nil
 		}
-		return a.o.send()
+		return a.o.Push()
 	case "item/mcpToolCall/progress":
-		return a.o.status(p.Get("message").String(), streaming.LevelInfo)
+		return a.o.Status(p.Get("message").String(), streaming.LevelInfo)
 	case "turn/plan/updated":
 		return a.plan(p)
 	case "thread/tokenUsage/updated":
@@ -162,20 +162,20 @@ func (a *appServer) message(l *parsers.Line) error {
 		if msg == "" {
 			msg = p.Get("summary").String()
 		}
-		return a.o.status(msg, streaming.LevelWarning)
+		return a.o.Status(msg, streaming.LevelWarning)
 	case "deprecationNotice":
-		return a.o.status(p.Get("summary").String(), streaming.LevelWarning)
+		return a.o.Status(p.Get("summary").String(), streaming.LevelWarning)
 	case "model/rerouted":
-		ev := a.o.set(streaming.KindModeChange)
+		ev := a.o.New(streaming.KindModeChange)
 		ev.From, ev.To = p.Get("fromModel").String(), p.Get("toModel").String()
-		return a.o.send()
+		return a.o.Push()
 	case "mcpServer/startupStatus/updated":
 		if s := p.Get("status").String(); s == "failed" {
-			return a.o.status("MCP server "+p.Get("name").String()+" failed to start: "+p.Get("error").String(), streaming.LevelWarning)
+			return a.o.Status("MCP server "+p.Get("name").String()+" failed to start: "+p.Get("error").String(), streaming.LevelWarning)
 		}
 		return nil
 	case "thread/compacted":
-		return a.o.status("context compacted", streaming.LevelInfo)
+		return a.o.Status("context compacted", streaming.LevelInfo)
 	case "serverRequest/resolved", "thread/status/changed", "turn/diff/updated", "account/rateLimits/updated",
 		"remoteControl/status/changed", "item/reasoning/summaryPartAdded", "rawResponseItem/completed",
 		"account/updated", "account/login/completed", "initialize", "initialized", "thread/start", "turn/start",
@@ -188,7 +188,7 @@ func (a *appServer) message(l *parsers.Line) error {
 	if strings.HasPrefix(method, "codex/event/") {
 		return nil // the legacy mirror of v2 notifications: the same words again
 	}
-	return a.o.unknown(l, method)
+	return a.o.Unknown(method, l.JSON)
 }
 
 func (a *appServer) threadStarted(t gjson.Result) error {
@@ -206,14 +206,14 @@ func (a *appServer) threadStarted(t gjson.Result) error {
 
 func (a *appServer) start() error {
 	a.resulted = false
-	ev := a.o.set(streaming.KindSessionStart)
+	ev := a.o.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD, ev.Model = a.sid, a.cwd, a.model
-	return a.o.send()
+	return a.o.Push()
 }
 
 func (a *appServer) turnCompleted(t gjson.Result) error {
 	a.resulted = true
-	ev := a.o.set(streaming.KindResult)
+	ev := a.o.New(streaming.KindResult)
 	ev.Turns = max(a.turns, 1)
 	ev.DurationMS = t.Get("durationMs").Int()
 	if a.usage != nil {
@@ -235,18 +235,18 @@ func (a *appServer) turnCompleted(t gjson.Result) error {
 		}
 		ev.Reason = errorText(msg)
 	}
-	res := a.o.ev
+	res := a.o.Ev
 	said := a.lastErr != "" && errorText(a.lastErr) == res.Reason
 	a.lastErr = ""
 	if !res.OK && res.Reason != "interrupted" && !said {
-		e := a.o.set(streaming.KindError)
+		e := a.o.New(streaming.KindError)
 		e.Text, e.Fatal = res.Reason, true
-		if err := a.o.send(); err != nil {
+		if err := a.o.Push(); err != nil {
 			return err
 		}
 	}
-	a.o.ev = res
-	return a.o.send()
+	a.o.Ev = res
+	return a.o.Push()
 }
 
 func (a *appServer) errorNote(p gjson.Result) error {
@@ -255,14 +255,14 @@ func (a *appServer) errorNote(p gjson.Result) error {
 		msg = p.Get("message").String()
 	}
 	if p.Get("willRetry").Bool() {
-		return a.o.status(msg, streaming.LevelWarning)
+		return a.o.Status(msg, streaming.LevelWarning)
 	}
 	// A fatal error: turn/completed(failed) says it again, and is then
 	// not shown a second time.
 	a.lastErr = strings.Clone(msg)
-	ev := a.o.set(streaming.KindError)
+	ev := a.o.New(streaming.KindError)
 	ev.Text, ev.Fatal = errorText(msg), true
-	return a.o.send()
+	return a.o.Push()
 }
 
 func (a *appServer) tokenUsage(u gjson.Result) error {
@@ -277,22 +277,22 @@ func (a *appServer) tokenUsage(u gjson.Result) error {
 		CacheReadTokens:  t.Get("cachedInputTokens").Int(),
 		CacheWriteTokens: t.Get("cacheWriteInputTokens").Int(),
 	}
-	ev := a.o.set(streaming.KindUsage)
+	ev := a.o.New(streaming.KindUsage)
 	u2 := *a.usage
 	ev.Usage = &u2
-	return a.o.send()
+	return a.o.Push()
 }
 
 func (a *appServer) plan(p gjson.Result) error {
-	if err := a.o.status(p.Get("explanation").String(), streaming.LevelInfo); err != nil {
+	if err := a.o.Status(p.Get("explanation").String(), streaming.LevelInfo); err != nil {
 		return err
 	}
-	ev := a.o.set(streaming.KindPlan)
+	ev := a.o.New(streaming.KindPlan)
 	p.Get("plan").ForEach(func(_, s gjson.Result) bool {
 		ev.Entries = append(ev.Entries, streaming.PlanEntry{Text: s.Get("step").String(), Status: parsers.PlanStatus(s.Get("status").String())})
 		return true
 	})
-	return a.o.send()
+	return a.o.Push()
 }
 
 // item handles item/started and item/completed.
@@ -303,35 +303,35 @@ func (a *appServer) item(it gjson.Result, completed bool) error {
 		if !completed {
 			return nil
 		}
-		return a.o.message(streaming.KindTextDelta, id, streaming.RoleUser, userText(it.Get("content")))
+		return a.o.Message(parsers.Msg{ID: id, Role: streaming.RoleUser}, streaming.KindTextDelta, userText(it.Get("content")))
 	case "agentMessage", "plan":
 		if !completed {
-			return a.o.msgStart(id, streaming.RoleAssistant)
+			return a.o.Start(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 		}
-		if err := a.o.text(streaming.KindTextDelta, id, streaming.RoleAssistant, 0, it.Get("text").String(), streaming.Final); err != nil {
+		if err := a.o.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindTextDelta, 0, it.Get("text").String(), streaming.Final); err != nil {
 			return err
 		}
-		return a.o.msgStop(id, streaming.RoleAssistant)
+		return a.o.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 	case "reasoning":
 		if !completed {
-			return a.o.msgStart(id, streaming.RoleAssistant)
+			return a.o.Start(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 		}
 		var err error
 		it.Get("summary").ForEach(func(k, s gjson.Result) bool {
-			err = a.o.text(streaming.KindThinkingDelta, id, streaming.RoleAssistant, int(k.Int()), s.String(), streaming.Final)
+			err = a.o.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindThinkingDelta, int(k.Int()), s.String(), streaming.Final)
 			return err == nil
 		})
 		if err != nil {
 			return err
 		}
 		it.Get("content").ForEach(func(k, s gjson.Result) bool {
-			err = a.o.text(streaming.KindThinkingDelta, id, streaming.RoleAssistant, 1000+int(k.Int()), s.String(), streaming.Final)
+			err = a.o.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindThinkingDelta, 1000+int(k.Int()), s.String(), streaming.Final)
 			return err == nil
 		})
 		if err != nil {
 			return err
 		}
-		return a.o.msgStop(id, streaming.RoleAssistant)
+		return a.o.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 	case "commandExecution", "fileChange", "mcpToolCall", "dynamicToolCall", "webSearch", "collabAgentToolCall":
 		if !completed {
 			return a.toolStart(id, typ, it)
@@ -339,19 +339,19 @@ func (a *appServer) item(it gjson.Result, completed bool) error {
 		return a.toolEnd(id, typ, it)
 	case "contextCompaction":
 		if completed {
-			return a.o.status("context compacted", streaming.LevelInfo)
+			return a.o.Status("context compacted", streaming.LevelInfo)
 		}
 		return nil
 	case "exitedReviewMode":
 		if completed {
-			return a.o.message(streaming.KindTextDelta, id, streaming.RoleAssistant, it.Get("review").String())
+			return a.o.Message(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindTextDelta, it.Get("review").String())
 		}
 		return nil
 	case "":
 		return nil
 	default:
 		if completed {
-			return a.o.status(typ+itemNote(it), streaming.LevelInfo)
+			return a.o.Status(typ+itemNote(it), streaming.LevelInfo)
 		}
 		return nil
 	}
@@ -437,14 +437,14 @@ func describeApp(ev *streaming.Event, typ string, it gjson.Result) {
 }
 
 func (a *appServer) toolStart(id, typ string, it gjson.Result) error {
-	ev := a.o.set(streaming.KindToolStart)
+	ev := a.o.New(streaming.KindToolStart)
 	ev.ID = id
 	describeApp(ev, typ, it)
-	return a.o.send()
+	return a.o.Push()
 }
 
 func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
-	ev := a.o.set(streaming.KindToolEnd)
+	ev := a.o.New(streaming.KindToolEnd)
 	ev.ID = id
 	describeApp(ev, typ, it)
 	if typ != "fileChange" {
@@ -463,13 +463,13 @@ func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
 		if a.streamed[id] && ev.Output != "" {
 			// The whole output after its deltas: a final the session
 			// compares with what it showed.
-			res := a.o.ev
-			o := a.o.set(streaming.KindToolOutputDelta)
+			res := a.o.Ev
+			o := a.o.New(streaming.KindToolOutputDelta)
 			o.ID, o.Text = id, res.Output
-			if err := a.o.emit.Final(&a.o.ev); err != nil {
+			if err := a.o.Final(); err != nil {
 				return err
 			}
-			a.o.ev = res
+			a.o.Ev = res
 		}
 	case "fileChange":
 		ev.Output = changeList(it.Get("changes"))
@@ -501,7 +501,7 @@ func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
 		ev.Status = toolStatus(status, streaming.ToolOK)
 	}
 	delete(a.streamed, id)
-	return a.o.send()
+	return a.o.Push()
 }
 
 func rawOr(v gjson.Result, def string) string {
@@ -524,7 +524,7 @@ func isAsk(method string) bool {
 // requests, under the request's JSON-RPC id.
 func (a *appServer) request(l *parsers.Line, method string, p gjson.Result) error {
 	rid := l.Get("id").Raw
-	ev := a.o.set(streaming.KindPermissionRequest)
+	ev := a.o.New(streaming.KindPermissionRequest)
 	ev.ID = rid
 	item := p.Get("itemId").String()
 	if item == "" {
@@ -569,7 +569,7 @@ func (a *appServer) request(l *parsers.Line, method string, p gjson.Result) erro
 			{ID: "cancel", Name: "Cancel", Kind: "reject_once"},
 		}
 	}
-	return a.o.send()
+	return a.o.Push()
 }
 
 // response handles a client's answer: to a pending approval, a
@@ -582,7 +582,7 @@ func (a *appServer) response(l *parsers.Line) error {
 	delete(a.asks, rid)
 	r := l.Get("result")
 	choice := r.Get("decision")
-	ev := a.o.set(streaming.KindPermissionResponse)
+	ev := a.o.New(streaming.KindPermissionResponse)
 	ev.ID = rid
 	switch {
 	case choice.Type == gjson.String:
@@ -597,5 +597,5 @@ func (a *appServer) response(l *parsers.Line) error {
 	default:
 		ev.Choice = "answered"
 	}
-	return a.o.send()
+	return a.o.Push()
 }

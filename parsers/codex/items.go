@@ -11,10 +11,10 @@ import (
 // item handles item.started, item.updated and item.completed. An item's
 // id is its message or tool call id; the session, which scopes ids to
 // their run, drops a completed item sent again.
-func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
+func (p *parser) item(l *parsers.Line, phase string) error {
 	it := p.it.Reset(l.Get("item").Raw) // its fields, read once
 	if !it.IsObject() {
-		return p.unknown(l, phase, emit)
+		return p.unknown(l, phase)
 	}
 	p.active = true
 	typ := it.Get("type").String()
@@ -30,17 +30,17 @@ func (p *parser) item(l *parsers.Line, phase string, emit parsers.Emit) error {
 	k := p.key(id)
 	switch typ {
 	case "agent_message", "assistant_message", "plan":
-		return p.textItem(k, streaming.KindTextDelta, itemText(it), phase, emit)
+		return p.textItem(k, streaming.KindTextDelta, itemText(it), phase)
 	case "reasoning":
-		return p.textItem(k, streaming.KindThinkingDelta, itemText(it), phase, emit)
+		return p.textItem(k, streaming.KindThinkingDelta, itemText(it), phase)
 	case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
-		return p.toolItem(k, typ, it, phase, emit)
+		return p.toolItem(k, typ, it, phase)
 	case "todo_list":
-		return p.todoList(it, emit)
+		return p.todoList(it)
 	case "error":
-		return p.errorItem(it, emit)
+		return p.errorItem(it)
 	}
-	return p.unknown(l, phase+"/"+typ, emit)
+	return p.unknown(l, phase+"/"+typ)
 }
 
 // itemText is an item's text; reasoning items of some builds give
@@ -71,52 +71,42 @@ func itemText(it *parsers.Object) string {
 // §4 rule 4): an item that arrives updated or completed opens its message
 // in the session, and the same item completed again is a final for a
 // message that stopped, which the session drops.
-func (p *parser) textItem(k string, kind streaming.Kind, text, phase string, emit parsers.Emit) error {
+func (p *parser) textItem(k string, kind streaming.Kind, text, phase string) error {
 	if phase == "item.started" && !p.msgs[k] {
-		if err := p.messageStart(k, streaming.RoleAssistant, emit); err != nil {
+		if err := p.messageStart(k, streaming.RoleAssistant); err != nil {
 			return err
 		}
 	}
 	completed := phase == "item.completed"
 	if text != "" {
 		p.msgs[k] = true
-		ev := p.set(kind)
-		ev.Message = k
-		ev.Role = streaming.RoleAssistant
-		ev.Text = text
 		mode := streaming.Snapshot
 		if completed {
 			mode = streaming.Final
 		}
-		if err := parsers.Send(emit, mode, ev); err != nil {
+		if err := p.out.Text(parsers.Msg{ID: k, Role: streaming.RoleAssistant}, kind, 0, text, mode); err != nil {
 			return err
 		}
 	}
 	if !completed || !p.msgs[k] {
 		return nil // an empty reasoning summary, never started: nothing to show
 	}
-	return p.messageStop(k, streaming.RoleAssistant, emit)
+	return p.messageStop(k, streaming.RoleAssistant)
 }
 
-func (p *parser) messageStart(k, role string, emit parsers.Emit) error {
+func (p *parser) messageStart(k, role string) error {
 	p.msgs[k] = true
-	ev := p.set(streaming.KindMessageStart)
-	ev.Message = k
-	ev.Role = role
-	return emit.Push(ev)
+	return p.out.Start(parsers.Msg{ID: k, Role: role})
 }
 
-func (p *parser) messageStop(k, role string, emit parsers.Emit) error {
+func (p *parser) messageStop(k, role string) error {
 	delete(p.msgs, k)
-	ev := p.set(streaming.KindMessageStop)
-	ev.Message = k
-	ev.Role = role
-	return emit.Push(ev)
+	return p.out.Stop(parsers.Msg{ID: k, Role: role})
 }
 
 // planDelta handles item.plan.delta: plan-mode text streamed before its
 // plan item completes.
-func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) planDelta(l *parsers.Line) error {
 	id := l.Str("item_id")
 	if id == "" {
 		id = "plan"
@@ -128,19 +118,15 @@ func (p *parser) planDelta(l *parsers.Line, emit parsers.Emit) error {
 		return nil
 	}
 	if !p.msgs[k] {
-		if err := p.messageStart(k, streaming.RoleAssistant, emit); err != nil {
+		if err := p.messageStart(k, streaming.RoleAssistant); err != nil {
 			return err
 		}
 	}
-	ev := p.set(streaming.KindTextDelta)
-	ev.Message = k
-	ev.Role = streaming.RoleAssistant
-	ev.Text = d
-	return emit.Push(ev)
+	return p.out.Text(parsers.Msg{ID: k, Role: streaming.RoleAssistant}, streaming.KindTextDelta, 0, d, streaming.Delta)
 }
 
 // todoList sends the todo list as a plan, each time it changes.
-func (p *parser) todoList(it *parsers.Object, emit parsers.Emit) error {
+func (p *parser) todoList(it *parsers.Object) error {
 	items := it.Get("items")
 	if items.Raw == p.lastPlan {
 		return nil
@@ -162,56 +148,53 @@ func (p *parser) todoList(it *parsers.Object, emit parsers.Emit) error {
 		entries = append(entries, streaming.PlanEntry{Text: text, Status: st})
 		return true
 	})
-	ev := p.set(streaming.KindPlan)
+	ev := p.out.New(streaming.KindPlan)
 	ev.Entries = entries
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // errorItem: a non-fatal warning (config, deprecation, model reroute,
 // dropped events).
-func (p *parser) errorItem(it *parsers.Object, emit parsers.Emit) error {
-	ev := p.set(streaming.KindError)
+func (p *parser) errorItem(it *parsers.Object) error {
+	ev := p.out.New(streaming.KindError)
 	ev.Text = errorText(it.Get("message").String())
 	ev.Level = streaming.LevelWarning
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // topError handles a top-level error line. It is not fatal by itself:
 // retries and reconnects become warnings, other errors non-fatal errors;
 // only turn.failed fails the run.
-func (p *parser) topError(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) topError(l *parsers.Line) error {
 	msg := l.Str("message")
 	if msg == "" {
 		msg = l.Path("error.message").String()
 	}
 	p.lastErr = msg
 	if isRetry(msg) {
-		ev := p.set(streaming.KindStatus)
-		ev.Text = msg
-		ev.Level = streaming.LevelWarning
-		return emit.Push(ev)
+		return p.out.Status(msg, streaming.LevelWarning)
 	}
-	ev := p.set(streaming.KindError)
+	ev := p.out.New(streaming.KindError)
 	ev.Text = errorText(msg)
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // requestUserInput shows each question of a request_user_input line as a
 // permission request with its options.
-func (p *parser) requestUserInput(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) requestUserInput(l *parsers.Line) error {
 	id := l.Str("call_id")
 	if id == "" {
 		id = l.Get("id").String()
 	}
 	qs := l.Get("questions").Array()
 	if len(qs) == 0 {
-		ev := p.set(streaming.KindPermissionRequest)
+		ev := p.out.New(streaming.KindPermissionRequest)
 		ev.ID = p.key(id)
 		ev.Name = "request_user_input"
-		return emit.Push(ev)
+		return p.out.Push()
 	}
 	for i, q := range qs {
-		ev := p.set(streaming.KindPermissionRequest)
+		ev := p.out.New(streaming.KindPermissionRequest)
 		ev.ID = p.key(id)
 		if len(qs) > 1 {
 			qid := q.Get("id").String()
@@ -236,7 +219,7 @@ func (p *parser) requestUserInput(l *parsers.Line, emit parsers.Emit) error {
 			ev.Options = append(ev.Options, streaming.PermissionOption{ID: label, Name: name})
 			return true
 		})
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}

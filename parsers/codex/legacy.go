@@ -10,91 +10,91 @@ import (
 
 // legacyConfig handles the config summary a legacy exec run prints first
 // (a flat map, keys in random order, some with spaces): it begins a run.
-func (p *parser) legacyConfig(l *parsers.Line, emit parsers.Emit) error {
-	return p.sessionStart("", l.Str("model"), l.Str("workdir"), emit)
+func (p *parser) legacyConfig(l *parsers.Line) error {
+	return p.sessionStart("", l.Str("model"), l.Str("workdir"))
 }
 
 // legacyPrompt handles the {"prompt":…} line that follows the config
 // summary: the user's prompt. Without a config line before it (the first
 // --json builds), a prompt after a turn begins a new run.
-func (p *parser) legacyPrompt(text string, emit parsers.Emit) error {
+func (p *parser) legacyPrompt(text string) error {
 	if p.turns > 0 {
-		if err := p.sessionStart("", "", "", emit); err != nil {
+		if err := p.sessionStart("", "", ""); err != nil {
 			return err
 		}
 	}
-	return p.userMessage(text, emit)
+	return p.userMessage(text)
 }
 
 // legacy handles one {"id":…,"msg":{…}} line.
-func (p *parser) legacy(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
+func (p *parser) legacy(l *parsers.Line, m gjson.Result) error {
 	typ := m.Get("type").String()
 	switch typ {
 	case "session_configured":
 		if p.started && p.turns == 0 {
 			return nil // the config line already began this run
 		}
-		return p.sessionStart(m.Get("session_id").String(), m.Get("model").String(), m.Get("cwd").String(), emit)
+		return p.sessionStart(m.Get("session_id").String(), m.Get("model").String(), m.Get("cwd").String())
 	case "task_started":
-		return p.turnStarted(emit)
+		return p.turnStarted()
 	case "task_complete":
-		return p.taskComplete(m, emit)
+		return p.taskComplete(m)
 	case "agent_message":
-		return p.lFinal(&p.lmsg, m.Get("message").String(), emit)
+		return p.lFinal(&p.lmsg, m.Get("message").String())
 	case "agent_message_delta":
-		return p.lDelta(&p.lmsg, m.Get("delta").String(), emit)
+		return p.lDelta(&p.lmsg, m.Get("delta").String())
 	case "agent_reasoning":
-		return p.lFinal(&p.lrsn, m.Get("text").String(), emit)
+		return p.lFinal(&p.lrsn, m.Get("text").String())
 	case "agent_reasoning_delta":
-		return p.lDelta(&p.lrsn, m.Get("delta").String(), emit)
+		return p.lDelta(&p.lrsn, m.Get("delta").String())
 	case "agent_reasoning_section_break":
 		p.lrsn.sectionBreak()
 		return nil
 	case "agent_reasoning_raw_content":
-		return p.lFinal(&p.lraw, m.Get("text").String(), emit)
+		return p.lFinal(&p.lraw, m.Get("text").String())
 	case "agent_reasoning_raw_content_delta":
-		return p.lDelta(&p.lraw, m.Get("delta").String(), emit)
+		return p.lDelta(&p.lraw, m.Get("delta").String())
 	case "user_message":
-		return p.userMessage(m.Get("message").String(), emit)
+		return p.userMessage(m.Get("message").String())
 	case "exec_command_begin":
-		_, err := p.legacyTool(l, m, emit)
+		_, err := p.legacyTool(l, m)
 		return err
 	case "exec_command_output_delta":
-		k, err := p.legacyTool(l, m, emit)
+		k, err := p.legacyTool(l, m)
 		if err != nil {
 			return err
 		}
-		return p.chunk(k, m.Get("stream").String(), decodeChunk(m.Get("chunk")), emit)
+		return p.chunk(k, m.Get("stream").String(), decodeChunk(m.Get("chunk")))
 	case "exec_command_end":
-		return p.execEnd(l, m, emit)
+		return p.execEnd(l, m)
 	case "patch_apply_begin":
-		_, err := p.legacyTool(l, m, emit)
+		_, err := p.legacyTool(l, m)
 		return err
 	case "patch_apply_end":
-		return p.patchEnd(l, m, emit)
+		return p.patchEnd(l, m)
 	case "mcp_tool_call_begin", "web_search_begin":
-		_, err := p.legacyTool(l, m, emit)
+		_, err := p.legacyTool(l, m)
 		return err
 	case "mcp_tool_call_end":
-		return p.mcpEnd(l, m, emit)
+		return p.mcpEnd(l, m)
 	case "web_search_end":
-		return p.webSearchEnd(l, m, emit)
+		return p.webSearchEnd(l, m)
 	case "token_count":
-		return p.tokenCount(m, emit)
+		return p.tokenCount(m)
 	case "plan_update":
-		return p.planUpdate(m, emit)
+		return p.planUpdate(m)
 	case "error":
-		return p.legacyError(m.Get("message").String(), emit)
+		return p.legacyError(m.Get("message").String())
 	case "stream_error", "background_event", "turn_aborted":
-		return p.legacyStatus(typ, m, emit)
+		return p.legacyStatus(typ, m)
 	case "exec_approval_request", "apply_patch_approval_request":
-		return p.legacyApproval(l, typ, m, emit)
+		return p.legacyApproval(l, typ, m)
 	case "turn_diff", "shutdown_complete":
 		// The turn's whole diff repeats the patches already shown; the
 		// shutdown says nothing.
 		return nil
 	}
-	return p.unknown(l, typ, emit)
+	return p.unknown(l, typ)
 }
 
 // legacyCallKey is the key of a legacy tool call.
@@ -109,13 +109,13 @@ func (p *parser) legacyCallKey(l *parsers.Line, m gjson.Result) string {
 // legacyTool starts the tool call a legacy event belongs to, when it has
 // not started, and returns its key. An event of a call that has ended
 // starts it again: the session drops that start and what follows.
-func (p *parser) legacyTool(l *parsers.Line, m gjson.Result, emit parsers.Emit) (string, error) {
+func (p *parser) legacyTool(l *parsers.Line, m gjson.Result) (string, error) {
 	p.active = true
 	k := p.legacyCallKey(l, m)
 	if p.open[k] != nil {
 		return k, nil
 	}
-	if err := p.settle(nil, emit); err != nil {
+	if err := p.settle(nil); err != nil {
 		return "", err
 	}
 	t := &tool{}
@@ -163,16 +163,16 @@ func (p *parser) legacyTool(l *parsers.Line, m gjson.Result, emit parsers.Emit) 
 	}
 	p.open[k] = t
 	p.order = append(p.order, k)
-	ev := p.set(streaming.KindToolStart)
+	ev := p.out.New(streaming.KindToolStart)
 	ev.ID = k
 	ev.Name = t.name
 	ev.Title = t.title
 	ev.Input = t.input
-	return k, emit.Push(ev)
+	return k, p.out.Push()
 }
 
 // legacyEnd sends a tool.end for a legacy call.
-func (p *parser) legacyEnd(k string, ev *streaming.Event, emit parsers.Emit) error {
+func (p *parser) legacyEnd(k string, ev *streaming.Event) error {
 	t := p.open[k]
 	p.closeTool(k)
 	ev.Kind = streaming.KindToolEnd
@@ -186,19 +186,19 @@ func (p *parser) legacyEnd(k string, ev *streaming.Event, emit parsers.Emit) err
 			ev.Input = t.input
 		}
 	}
-	p.ev = *ev
-	return emit.Push(&p.ev)
+	p.out.Ev = *ev
+	return p.out.Push()
 }
 
 // execEnd: the command's exit code, duration and whole output. Output
 // that streamed as chunks is kept by the session when the end event has
 // none.
-func (p *parser) execEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
-	k, err := p.legacyTool(l, m, emit)
+func (p *parser) execEnd(l *parsers.Line, m gjson.Result) error {
+	k, err := p.legacyTool(l, m)
 	if err != nil {
 		return err
 	}
-	if err := p.flushCall(k, emit); err != nil {
+	if err := p.flushCall(k); err != nil {
 		return err
 	}
 	out := m.Get("aggregated_output").String()
@@ -209,7 +209,7 @@ func (p *parser) execEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) err
 	ev.ExitCode = parsers.IntOrNil(m.Get("exit_code"))
 	ev.Status = commandStatus("", ev.ExitCode)
 	ev.DurationMS = durationMS(m.Get("duration"))
-	return p.legacyEnd(k, &ev, emit)
+	return p.legacyEnd(k, &ev)
 }
 
 func joinOutput(stdout, stderr string) string {
@@ -247,8 +247,8 @@ func legacyChanges(ch gjson.Result) string {
 }
 
 // patchEnd: the change list, and apply_patch's own output when it failed.
-func (p *parser) patchEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
-	k, err := p.legacyTool(l, m, emit)
+func (p *parser) patchEnd(l *parsers.Line, m gjson.Result) error {
+	k, err := p.legacyTool(l, m)
 	if err != nil {
 		return err
 	}
@@ -265,12 +265,12 @@ func (p *parser) patchEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) er
 			ev.Output += more
 		}
 	}
-	return p.legacyEnd(k, &ev, emit)
+	return p.legacyEnd(k, &ev)
 }
 
 // mcpEnd: result {"Ok":{content,isError}} or {"Err":"message"}.
-func (p *parser) mcpEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
-	k, err := p.legacyTool(l, m, emit)
+func (p *parser) mcpEnd(l *parsers.Line, m gjson.Result) error {
+	k, err := p.legacyTool(l, m)
 	if err != nil {
 		return err
 	}
@@ -295,11 +295,11 @@ func (p *parser) mcpEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) erro
 			ev.Status = streaming.ToolError
 		}
 	}
-	return p.legacyEnd(k, &ev, emit)
+	return p.legacyEnd(k, &ev)
 }
 
-func (p *parser) webSearchEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit) error {
-	k, err := p.legacyTool(l, m, emit)
+func (p *parser) webSearchEnd(l *parsers.Line, m gjson.Result) error {
+	k, err := p.legacyTool(l, m)
 	if err != nil {
 		return err
 	}
@@ -308,13 +308,13 @@ func (p *parser) webSearchEnd(l *parsers.Line, m gjson.Result, emit parsers.Emit
 		ev.Title = q
 		ev.Input = jsonObject("query", jsonString(q))
 	}
-	return p.legacyEnd(k, &ev, emit)
+	return p.legacyEnd(k, &ev)
 }
 
 // tokenCount: the running total (info.total_token_usage, or the flat
 // fields of early builds) as a usage event; the last one goes on the
 // result.
-func (p *parser) tokenCount(m gjson.Result, emit parsers.Emit) error {
+func (p *parser) tokenCount(m gjson.Result) error {
 	u := usageOf(m.Get("info.total_token_usage"))
 	if u == nil && m.Get("input_tokens").Exists() {
 		u = usageOf(m)
@@ -323,13 +323,13 @@ func (p *parser) tokenCount(m gjson.Result, emit parsers.Emit) error {
 		return nil
 	}
 	p.usage = u
-	ev := p.set(streaming.KindUsage)
+	ev := p.out.New(streaming.KindUsage)
 	uc := *u
 	ev.Usage = &uc
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
-func (p *parser) planUpdate(m gjson.Result, emit parsers.Emit) error {
+func (p *parser) planUpdate(m gjson.Result) error {
 	plan := m.Get("plan")
 	if plan.Raw == p.lastPlan {
 		return nil
@@ -340,56 +340,56 @@ func (p *parser) planUpdate(m gjson.Result, emit parsers.Emit) error {
 		entries = append(entries, streaming.PlanEntry{Text: v.Get("step").String(), Status: v.Get("status").String()})
 		return true
 	})
-	ev := p.set(streaming.KindPlan)
+	ev := p.out.New(streaming.KindPlan)
 	ev.Entries = entries
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // legacyError: the legacy error event ends the task in failure (the
 // current format's turn.failed); task_complete after it adds nothing.
-func (p *parser) legacyError(msg string, emit parsers.Emit) error {
+func (p *parser) legacyError(msg string) error {
 	p.active = true
 	if msg == "" {
 		msg = "error"
 	}
 	text := errorText(msg)
-	ev := p.set(streaming.KindError)
+	ev := p.out.New(streaming.KindError)
 	ev.Text = text
 	ev.Fatal = !p.failed
-	if err := emit.Push(ev); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	if p.failed {
 		return nil
 	}
-	if err := p.endTurn(emit); err != nil {
+	if err := p.endTurn(); err != nil {
 		return err
 	}
-	return p.fail(text, emit)
+	return p.fail(text)
 }
 
 // taskComplete: the task's success, unless an error already failed it.
-func (p *parser) taskComplete(m gjson.Result, emit parsers.Emit) error {
+func (p *parser) taskComplete(m gjson.Result) error {
 	p.active = true
-	if err := p.endTurn(emit); err != nil {
+	if err := p.endTurn(); err != nil {
 		return err
 	}
 	if p.failed {
 		return nil
 	}
-	ev := p.set(streaming.KindResult)
+	ev := p.out.New(streaming.KindResult)
 	ev.OK = true
 	ev.Turns = p.turnCount()
 	if t := m.Get("last_agent_message"); t.Type == gjson.String {
 		ev.Text = t.Str
 	}
 	ev.Usage = p.usage
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // legacyStatus: retry notices and background events as status lines; an
 // aborted turn as a warning (the run then has no result).
-func (p *parser) legacyStatus(typ string, m gjson.Result, emit parsers.Emit) error {
+func (p *parser) legacyStatus(typ string, m gjson.Result) error {
 	ev := streaming.Event{Kind: streaming.KindStatus, Text: m.Get("message").String(), Level: streaming.LevelInfo}
 	switch typ {
 	case "stream_error":
@@ -399,7 +399,7 @@ func (p *parser) legacyStatus(typ string, m gjson.Result, emit parsers.Emit) err
 			ev.Level = streaming.LevelWarning
 		}
 	case "turn_aborted":
-		if err := p.endTurn(emit); err != nil {
+		if err := p.endTurn(); err != nil {
 			return err
 		}
 		ev.Level = streaming.LevelWarning
@@ -411,12 +411,12 @@ func (p *parser) legacyStatus(typ string, m gjson.Result, emit parsers.Emit) err
 	if ev.Text == "" {
 		return nil
 	}
-	p.ev = ev
-	return emit.Push(&p.ev)
+	p.out.Ev = ev
+	return p.out.Push()
 }
 
 // legacyApproval: a command or patch waiting for approval.
-func (p *parser) legacyApproval(l *parsers.Line, typ string, m gjson.Result, emit parsers.Emit) error {
+func (p *parser) legacyApproval(l *parsers.Line, typ string, m gjson.Result) error {
 	ev := streaming.Event{Kind: streaming.KindPermissionRequest, ID: p.legacyCallKey(l, m), Text: m.Get("reason").String()}
 	if typ == "exec_approval_request" {
 		ev.Name = nameShell
@@ -429,6 +429,6 @@ func (p *parser) legacyApproval(l *parsers.Line, typ string, m gjson.Result, emi
 		ev.Name = namePatch
 		ev.Title, _, _ = strings.Cut(legacyChanges(m.Get("changes")), "\n")
 	}
-	p.ev = ev
-	return emit.Push(&p.ev)
+	p.out.Ev = ev
+	return p.out.Push()
 }

@@ -41,20 +41,14 @@ func (p *parser) resetLegacyText() {
 	p.lraw.reset()
 }
 
-// newMessageKey allocates a key for a legacy message.
-func (p *parser) newMessageKey(prefix string) string {
-	p.seq++
-	return p.key(prefix + "_" + itoa(p.seq))
-}
-
 // settle stops the streamed messages other than s's: other output began.
-func (p *parser) settle(s *lstream, emit parsers.Emit) error {
+func (p *parser) settle(s *lstream) error {
 	for _, o := range []*lstream{&p.lmsg, &p.lrsn, &p.lraw} {
 		if o == s || o.id == "" || o.stopped {
 			continue
 		}
 		o.stopped = true
-		if err := p.messageStop(o.id, streaming.RoleAssistant, emit); err != nil {
+		if err := p.messageStop(o.id, streaming.RoleAssistant); err != nil {
 			return err
 		}
 	}
@@ -63,50 +57,38 @@ func (p *parser) settle(s *lstream, emit parsers.Emit) error {
 
 // lDelta sends a legacy delta to the stream's open message, opening one
 // when there is none.
-func (p *parser) lDelta(s *lstream, text string, emit parsers.Emit) error {
+func (p *parser) lDelta(s *lstream, text string) error {
 	if text == "" {
 		return nil
 	}
 	p.active = true
-	if err := p.settle(s, emit); err != nil {
+	if err := p.settle(s); err != nil {
 		return err
 	}
 	if s.id == "" || s.stopped {
 		s.reset()
-		s.id = p.newMessageKey("msg")
+		s.id = p.ids.Next("msg_")
 		s.blocks = 1
-		if err := p.messageStart(s.id, streaming.RoleAssistant, emit); err != nil {
+		if err := p.messageStart(s.id, streaming.RoleAssistant); err != nil {
 			return err
 		}
 	}
 	s.text = true
-	ev := p.set(s.kind)
-	ev.Message = s.id
-	ev.Block = s.blocks - 1
-	ev.Role = streaming.RoleAssistant
-	ev.Text = text
-	return emit.Push(ev)
+	return p.out.Text(parsers.Msg{ID: s.id, Role: streaming.RoleAssistant}, s.kind, s.blocks-1, text, streaming.Delta)
 }
 
 // lFinal sends a legacy full event: the final text of the streamed block
 // it completes, or a message of its own.
-func (p *parser) lFinal(s *lstream, text string, emit parsers.Emit) error {
+func (p *parser) lFinal(s *lstream, text string) error {
 	p.active = true
-	if err := p.settle(s, emit); err != nil {
+	if err := p.settle(s); err != nil {
 		return err
 	}
 	if s.id != "" && s.finals < s.blocks {
 		id, block := s.id, s.finals
 		s.finals++
-		if text != "" {
-			ev := p.set(s.kind)
-			ev.Message = id
-			ev.Block = block
-			ev.Role = streaming.RoleAssistant
-			ev.Text = text
-			if err := emit.Final(ev); err != nil {
-				return err
-			}
+		if err := p.out.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, s.kind, block, text, streaming.Final); err != nil {
+			return err
 		}
 		if s.finals < s.blocks {
 			return nil
@@ -116,40 +98,30 @@ func (p *parser) lFinal(s *lstream, text string, emit parsers.Emit) error {
 		if stopped {
 			return nil
 		}
-		return p.messageStop(id, streaming.RoleAssistant, emit)
+		return p.messageStop(id, streaming.RoleAssistant)
 	}
 	if text == "" {
 		return nil
 	}
-	id := p.newMessageKey("msg")
-	if err := p.messageStart(id, streaming.RoleAssistant, emit); err != nil {
+	id := p.ids.Next("msg_")
+	if err := p.messageStart(id, streaming.RoleAssistant); err != nil {
 		return err
 	}
-	ev := p.set(s.kind)
-	ev.Message = id
-	ev.Role = streaming.RoleAssistant
-	ev.Text = text
-	if err := emit.Final(ev); err != nil {
+	if err := p.out.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, s.kind, 0, text, streaming.Final); err != nil {
 		return err
 	}
-	return p.messageStop(id, streaming.RoleAssistant, emit)
+	return p.messageStop(id, streaming.RoleAssistant)
 }
 
 // userMessage shows a prompt as a user message.
-func (p *parser) userMessage(text string, emit parsers.Emit) error {
+func (p *parser) userMessage(text string) error {
 	p.active = true
-	id := p.newMessageKey("prompt")
-	if err := p.messageStart(id, streaming.RoleUser, emit); err != nil {
+	id := p.ids.Next("prompt_")
+	if err := p.messageStart(id, streaming.RoleUser); err != nil {
 		return err
 	}
-	if text != "" {
-		ev := p.set(streaming.KindTextDelta)
-		ev.Message = id
-		ev.Role = streaming.RoleUser
-		ev.Text = text
-		if err := emit.Push(ev); err != nil {
-			return err
-		}
+	if err := p.out.Text(parsers.Msg{ID: id, Role: streaming.RoleUser}, streaming.KindTextDelta, 0, text, streaming.Delta); err != nil {
+		return err
 	}
-	return p.messageStop(id, streaming.RoleUser, emit)
+	return p.messageStop(id, streaming.RoleUser)
 }

@@ -123,7 +123,7 @@ func holdBack(b []byte) int {
 
 // chunk sends one legacy output chunk as a tool.output.delta, holding
 // back a cut UTF-8 sequence until the next chunk of the same stream.
-func (p *parser) chunk(id, stream string, data []byte, emit parsers.Emit) error {
+func (p *parser) chunk(id, stream string, data []byte) error {
 	hk := id + "\x00" + stream
 	if held := p.chunks[hk]; len(held) > 0 {
 		data = append(append([]byte(nil), held...), data...)
@@ -136,16 +136,16 @@ func (p *parser) chunk(id, stream string, data []byte, emit parsers.Emit) error 
 	if len(data) == 0 {
 		return nil
 	}
-	return p.outputDelta(id, cleanOutput(string(data)), emit)
+	return p.outputDelta(id, cleanOutput(string(data)))
 }
 
 // flushCall sends what is held back for one call (at its end).
-func (p *parser) flushCall(id string, emit parsers.Emit) error {
+func (p *parser) flushCall(id string) error {
 	for _, stream := range []string{"stdout", "stderr", ""} {
 		hk := id + "\x00" + stream
 		if held, ok := p.chunks[hk]; ok {
 			delete(p.chunks, hk)
-			if err := p.outputDelta(id, cleanOutput(string(held)), emit); err != nil {
+			if err := p.outputDelta(id, cleanOutput(string(held))); err != nil {
 				return err
 			}
 		}
@@ -154,7 +154,7 @@ func (p *parser) flushCall(id string, emit parsers.Emit) error {
 }
 
 // flushChunks sends everything held back (end of input).
-func (p *parser) flushChunks(emit parsers.Emit) error {
+func (p *parser) flushChunks() error {
 	if len(p.chunks) == 0 {
 		return nil
 	}
@@ -167,22 +167,22 @@ func (p *parser) flushChunks(emit parsers.Emit) error {
 		id, _, _ := strings.Cut(k, "\x00")
 		held := p.chunks[k]
 		delete(p.chunks, k)
-		if err := p.outputDelta(id, cleanOutput(string(held)), emit); err != nil {
+		if err := p.outputDelta(id, cleanOutput(string(held))); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (p *parser) outputDelta(id, text string, emit parsers.Emit) error {
+func (p *parser) outputDelta(id, text string) error {
 	if text == "" {
 		return nil
 	}
 	if t := p.open[id]; t != nil {
 		t.streamed = true
 	}
-	ev := p.set(streaming.KindToolOutputDelta)
+	ev := p.out.New(streaming.KindToolOutputDelta)
 	ev.ID = id
 	ev.Text = text
-	return emit.Push(ev)
+	return p.out.Push()
 }

@@ -45,7 +45,7 @@ func detectRollout(l *parsers.Line) parsers.Confidence {
 // rollout is the state of one rollout file: no text, only where the
 // current turn stands.
 type rollout struct {
-	o         out
+	o         parsers.Out
 	envelope  bool     // the file has envelope lines (its prompts come as user_message)
 	turns     int      // turns begun
 	open      []string // tool calls started and not ended, in start order
@@ -71,7 +71,7 @@ func newRollout() *rollout {
 }
 
 func (r *rollout) Parse(l *parsers.Line, emit parsers.Emit) error {
-	r.o.emit = emit
+	r.o.Emit = emit
 	t := l.Str("type")
 	p := l.Get("payload")
 	if p.IsObject() && rolloutTypes[t] {
@@ -88,7 +88,7 @@ func (r *rollout) Parse(l *parsers.Line, emit parsers.Emit) error {
 			if m := strings.TrimSpace(p.Get("message").String()); m != "" && !strings.HasPrefix(m, "[REDACTED") {
 				msg += ": " + parsers.Clip(m, 200)
 			}
-			return r.o.status(msg, streaming.LevelInfo)
+			return r.o.Status(msg, streaming.LevelInfo)
 		}
 		return nil // turn_context: the model and sandbox of each request
 	}
@@ -99,7 +99,7 @@ func (r *rollout) Parse(l *parsers.Line, emit parsers.Emit) error {
 		if l.Has("instructions") && l.Has("id") {
 			return r.meta(gjson.Parse(l.JSON))
 		}
-		return r.o.unknown(l, firstKey(l))
+		return r.o.Unknown(firstKey(l), l.JSON)
 	}
 	// The bare layout: a response item on its own.
 	return r.responseItem(l, gjson.Parse(l.JSON))
@@ -127,9 +127,9 @@ func (r *rollout) meta(p gjson.Result) error {
 // so that each turn's outcome is its own.
 func (r *rollout) start() error {
 	r.resulted, r.turns = false, 0
-	ev := r.o.set(streaming.KindSessionStart)
+	ev := r.o.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = r.sid, r.cwd
-	return r.o.send()
+	return r.o.Push()
 }
 
 // newTurn begins a turn.
@@ -152,7 +152,7 @@ func lineID(prefix string, p gjson.Result, n int) string {
 	if id := p.Get("id").String(); id != "" {
 		return id
 	}
-	return prefix + "@" + strconv.Itoa(n)
+	return parsers.LineID(prefix, n)
 }
 
 func (r *rollout) responseItem(l *parsers.Line, p gjson.Result) error {
@@ -164,7 +164,7 @@ func (r *rollout) responseItem(l *parsers.Line, p gjson.Result) error {
 		case "assistant":
 			r.turnActive()
 			r.answered = len(r.open) == 0
-			return r.o.message(streaming.KindTextDelta, lineID("msg", p, l.N), streaming.RoleAssistant, text)
+			return r.o.Message(parsers.Msg{ID: lineID("msg", p, l.N), Role: streaming.RoleAssistant}, streaming.KindTextDelta, text)
 		case "user":
 			if r.envelope || injected(text) {
 				return nil // the prompt comes as event_msg user_message; the rest is injected context
@@ -189,14 +189,14 @@ func (r *rollout) responseItem(l *parsers.Line, p gjson.Result) error {
 			})
 		}
 		r.turnActive()
-		return r.o.message(streaming.KindThinkingDelta, lineID("rs", p, l.N), streaming.RoleAssistant, strings.Join(parts, "\n\n"))
+		return r.o.Message(parsers.Msg{ID: lineID("rs", p, l.N), Role: streaming.RoleAssistant}, streaming.KindThinkingDelta, strings.Join(parts, "\n\n"))
 	case "function_call", "custom_tool_call", "local_shell_call":
 		return r.call(l, typ, p)
 	case "function_call_output", "custom_tool_call_output":
 		return r.callOutput(p)
 	case "web_search_call":
 		id := lineID("ws", p, l.N)
-		ev := r.o.set(streaming.KindToolStart)
+		ev := r.o.New(streaming.KindToolStart)
 		ev.ID, ev.Name = id, nameWebSearch
 		q := p.Get("action.query").String()
 		if u := p.Get("action.url").String(); q == "" && u != "" {
@@ -206,13 +206,13 @@ func (r *rollout) responseItem(l *parsers.Line, p gjson.Result) error {
 		if q != "" {
 			ev.Input = jsonObject("query", jsonString(q))
 		}
-		if err := r.o.send(); err != nil {
+		if err := r.o.Push(); err != nil {
 			return err
 		}
-		end := r.o.set(streaming.KindToolEnd)
+		end := r.o.New(streaming.KindToolEnd)
 		end.ID, end.Status = id, toolStatus(p.Get("status").String(), streaming.ToolOK)
 		r.turnActive()
-		return r.o.send()
+		return r.o.Push()
 	}
 	return nil // encrypted compaction items, ghost snapshots, …
 }
@@ -262,7 +262,7 @@ func (r *rollout) prompt(l *parsers.Line, text string) error {
 			return err
 		}
 	}
-	return r.o.message(streaming.KindTextDelta, "user@"+strconv.Itoa(l.N), streaming.RoleUser, text)
+	return r.o.Message(parsers.Msg{ID: parsers.LineID("user", l.N), Role: streaming.RoleUser}, streaming.KindTextDelta, text)
 }
 
 func (r *rollout) turnActive() {
@@ -284,20 +284,20 @@ func (r *rollout) result(ok bool, reason string) error {
 	r.active, r.answered, r.begun, r.resulted = false, false, false, true
 	// Calls the turn left open (an abort) end with it.
 	for _, id := range r.open {
-		ev := r.o.set(streaming.KindToolEnd)
+		ev := r.o.New(streaming.KindToolEnd)
 		ev.ID, ev.Status = id, streaming.ToolIncomplete
-		if err := r.o.send(); err != nil {
+		if err := r.o.Push(); err != nil {
 			return err
 		}
 	}
 	r.open = r.open[:0]
-	ev := r.o.set(streaming.KindResult)
+	ev := r.o.New(streaming.KindResult)
 	ev.OK, ev.Reason, ev.Turns = ok, reason, max(r.turns, 1)
 	if r.usage != nil {
 		u := *r.usage
 		ev.Usage = &u
 	}
-	return r.o.send()
+	return r.o.Push()
 }
 
 // call starts a tool call.
@@ -307,7 +307,7 @@ func (r *rollout) call(l *parsers.Line, typ string, p gjson.Result) error {
 		id = lineID("call", p, l.N)
 	}
 	name := p.Get("name").String()
-	ev := r.o.set(streaming.KindToolStart)
+	ev := r.o.New(streaming.KindToolStart)
 	ev.ID = id
 	var args gjson.Result
 	switch typ {
@@ -372,15 +372,15 @@ func (r *rollout) call(l *parsers.Line, typ string, p gjson.Result) error {
 	if name == "update_plan" {
 		// The plan is the call's whole point: shown as a plan, not a call.
 		r.planCalls[strings.Clone(id)] = true
-		pl := r.o.set(streaming.KindPlan)
+		pl := r.o.New(streaming.KindPlan)
 		args.Get("plan").ForEach(func(_, s gjson.Result) bool {
 			pl.Entries = append(pl.Entries, streaming.PlanEntry{Text: s.Get("step").String(), Status: parsers.PlanStatus(s.Get("status").String())})
 			return true
 		})
-		return r.o.send()
+		return r.o.Push()
 	}
 	r.open = append(r.open, strings.Clone(id))
-	return r.o.send()
+	return r.o.Push()
 }
 
 // commandLine shows an argv: the script of `bash -lc SCRIPT`, else the
@@ -399,7 +399,7 @@ func (r *rollout) callOutput(p gjson.Result) error {
 		delete(r.planCalls, id)
 		return nil
 	}
-	ev := r.o.set(streaming.KindToolEnd)
+	ev := r.o.New(streaming.KindToolEnd)
 	ev.ID = id
 	ev.Status = streaming.ToolOK
 	o := p.Get("output")
@@ -432,7 +432,7 @@ func (r *rollout) callOutput(p gjson.Result) error {
 	}
 	r.answered = false
 	r.active = true
-	return r.o.send()
+	return r.o.Push()
 }
 
 // execBody is the output of an exec_command result without the header
@@ -479,9 +479,9 @@ func (r *rollout) eventMsg(l *parsers.Line, p gjson.Result) error {
 		return nil
 	case "task_complete", "turn_complete":
 		if msg := p.Get("error.message").String(); msg != "" {
-			e := r.o.set(streaming.KindError)
+			e := r.o.New(streaming.KindError)
 			e.Text, e.Fatal = errorText(msg), true
-			if err := r.o.send(); err != nil {
+			if err := r.o.Push(); err != nil {
 				return err
 			}
 			return r.result(false, errorText(msg))
@@ -500,18 +500,18 @@ func (r *rollout) eventMsg(l *parsers.Line, p gjson.Result) error {
 		}
 		// Cumulative for the thread: passed on as it is, never added up.
 		r.usage = usageOf(t)
-		ev := r.o.set(streaming.KindUsage)
+		ev := r.o.New(streaming.KindUsage)
 		u := *r.usage
 		ev.Usage = &u
-		return r.o.send()
+		return r.o.Push()
 	case "error":
-		ev := r.o.set(streaming.KindError)
+		ev := r.o.New(streaming.KindError)
 		ev.Text, ev.Level = errorText(p.Get("message").String()), streaming.LevelWarning
-		return r.o.send()
+		return r.o.Push()
 	case "thread_rolled_back":
-		return r.o.status("rolled back "+p.Get("num_turns").String()+" turn(s)", streaming.LevelInfo)
+		return r.o.Status("rolled back "+p.Get("num_turns").String()+" turn(s)", streaming.LevelInfo)
 	case "entered_review_mode", "exited_review_mode":
-		return r.o.status(strings.ReplaceAll(p.Get("type").String(), "_", " "), streaming.LevelInfo)
+		return r.o.Status(strings.ReplaceAll(p.Get("type").String(), "_", " "), streaming.LevelInfo)
 	}
 	// agent_message, agent_reasoning: the words response_item holds;
 	// *_end events: the calls it holds; context_compacted follows the
@@ -522,7 +522,7 @@ func (r *rollout) eventMsg(l *parsers.Line, p gjson.Result) error {
 // Finish ends the file: a last turn without a terminal event finished if
 // the assistant had the last word; else it is left open (exit 3).
 func (r *rollout) Finish(emit parsers.Emit) error {
-	r.o.emit = emit
+	r.o.Emit = emit
 	return r.closeTurn()
 }
 

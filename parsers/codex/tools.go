@@ -19,19 +19,19 @@ const (
 // file_change, mcp_tool_call, web_search and collab_tool_call. The first
 // state seen starts the call (items of older builds arrive completed
 // only); item.completed ends it.
-func (p *parser) toolItem(k, typ string, it *parsers.Object, phase string, emit parsers.Emit) error {
+func (p *parser) toolItem(k, typ string, it *parsers.Object, phase string) error {
 	t := p.open[k]
 	if t == nil {
 		t = &tool{}
 		describe(t, typ, it)
 		p.open[k] = t
 		p.order = append(p.order, k)
-		ev := p.set(streaming.KindToolStart)
+		ev := p.out.New(streaming.KindToolStart)
 		ev.ID = k
 		ev.Name = t.name
 		ev.Title = t.title
 		ev.Input = t.input
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	} else {
@@ -43,7 +43,7 @@ func (p *parser) toolItem(k, typ string, it *parsers.Object, phase string, emit 
 		if typ == "command_execution" {
 			// aggregated_output is cumulative: a snapshot of the output.
 			if out := commandOutput(it); out != "" {
-				return p.outputSnapshot(k, t, cleanOutput(out), emit)
+				return p.outputSnapshot(k, t, cleanOutput(out))
 			}
 		}
 		return nil
@@ -56,7 +56,7 @@ func (p *parser) toolItem(k, typ string, it *parsers.Object, phase string, emit 
 	case "command_execution":
 		out := cleanOutput(commandOutput(it))
 		if t.streamed && out != "" {
-			if err := p.outputSnapshot(k, t, out, emit); err != nil {
+			if err := p.outputSnapshot(k, t, out); err != nil {
 				return err
 			}
 		}
@@ -96,16 +96,16 @@ func (p *parser) toolItem(k, typ string, it *parsers.Object, phase string, emit 
 		ev.Output = agentStates(it.Get("agents_states"))
 	}
 	p.closeTool(k)
-	p.ev = ev
-	return emit.Push(&p.ev)
+	p.out.Ev = ev
+	return p.out.Push()
 }
 
-func (p *parser) outputSnapshot(k string, t *tool, out string, emit parsers.Emit) error {
+func (p *parser) outputSnapshot(k string, t *tool, out string) error {
 	t.streamed = true
-	ev := p.set(streaming.KindToolOutputDelta)
+	ev := p.out.New(streaming.KindToolOutputDelta)
 	ev.ID = k
 	ev.Text = out
-	return emit.Snapshot(ev)
+	return p.out.Snapshot()
 }
 
 // commandOutput is a command's aggregated_output (hand-written fixtures

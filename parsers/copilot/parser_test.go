@@ -234,7 +234,7 @@ func TestQuiet(t *testing.T) {
 	res := parsertest.Run(self, line("user.message", `{"content":"go"}`)+"\n"+strings.Join(lines, "\n")).Check(t)
 	for _, e := range res.Events {
 		switch e.Kind {
-		case streaming.KindSessionStart, streaming.KindMessageStart, streaming.KindTextDelta, streaming.KindMessageStop, streaming.KindResult:
+		case streaming.KindSessionStart, streaming.KindMessageStart, streaming.KindTextDelta, streaming.KindBlockStop, streaming.KindMessageStop, streaming.KindResult:
 		case streaming.KindUnknown:
 			if e.Type != "session.something_new" {
 				t.Errorf("unknown event %q", e.Type)

@@ -1,0 +1,64 @@
+package parsers
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// record is an Emit that writes each event it gets, with the way it was
+// handed over, as one line.
+type record struct{ lines []string }
+
+func (r *record) emit() Emit {
+	return EmitFunc(func(mode streaming.Mode, ev *streaming.Event) error {
+		r.lines = append(r.lines, fmt.Sprintf("%s %s agent=%s msg=%s role=%s parent=%s block=%d text=%q type=%s level=%s time=%d",
+			mode, ev.Kind, ev.Agent, ev.Message, ev.Role, ev.Parent, ev.Block, ev.Text, ev.Type, ev.Level, ev.Time.Unix()))
+		return nil
+	})
+}
+
+func TestOut(t *testing.T) {
+	var r record
+	o := Out{Emit: r.emit(), Agent: "qwen", Time: time.Unix(7, 0)}
+	m := Msg{ID: "m1", Role: streaming.RoleAssistant, Parent: "task1"}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(o.Message(m, streaming.KindTextDelta, "whole"))
+	must(o.Message(m, streaming.KindTextDelta, "")) // nothing
+	must(o.Text(m, streaming.KindThinkingDelta, 2, "more", streaming.Snapshot))
+	must(o.Text(m, streaming.KindThinkingDelta, 2, "", streaming.Snapshot)) // nothing
+	must(o.Status("  ", streaming.LevelInfo))                               // nothing
+	must(o.Status("retrying", streaming.LevelWarning))
+	must(o.Unknown("new_thing", `{"type":"new_thing"}`))
+	ev := o.New(streaming.KindUsage)
+	ev.Usage = &streaming.Usage{InputTokens: 1}
+	must(o.Push())
+	want := []string{
+		`delta message.start agent=qwen msg=m1 role=assistant parent=task1 block=0 text="" type= level= time=7`,
+		`final text.delta agent=qwen msg=m1 role=assistant parent=task1 block=0 text="whole" type= level= time=7`,
+		`delta message.stop agent=qwen msg=m1 role=assistant parent=task1 block=0 text="" type= level= time=7`,
+		`snapshot thinking.delta agent=qwen msg=m1 role=assistant parent=task1 block=2 text="more" type= level= time=7`,
+		`delta status agent=qwen msg= role= parent= block=0 text="retrying" type= level=warning time=7`,
+		`delta unknown agent=qwen msg= role= parent= block=0 text="{\"type\":\"new_thing\"}" type=new_thing level= time=7`,
+		`delta usage agent=qwen msg= role= parent= block=0 text="" type= level= time=7`,
+	}
+	if got := strings.Join(r.lines, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
+func TestIDs(t *testing.T) {
+	var g IDs
+	got := []string{g.Next("turn"), g.Next("tool"), g.At("perm", 12), LineID("msg", 4)}
+	want := []string{"turn1", "tool2", "perm3@12", "msg@4"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("ids %v, want %v", got, want)
+	}
+}
