@@ -61,7 +61,7 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 		s.closers = append(s.closers, closeTee)
 	}
 	s.lane = ss.view.Lane(lane)
-	s.out, s.untilMissing = wrapOutput(s.lane, ss.o)
+	s.out, s.untilMissing = wrapOutput(s.lane, ss.format, ss.o)
 	if endWithRun {
 		s.src.ended, s.src.endWake = s.out.runEnded, s.out.endWake()
 	}
@@ -213,7 +213,11 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	if code := outcomeCode(outcome, sum.UntilMissing); rank(code) > rank(ss.worst) {
 		ss.worst = code
 	}
-	if werr := writeStepSummary(ss.env, ss.o, sum, s.out); werr != nil {
+	step := render.StepSummary(&s.out.facts, sum, s.out.shown(sum.Answer), ss.o.Until, s.name)
+	ss.mu.Lock()
+	werr := writeStepSummary(ss.env, ss.o, []string{step})
+	ss.mu.Unlock()
+	if werr != nil {
 		warnf(ss.stderr, "--summary: %v", werr)
 	}
 }

@@ -37,6 +37,9 @@ func (r *Pretty) layout() (commit, live []row) {
 	commit = r.commitReady(r.commitBuf[:0])
 	r.pollResize() // again, as late as can be: the frame is for this width
 	live = r.liveRows(r.liveBuf[:0])
+	if r.cfg.Static {
+		live = live[:0] // (what is finished only: no cursor goes back over it)
+	}
 	return r.fit(commit), r.fit(live)
 }
 
