@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +262,60 @@ func TestFollowSeveralPrettyScreen(t *testing.T) {
 	}
 	if !strings.HasPrefix(rows[len(rows)-2], "✓ a · claude · work · aaaa · done") || !strings.HasPrefix(rows[len(rows)-1], "✗ b · claude · work · bbbb · failed") {
 		t.Errorf("summary lines:\n%s", strings.Join(rows[len(rows)-2:], "\n"))
+	}
+}
+
+// TestFollowSeveralGitHub: in a GitHub Actions job, several followed logs
+// stop workflow commands once and resume them once, each tool call's
+// output in a group of its own named after its stream, never two open.
+func TestFollowSeveralGitHub(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 3, true), "")), 0o644)
+	os.WriteFile(b, []byte(strings.Join(runLog("bbbb", 3, false), "")), 0o644)
+	r := cli{args: []string{"--follow", a, b}, env: map[string]string{"GITHUB_ACTIONS": "true"}}.run(t)
+	if r.code != ExitFailed {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	if n := strings.Count(r.stdout, "::stop-commands::"); n != 2 { // (once, and again after b's failure annotation)
+		t.Errorf("stop-commands %d times:\n%s", n, r.stdout)
+	}
+	open, groups := "", 0
+	for _, l := range strings.Split(sgrRE.ReplaceAllString(r.stdout, ""), "\n") {
+		switch {
+		case strings.HasPrefix(l, "##[group]"):
+			if open != "" {
+				t.Fatalf("a group inside another:\n%s", r.stdout)
+			}
+			open = strings.Fields(strings.TrimPrefix(l, "##[group]"))[0]
+			groups++
+		case l == "##[endgroup]":
+			open = ""
+		case open != "" && !strings.HasPrefix(l, open+" "):
+			t.Fatalf("a line of another stream in %s's group: %q", open, l)
+		}
+	}
+	if groups != 6 || open != "" {
+		t.Errorf("%d groups, %q open:\n%s", groups, open, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "::error::b: agent run failed") {
+		t.Errorf("no annotation naming b:\n%s", r.stdout)
+	}
+}
+
+var sgrRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestWatchRefusesOneRunFormats: watch shows several sessions; -o text,
+// markdown and html show one run.
+func TestWatchRefusesOneRunFormats(t *testing.T) {
+	h := newFakeHome(t)
+	for _, f := range []string{"text", "markdown", "html"} {
+		r := h.cli("watch", "-o", f).run(t)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "use -o pretty, plain or json") {
+			t.Errorf("-o %s: exit %d, %q", f, r.code, r.stderr)
+		}
+	}
+	if r := h.cli("watch", "--since", "0s").run(t); r.code != ExitUsage {
+		t.Errorf("--since 0s: exit %d", r.code)
 	}
 }

@@ -123,6 +123,11 @@ func (v *prettyView) Lane(l Lane) Renderer {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	l.Tag = cleanTag(l.Tag)
+	for _, f := range []*string{&l.Agent, &l.Project, &l.Session} {
+		if *f != "" {
+			*f = cleanTag(*f) // (a session's directory and id come from its file)
+		}
+	}
 	cfg := v.cfg
 	cfg.Height, cfg.Tick, cfg.TermSize, cfg.Resize = laneHeight, nil, nil, nil
 	ln := &prettyLane{v: v, info: l, style: tagStyle(v.p, l.Tag)}

@@ -269,3 +269,23 @@ func TestPrettyViewStates(t *testing.T) {
 		t.Errorf("headings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPrettyViewHostileLane: what describes a stream (its tag, and the
+// project and session a session file names) reaches the terminal with
+// its controls made visible.
+func TestPrettyViewHostileLane(t *testing.T) {
+	lv := newLiveView(t, 24)
+	l := lv.v.Lane(Lane{Tag: "claude·\x1b[2J", Agent: "claude", Project: "app\x1b]0;pwned\x07", Session: "\u202eid"})
+	l.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash\x1b[31m", Subject: "x"})
+	lv.frame(t)
+	l.Finish(Summary{Interrupted: true})
+	lv.v.Finish(true)
+	if err := vtcheck.Sequences(lv.out.Bytes()); err != nil {
+		t.Error(err)
+	}
+	for _, raw := range []string{"\x1b[2J", "\x1b]0", "\x07", "\u202e", "\x1b[31m"} {
+		if bytes.Contains(lv.out.Bytes(), []byte(raw)) {
+			t.Errorf("raw %q reached the terminal", raw)
+		}
+	}
+}
