@@ -170,7 +170,10 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 	case streaming.KindResult:
 		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(oneLine(ev.Reason)), facts: ResultFacts(ev, l.r.run.usage)}
 	}
-	return l.r.Handle(ev)
+	if err := l.r.Handle(ev); err != nil {
+		return err
+	}
+	return v.err // (the terminal is the view's: its write errors are every lane's)
 }
 
 // baseName is the last element of a path, either separator.
@@ -197,7 +200,10 @@ func (l *prettyLane) Finish(s Summary) error {
 	l.end = &sum
 	l.gen++
 	l.r.clock.dirty = true
-	return l.r.Finish(s)
+	if err := l.r.Finish(s); err != nil {
+		return err
+	}
+	return l.v.err
 }
 
 func (v *prettyView) Flush() error {

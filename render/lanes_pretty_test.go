@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -287,5 +289,24 @@ func TestPrettyViewHostileLane(t *testing.T) {
 		if bytes.Contains(lv.out.Bytes(), []byte(raw)) {
 			t.Errorf("raw %q reached the terminal", raw)
 		}
+	}
+}
+
+type pipeClosed struct{}
+
+func (pipeClosed) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestPrettyViewWriteError: the terminal is the view's; once writing to
+// it fails, every lane's next event says so.
+func TestPrettyViewWriteError(t *testing.T) {
+	tick := make(chan time.Time, 1)
+	v, _ := NewView("pretty", pipeClosed{}, Config{Width: 60, Height: 24, Now: fixedNow, Tick: tick})
+	a, b := v.Lane(Lane{Tag: "a"}), v.Lane(Lane{Tag: "b"})
+	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "hello\n"}
+	a.Handle(&ev)
+	tick <- time.Time{}
+	a.(Flusher).Flush()
+	if err := b.Handle(&ev); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("the other lane's next event: %v", err)
 	}
 }
