@@ -202,6 +202,9 @@ func (w *watcher) watchPlaces() {
 		dirs := pl.Dirs()
 		if _, err := os.Stat(pl.Dir); err != nil {
 			dirs = []string{w.existingAbove(pl.Dir)}
+			if dirs[0] == "" {
+				w.poll = true // nothing above it to watch either
+			}
 		}
 		for _, d := range dirs {
 			if d != "" {
