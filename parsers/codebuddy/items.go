@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -216,7 +216,7 @@ func (p *parser) functionCall(l *parsers.Line) error {
 	e.ID, e.Name = p.callID(l), parsers.CleanToolName(l.Str("name"))
 	args := l.Get("arguments")
 	switch {
-	case args.Type == gjson.String && jsonvalid.String(args.Str):
+	case args.Type == gjson.String && jsonscan.ValidString(args.Str):
 		e.Input = args.Str
 	default:
 		e.Input = parsers.JSONText(args)
