@@ -77,7 +77,8 @@ func newRoot(env *Env, code *int) *cobra.Command {
 		Use:   "agentfmt [flags] [FILE...]",
 		Short: "Render the JSON stream of AI coding agents for people, CI logs and scripts",
 		Long: `agentfmt reads the NDJSON that AI coding agents print when run headless (Claude Code,
-Codex, Gemini CLI, OpenCode, Cursor, Copilot, Antigravity, Amp, ACP transcripts, Cline/Kilo)
+Codex, Gemini CLI, OpenCode, Cursor, Copilot, Antigravity, Amp, pi, CodeBuddy Code, OpenClaw,
+ACP transcripts, Cline/Kilo)
 from stdin or FILEs, and renders it: live on a terminal, append-only in CI logs, as normalized
 JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON flags it needs.`,
 		Example: `  agentfmt run claude -p "fix the test"
