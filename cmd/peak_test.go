@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // The peak memory of one long answer (DESIGN §4 rule 6: a block's text is
@@ -155,8 +157,9 @@ func peakRSS(tb testing.TB, file string, args ...string) int64 {
 // over its escaped text in the line (not into a copy). Before, Claude
 // peaked at about 257 MiB.
 func TestLongAnswerPeak(t *testing.T) {
-	if testing.Short() || raceEnabled || runtime.GOOS != "linux" {
-		t.Skip("renders 150 MB in a child process (skipped with -short, -race and off Linux)")
+	testenv.Slow(t)
+	if raceEnabled || runtime.GOOS != "linux" {
+		t.Skip("renders 150 MB in a child process (skipped with -race and off Linux; .ci/run runs it without -race)")
 	}
 	for _, agent := range []string{"claude", "gemini"} {
 		file := filepath.Join(t.TempDir(), agent+".jsonl")

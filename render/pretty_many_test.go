@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -53,9 +54,7 @@ func openTools(tb testing.TB, n int) {
 // open calls cost about four times what 20,000 do (bytes allocated; it
 // was quadratic: every frame laid out every open call).
 func TestPrettyManyOpenToolsLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long")
-	}
+	testenv.Slow(t) // 100,000 open calls
 	alloc := func(n int) uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
