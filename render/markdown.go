@@ -104,8 +104,10 @@ func (m *Markdown) ensureHeading(ev *streaming.Event) {
 	m.begin(elemHeading)
 	title := fmt.Sprintf("## Run %d", m.facts.Runs)
 	if ev != nil && ev.Kind == streaming.KindSessionStart {
-		if ev.Agent != "" {
-			title += " · " + inline(ev.Agent)
+		for _, p := range [...]string{ev.Agent, ev.Title} {
+			if p != "" {
+				title += " · " + inline(p)
+			}
 		}
 		if ev.Model != "" {
 			title += " · " + codeSpan(ev.Model)

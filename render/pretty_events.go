@@ -181,7 +181,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		if ev.SessionID != "" {
 			parts = append(parts, "session "+r.clean(ev.SessionID))
 		}
-		for _, s := range []string{ev.Agent, ev.Model, ev.CWD} {
+		for _, s := range []string{ev.Agent, ev.Title, ev.Model, ev.CWD} {
 			if s != "" {
 				parts = append(parts, r.clean(s))
 			}

@@ -63,7 +63,10 @@ type transcript struct {
 	open  map[string]bool // tool calls started and not ended
 	tasks []string        // open Task/Agent calls, newest last: the parent of inline sidechains
 
-	warmup bool // a subagent's "Warmup" pre-run: its canned reply is hidden
+	// agent is the subagent whose own transcript the run is (its records'
+	// agentId), "" for a main conversation: its records are the run's,
+	// none hangs under a Task call.
+	agent string
 
 	active   bool   // the current turn has records no result has closed
 	answered bool   // the assistant had the last word, no call pending
@@ -88,14 +91,27 @@ func (t *transcript) record(r gjson.Result, n int, parent string) error {
 			return err
 		}
 	}
-	if !t.started && r.Get("sessionId").Exists() && (typ == "user" || typ == "assistant" || typ == "system") {
+	side := r.Get("isSidechain").Bool()
+	conversation := typ == "user" || typ == "assistant" || typ == "system"
+	if a := r.Get("agentId"); parent == "" && side && conversation && a.Type == gjson.String && a.Str != t.agent {
+		// A subagent's own transcript (agent-<id>.jsonl): a run of its
+		// own, after whatever the input held before it.
+		if t.started {
+			if err := t.restart(); err != nil {
+				return err
+			}
+		}
+		t.agent = strings.Clone(a.Str)
+	}
+	if !t.started && r.Get("sessionId").Exists() && conversation {
 		t.sid = strings.Clone(r.Get("sessionId").String())
 		t.cwd = strings.Clone(r.Get("cwd").String())
 		if err := t.start(); err != nil {
 			return err
 		}
 	}
-	if parent == "" && r.Get("isSidechain").Bool() && len(t.tasks) > 0 {
+	if parent == "" && side && t.agent == "" && len(t.tasks) > 0 {
+		// An inline sidechain (1.0.x): the subagent of the last Task call.
 		parent = t.tasks[len(t.tasks)-1]
 	}
 	switch typ {
@@ -143,7 +159,7 @@ func (t *transcript) restart() error {
 	}
 	clear(t.open)
 	t.tasks = t.tasks[:0]
-	t.started, t.warmup = false, false
+	t.started, t.agent = false, ""
 	t.active, t.answered, t.failed = false, false, ""
 	return nil
 }
@@ -152,6 +168,9 @@ func (t *transcript) start() error {
 	t.started, t.resulted, t.turns = true, false, 0
 	ev := t.out.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = t.sid, t.cwd
+	if t.agent != "" {
+		ev.Title = "subagent " + t.agent
+	}
 	return t.out.Push()
 }
 
@@ -166,9 +185,6 @@ func (t *transcript) stopMsg() error {
 }
 
 func (t *transcript) assistant(r gjson.Result, n int, parent string) error {
-	if t.warmup && r.Get("isSidechain").Bool() {
-		return nil
-	}
 	m := r.Get("message")
 	id := m.Get("id").String()
 	if id == "" {
@@ -296,12 +312,8 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 		strings.HasPrefix(trim, "<bash-input>"), strings.HasPrefix(trim, "<bash-stdout>"), strings.HasPrefix(trim, "<bash-stderr>"):
 		return t.out.Status(stripTags(trim), streaming.LevelInfo)
 	}
-	side := r.Get("isSidechain").Bool()
-	t.warmup = side && trim == "Warmup"
-	if t.warmup || side && parent != "" {
-		// A pre-warm of an Explore agent (2.0.x), or a subagent's task
-		// (the Task call's input says it).
-		return nil
+	if parent != "" && r.Get("isSidechain").Bool() {
+		return nil // a subagent's task: the Task call's input says it
 	}
 	if parent == "" {
 		if err := t.newTurn(); err != nil {

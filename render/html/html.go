@@ -235,9 +235,9 @@ func (r *Renderer) writeHead(ev *streaming.Event) {
 
 // runHead fills the "run-start" template.
 type runHead struct {
-	N                                   int
-	Agent, Model, CWD, SessionID, Start template.HTML
-	HasFacts                            bool
+	N                                          int
+	Agent, Title, Model, CWD, SessionID, Start template.HTML
+	HasFacts                                   bool
 }
 
 func (r *Renderer) openRun(ev *streaming.Event) {
@@ -246,6 +246,7 @@ func (r *Renderer) openRun(ev *streaming.Event) {
 	h := runHead{N: r.runs}
 	if ev != nil {
 		h.Agent, h.Model, h.CWD, h.SessionID = esc(clean(oneLine(ev.Agent))), esc(clean(oneLine(ev.Model))), esc(clean(oneLine(ev.CWD))), esc(clean(oneLine(ev.SessionID)))
+		h.Title = esc(clean(oneLine(ev.Title)))
 		if !ev.Time.IsZero() {
 			h.Start = template.HTML(ev.Time.UTC().Format(time.RFC3339))
 		}
