@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -369,7 +368,7 @@ func stripTerminalPrefix(b []byte) []byte {
 	if i < 0 || j < i || !terminalNoise(b[:i]) || !terminalNoise(b[j+1:]) {
 		return b
 	}
-	if jsonvalid.Valid(b[i : j+1]) {
+	if jsonscan.Valid(b[i : j+1]) {
 		return b[i : j+1]
 	}
 	return b

@@ -38,7 +38,7 @@ func (p *parser) apiRequest(m *msg, st *entry, isNew bool) error {
 			return nil
 		}
 		st.api = apiShown
-		return p.out.Status("API request started", streaming.LevelInfo)
+		return p.out.Status("API request started", streaming.LevelVerbose)
 	}
 	st.api = apiDone
 	u := streaming.Usage{
@@ -67,7 +67,7 @@ func (p *parser) apiRequest(m *msg, st *entry, isNew bool) error {
 	case cancel != "":
 		return p.out.Status("API request cancelled ("+cancel+")", streaming.LevelWarning)
 	}
-	return p.out.Status(apiSummary(u), streaming.LevelInfo)
+	return p.out.Status(apiSummary(u), streaming.LevelVerbose)
 }
 
 // apiSummary is the status line of a finished request:
@@ -236,7 +236,7 @@ func (p *parser) checkpoint(m *msg, st *entry) error {
 		hash = strings.TrimSpace(m.text)
 	}
 	if hash == "" {
-		return p.out.Status("checkpoint saved", streaming.LevelInfo)
+		return p.out.Status("checkpoint saved", streaming.LevelVerbose)
 	}
 	if p.checkpoints[hash] {
 		return nil
@@ -249,7 +249,7 @@ func (p *parser) checkpoint(m *msg, st *entry) error {
 	if len(short) > 12 && !strings.ContainsAny(short, " \n") {
 		short = short[:12]
 	}
-	return p.out.Status("checkpoint "+parsers.Clip(short, 80), streaming.LevelInfo)
+	return p.out.Status("checkpoint "+parsers.Clip(short, 80), streaming.LevelVerbose)
 }
 
 // plan is Cline's task_progress (a markdown checklist) or Kilo's edited

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -244,7 +244,7 @@ func (p *parser) mcpRequest(m *msg, st *entry) error {
 		name = server + "." + name
 	}
 	input := d.Raw
-	if args := d.Get("arguments").String(); args != "" && jsonvalid.String(args) {
+	if args := d.Get("arguments").String(); args != "" && jsonscan.ValidString(args) {
 		input = args
 	}
 	if input == "" {

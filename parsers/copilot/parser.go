@@ -353,7 +353,7 @@ func (p *parser) subagent(typ string, l *parsers.Line, d *data) error {
 	if name == "" {
 		name = "sub-agent"
 	}
-	level := streaming.LevelInfo
+	level := streaming.LevelVerbose // (its call shows it running and done: chatter)
 	msg := name + " started"
 	switch typ {
 	case "subagent.completed":

@@ -3,7 +3,7 @@ package cursor
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -63,7 +63,7 @@ func (c *call) describe() {
 	switch c.variant {
 	case "function":
 		c.name = c.v.Get("name").Str
-		if args := c.v.Get("arguments"); args.Type == gjson.String && jsonvalid.String(args.Str) {
+		if args := c.v.Get("arguments"); args.Type == gjson.String && jsonscan.ValidString(args.Str) {
 			c.input = args.Str
 		} else {
 			c.input = parsers.JSONText(args)
