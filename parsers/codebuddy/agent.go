@@ -18,13 +18,14 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Agent is the CodeBuddy Code format for the registry. Its tools are
-// Claude Code's.
+// Agent is the CodeBuddy Code format for the registry.
 var Agent = parsers.Agent{
 	Name:   "codebuddy",
 	Detect: readers.Detect,
 	New:    readers.New,
-	Tools:  claude.Agent.Tools,
+	// CodeBuddy is a Claude Code fork: its tools are Claude Code's (Bash,
+	// Read, Edit, Write, …, as in the capture's reminders and calls).
+	Tools: claude.Agent.Tools,
 }
 
 // readers are the two families of CodeBuddy's output: the json array's

@@ -94,40 +94,46 @@ func (p *parser) bashExecution(m gjson.Result) error {
 	return p.out.Push()
 }
 
-// tools is what pi's tool arguments mean: the keys that name a call's
-// subject (bash command, read/write/edit/ls path, grep and find pattern),
-// and the edits of edit and write.
+// tools is what pi's tool inputs mean (formats/pi.md §8): the keys that
+// name a call's subject (bash command; grep and find pattern; read,
+// edit, write and ls path), and the edits of edit and write.
 var tools = parsers.Tools{
-	Subject: []string{"command", "path", "pattern", "url", "query", "description", "prompt", "name"},
+	Subject: []string{"command", "pattern", "path", "url", "query"},
 	Edits:   toolEdits,
 }
 
-// toolEdits are the file changes of pi's edit tool, {path, edits:[{oldText,
+// toolEdits reads the file changes of edit, {path, edits:[{oldText,
 // newText}]} or the older {path, oldText, newText}, and of write, {path,
 // content}.
 func toolEdits(name, input, _ string) []streaming.FileEdit {
-	if name != "edit" && name != "write" {
+	in := strings.TrimSpace(input)
+	if in == "" || in[0] != '{' {
 		return nil
 	}
-	args := gjson.Parse(input)
-	path := args.Get("path").Str
-	if path == "" || !args.IsObject() {
+	var f parsers.Object // the input's fields, read once
+	f.Reset(in)
+	path := f.Get("path").String()
+	if path == "" {
 		return nil
 	}
-	if name == "write" {
-		if c := args.Get("content"); c.Type == gjson.String {
+	switch name {
+	case "write":
+		if c := f.Get("content"); c.Type == gjson.String {
 			return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: c.Str}}
 		}
-		return nil
-	}
-	var out []streaming.FileEdit
-	add := func(e gjson.Result) {
-		o, n := e.Get("oldText"), e.Get("newText")
-		if o.Type == gjson.String && n.Type == gjson.String {
-			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.Str, New: n.Str})
+	case "edit":
+		var out []streaming.FileEdit
+		add := func(o, n gjson.Result) {
+			if o.Type == gjson.String && n.Type == gjson.String {
+				out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.Str, New: n.Str})
+			}
 		}
+		f.Get("edits").ForEach(func(_, e gjson.Result) bool {
+			add(e.Get("oldText"), e.Get("newText"))
+			return true
+		})
+		add(f.Get("oldText"), f.Get("newText"))
+		return out
 	}
-	args.Get("edits").ForEach(func(_, e gjson.Result) bool { add(e); return true })
-	add(args)
-	return out
+	return nil
 }
