@@ -56,6 +56,12 @@ const (
 	Snapshot
 	// Final is the complete block, sent after (or instead of) streaming.
 	Final
+	// Restate is the next piece of the agent repeating the message's
+	// current block (the block that showed text last): a consolidated
+	// restatement of what it streamed, an echo of the prompt it was sent.
+	// The event's Block names a block of its own, for what is not a
+	// repetition (see Session.Restate).
+	Restate
 )
 
 func (m Mode) String() string {
@@ -64,6 +70,8 @@ func (m Mode) String() string {
 		return "snapshot"
 	case Final:
 		return "final"
+	case Restate:
+		return "restatement"
 	}
 	return "delta"
 }
