@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/fswait"
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/render"
 )
 
@@ -277,7 +277,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		}
 		return 0, false, nil // read again at once
 	}
-	if fl.lineOpen && !fl.tailLong && time.Since(fl.lastData) >= fl.poll*2 && len(p) > 0 && jsonvalid.Valid(fl.tail) {
+	if fl.lineOpen && !fl.tailLong && time.Since(fl.lastData) >= fl.poll*2 && len(p) > 0 && jsonscan.Valid(fl.tail) {
 		// The file stopped growing after a complete JSON value without a
 		// newline (a writer that ends its last line without one): it is
 		// a line.

@@ -568,10 +568,10 @@ func (m *Markdown) Finish(s Summary) error {
 		m.ensureHeading(nil)
 		m.begin(elemLine)
 		m.w.WriteString("**⊘ Interrupted**\n")
-	case s.Outcome == streaming.Incomplete:
+	case s.Outcome == streaming.Incomplete, s.Outcome == streaming.Failure && s.NoResult:
 		m.ensureHeading(nil)
 		m.begin(elemLine)
-		m.w.WriteString(m.outcomeLine(false, true, s.Reason) + "\n")
+		m.w.WriteString(m.outcomeLine(false, s.Outcome == streaming.Incomplete, s.Reason) + "\n")
 	}
 	if s.UntilMissing {
 		m.begin(elemLine)

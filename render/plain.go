@@ -410,9 +410,15 @@ func (p *Plain) Finish(s Summary) error {
 	switch {
 	case s.Interrupted:
 		p.emitLine(nil, 0, "── "+p.p.Yellow("⊘ interrupted"))
-	case s.Outcome == streaming.Incomplete:
-		p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
-		line := "── " + p.p.Yellow("… incomplete: "+p.clean(s.Reason))
+	case s.Outcome == streaming.Incomplete, s.Outcome == streaming.Failure && s.NoResult:
+		what, style := "… incomplete: ", p.p.Yellow
+		if s.Outcome == streaming.Failure {
+			what, style = "✗ failed: ", p.p.Red
+			p.ci.errorAnnotation("agent run failed: " + oneLine(s.Reason))
+		} else {
+			p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
+		}
+		line := "── " + style(what+p.clean(oneLine(s.Reason)))
 		var u *streaming.Usage
 		if p.hasUsage {
 			u = &p.usage

@@ -222,6 +222,8 @@ func (r *Pretty) Finish(s Summary) error {
 	switch {
 	case s.Interrupted:
 		r.lines(0, "── "+p.Yellow("⊘ interrupted")+tail)
+	case s.Outcome == streaming.Failure && s.NoResult:
+		r.lines(0, "── "+p.Red("✗ failed: "+r.clean(oneLine(s.Reason)))+tail)
 	case s.Outcome == streaming.Incomplete:
 		r.lines(0, "── "+p.Yellow("… incomplete: "+r.clean(oneLine(s.Reason)))+tail)
 	}

@@ -19,6 +19,9 @@ func (r *Pretty) frame(final bool) {
 	commit := r.commitReady(r.commitBuf[:0])
 	r.pollResize() // again, as late as can be: the frame is for this width
 	live := r.liveRows(r.liveBuf[:0])
+	if r.cfg.Static {
+		live = live[:0] // (what is finished only: no cursor goes back over it)
+	}
 	limit := r.liveMax()
 	commit, live = r.fit(commit), r.fit(live)
 	if len(live) > limit {

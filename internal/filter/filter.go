@@ -1,6 +1,7 @@
 // Package filter holds the event filters that sit between the streaming
-// session and a renderer: Until strips a completion marker (--until) and
-// Sentences adds text.sentence events (--sentences).
+// session and a renderer: Until strips a completion marker (--until),
+// Sentences adds text.sentence events (--sentences) and Chatter leaves out
+// the agent's chatter (unless --verbose).
 //
 // A filter is a streaming.Handler that passes events on to the next
 // handler, changed or with more events, and Close flushes what it holds

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -118,7 +118,7 @@ func describeGemini(c *candidate) (Session, bool) {
 	if !ok {
 		return s, false
 	}
-	if first, ok := record(line); ok && jsonvalid.Valid(bytes.TrimSpace(line)) {
+	if first, ok := record(line); ok && jsonscan.Valid(bytes.TrimSpace(line)) {
 		return describeGeminiLines(s, first, h)
 	}
 	// One pretty-printed document: read it with a decoder, from the top.
