@@ -30,14 +30,16 @@ import (
 //   - a snapshot or final that is the block but for the white space
 //     around it shows nothing;
 //   - a restatement (Restate) is compared, piece by piece, with the
-//     message's current block (the block that showed text last, of its
-//     kind and not its own): pieces that repeat it from where the
+//     current block of the open message it names (the block that showed
+//     text last, of its kind and not its own): pieces that repeat it from where the
 //     restatement stands (white space before it aside) show nothing; what
 //     goes past its end is new text (white space alone is not); a
 //     restatement that departs from it is shown whole from where it began,
 //     and so is every later piece; the new text goes to the event's own
-//     block. A restatement for a stopped message is judged as a final; one
-//     for a message that is not open, or has no current block, is text;
+//     message and block. A restatement for a stopped message is judged as
+//     a final; one naming a message that is not open, or that has no
+//     current block, is text, and so is what follows once the message it
+//     names stops;
 //   - the final answer is the text of the last message that showed text
 //     (a late block of another message does not change it), its text
 //     blocks by index, joined as paragraphs; a message that starts again
@@ -78,10 +80,22 @@ type reference struct {
 type refRs struct {
 	src             mkey
 	hasSrc          bool
+	of              string
 	dst             int
 	kind            Kind
 	start, at       int
 	begun, departed bool
+	gone            bool // the message repeated stopped or began again
+}
+
+// endRestatements notes that msg stopped or began again: the
+// restatements of it are over, what follows them is new text.
+func (r *reference) endRestatements(msg string) {
+	for _, rs := range r.rs {
+		if rs.of == msg {
+			rs.gone = true
+		}
+	}
 }
 
 func newReference() *reference {
@@ -102,6 +116,7 @@ func modelTrim(s string) string {
 func (r *reference) dropBlocks(msg string) {
 	delete(r.cur, msg)
 	delete(r.rs, msg)
+	r.endRestatements(msg)
 	if r.ansMsg == msg {
 		r.ansFrozen, r.ansMsg = r.answer(), ""
 	}
@@ -161,6 +176,7 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 		if r.open[ev.Message] {
 			delete(r.open, ev.Message)
 			r.done[ev.Message] = true
+			r.endRestatements(ev.Message)
 		}
 	case KindTextDelta, KindThinkingDelta:
 		if !r.open[ev.Message] {
@@ -250,14 +266,18 @@ func (r *reference) text(ev *Event, mode Mode, t string) (want string, violation
 // restate applies a piece of a restatement to an open message.
 func (r *reference) restate(ev *Event) (want string, violation bool) {
 	rs := r.rs[ev.Message]
-	if rs == nil || rs.dst != ev.Block || rs.kind != ev.Kind {
-		rs = &refRs{dst: ev.Block, kind: ev.Kind}
-		if c, ok := r.cur[ev.Message]; ok && c.kind == ev.Kind && c.block != ev.Block && r.blocks[c] != "" {
+	if rs == nil || rs.dst != ev.Block || rs.kind != ev.Kind || rs.of != ev.Restates {
+		rs = &refRs{dst: ev.Block, kind: ev.Kind, of: ev.Restates}
+		if c, ok := r.cur[ev.Restates]; ok && r.open[ev.Restates] && c.kind == ev.Kind &&
+			(ev.Restates != ev.Message || c.block != ev.Block) && r.blocks[c] != "" {
 			rs.src, rs.hasSrc = c, true
 		}
 		r.rs[ev.Message] = rs
 	}
 	t := ev.Text
+	if rs.gone {
+		rs.departed = true
+	}
 	if !rs.hasSrc || rs.departed {
 		return r.text(ev, Delta, t)
 	}
@@ -420,13 +440,17 @@ func genEvent(ref *reference, data []byte, i *int) (Event, Mode) {
 	rs := ref.rs[msg]
 	going := ref.open[msg] && rs != nil && rs.hasSrc && !rs.departed
 	if mode == Final && (p&7 >= 6 || going && p&7 >= 3) {
-		// A restatement: a piece of the message's current block from
-		// where the one being sent stands, that block again or and more,
-		// or fresh text.
+		// A restatement of the current block of a message (this one, or
+		// another): a piece of it from where the one being sent stands,
+		// it again or and more, or fresh text.
+		of := fmt.Sprint("m", (b>>6+p)%3)
+		if going {
+			of = rs.of
+		}
 		src := ""
-		if c, ok := ref.cur[msg]; ok && ref.open[msg] {
+		if c, ok := ref.cur[of]; ok && ref.open[of] {
 			src = ref.blocks[c]
-			if rs := ref.rs[msg]; rs != nil && rs.src == c && rs.at <= len(src) {
+			if going && rs.src == c && rs.at <= len(src) {
 				src = src[rs.at:]
 			}
 		}
@@ -444,11 +468,14 @@ func genEvent(ref *reference, data []byte, i *int) (Event, Mode) {
 		default:
 			text = f
 		}
-		dst := 1 + block
+		dst := block
+		if of == msg {
+			dst = 1 + block
+		}
 		if going {
 			dst = rs.dst
 		}
-		return Event{Kind: kind, Message: msg, Block: dst, Text: text}, Restate
+		return Event{Kind: kind, Message: msg, Block: dst, Restates: of, Text: text}, Restate
 	}
 	have := ""
 	if ref.open[msg] {

@@ -1,11 +1,16 @@
 package streaming
 
+import "strings"
+
 // restatement is an agent repeating a block of an open message in pieces
-// (Session.Restate): the block it repeats, how far it got, and whether it
-// departed from it (then it is new text, and so is all that follows).
+// (Session.Restate), kept by the message that takes what is new: the
+// block it repeats, how far it got, and whether it departed from it (then
+// it is new text, and so is all that follows).
 type restatement struct {
-	src      *block // the block repeated (nil: none, all is new text)
-	dst      int    // the block of the message that takes what is new
+	src      *block   // the block repeated (nil: none, all is new text)
+	srcMsg   *message // its message: once it is no longer open, what follows is new
+	of       string // the id of the message repeated
+	dst      int    // the block that takes what is new
 	kind     Kind
 	start    int  // where the repetition began in src (white space before it aside)
 	at       int  // how much of src is repeated so far
@@ -13,18 +18,30 @@ type restatement struct {
 	departed bool
 }
 
-// restate judges one piece of a restatement of m's current block (see
-// Session.Restate) and shows what is new of it in the event's block.
+// restate judges one piece of a restatement (see Session.Restate) and
+// shows what is new of it in ev's block of m, the open message of ev.
 func (s *Session) restate(m *message, ev *Event) error {
 	rs := m.rs
-	if rs == nil || rs.dst != ev.Block || rs.kind != ev.Kind {
+	if rs == nil || rs.dst != ev.Block || rs.kind != ev.Kind || rs.of != ev.Restates {
 		rs = &restatement{dst: ev.Block, kind: ev.Kind}
-		if c := m.cur; c != nil && c.key.kind == ev.Kind && c.key.index != ev.Block && c.text.Len() > 0 {
-			rs.src = c
+		if o := s.msgs[ev.Restates]; o != nil {
+			if c := o.cur; c != nil && c.key.kind == ev.Kind && (o != m || c.key.index != ev.Block) && c.text.Len() > 0 {
+				rs.src, rs.srcMsg = c, o
+			}
+		}
+		if o := s.msgs[ev.Restates]; o != nil {
+			rs.of = o.id // kept past the call: the message's own copy
+		} else {
+			rs.of = strings.Clone(ev.Restates)
 		}
 		m.rs = rs
 	}
 	t := ev.Text
+	if rs.src != nil && !rs.departed && s.msgs[rs.of] != rs.srcMsg {
+		// The message repeated stopped (its text is let go): the
+		// restatement is over, what follows is new.
+		rs.departed = true
+	}
 	if rs.src == nil || rs.departed {
 		return s.showNew(m, ev, t)
 	}
@@ -70,6 +87,6 @@ func (s *Session) restate(m *message, ev *Event) error {
 // showNew shows text as new text of ev's block of m.
 func (s *Session) showNew(m *message, ev *Event, text string) error {
 	e := *ev
-	e.Text = text
+	e.Text, e.Restates = text, ""
 	return s.show(m, &e, Delta, true)
 }

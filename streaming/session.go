@@ -223,18 +223,18 @@ func (s *Session) Snapshot(ev *Event) error { return s.push(ev, Snapshot) }
 // instead of) its streaming.
 func (s *Session) Final(ev *Event) error { return s.push(ev, Final) }
 
-// Restate hands the session a piece of an agent repeating a block of an
-// open message: the message's current block, the one that showed text
-// last (a consolidated restatement of a message it streamed, under a new
-// id on the wire; an echo of the prompt it was sent). The pieces of one
-// restatement come in order, each with the Block where text that is not
-// a repetition goes (a block the message has not shown). The session
-// compares them with the block it holds: what repeats it (white space
-// around either aside) shows nothing; what goes on past its end is shown
-// in the event's block; a restatement that departs from the block is new
-// text, shown whole (what it repeated included) in the event's block, and
-// so is every later piece. Text for a message that is not open, or that
-// has no current block of the event's kind, is new text.
+// Restate hands the session a piece of an agent repeating a block it
+// sent: the current block (the one that showed text last) of the open
+// message ev.Restates names — a consolidated restatement of a message it
+// streamed, sent under a new id on the wire; an echo of the prompt it was
+// sent. The pieces of one restatement come in order, for the message and
+// block that take what is not a repetition (a message of its own, or a
+// block its message has not shown). The session compares them with the
+// block it holds: what repeats it (white space around either aside)
+// shows nothing; what goes on past its end is shown; a restatement that
+// departs from the block is new text, shown whole (what it repeated
+// included), and so is every later piece. When the message named is not
+// open, or has no current block of the event's kind, the text is new.
 func (s *Session) Restate(ev *Event) error { return s.push(ev, Restate) }
 
 // PushAs hands ev to Push, Snapshot, Final or Restate as mode says.

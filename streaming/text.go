@@ -334,6 +334,7 @@ func (s *Session) show(m *message, ev *Event, mode Mode, isAnswer bool) error {
 	s.ev = *ev
 	s.ev.Role = m.role
 	s.ev.Parent = m.parent
+	s.ev.Restates = ""
 	s.ev.Block = b.key.index
 	if revised {
 		s.stats.Revisions++
