@@ -65,6 +65,9 @@ type pipeline struct {
 
 // runFormat renders the inputs and returns the exit code.
 func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code int, err error) {
+	if o.Follow && len(files) > 1 {
+		return followAll(env, o, files)
+	}
 	if err := checkTee(o.Tee, files, env.Stdin); err != nil {
 		return ExitUsage, err
 	}

@@ -52,6 +52,9 @@ type fakeRun struct {
 	stdin   io.Reader
 	signals chan os.Signal
 	tty     bool
+	// foreground: agentfmt has the terminal (the agent shares its
+	// process group).
+	foreground bool
 }
 
 // newFakeRun puts fake agents for every name in a temporary PATH.
@@ -96,6 +99,7 @@ func (f *fakeRun) run(t *testing.T, args ...string) cliResult {
 		Now:        func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
 		Tick:       make(chan time.Time),
 		Signals:    f.signals,
+		Foreground: func() bool { return f.foreground },
 	}
 	code := Run(args, env)
 	return cliResult{out.String(), errb.String(), code}

@@ -352,7 +352,7 @@ func (m *Markdown) tool(ev *streaming.Event, edits []streaming.FileEdit) {
 		head, omitted, tail = Preview(ls, 2*n)
 	} else {
 		// Only the lines shown are split out and cleaned.
-		head, omitted, tail = PreviewText(ev.Output, n, clean)
+		head, omitted, tail = PreviewText(ToolOutput(ev), n, cleanOutput)
 	}
 	if len(head) == 0 && len(tail) == 0 {
 		return

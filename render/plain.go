@@ -60,11 +60,18 @@ type Plain struct {
 
 // NewPlain returns a plain renderer writing to w.
 func NewPlain(w io.Writer, cfg Config) *Plain {
+	p := newPlain(cfg)
+	p.ci, p.w = newCIMarkers(cfg, w)
+	return p
+}
+
+// newPlain is a plain renderer without its writer and CI markers (a lane
+// of several streams gets them from its view).
+func newPlain(cfg Config) *Plain {
 	p := &Plain{cfg: cfg, p: cfg.Palette, tools: map[string]toolCall{}}
 	if p.p.Dim == nil {
 		p.p = NewPalette(false)
 	}
-	p.ci, p.w = newCIMarkers(cfg, w)
 	return p
 }
 
@@ -78,10 +85,14 @@ func (p *Plain) Flush() error {
 	return p.w.Flush()
 }
 
-// cleanOutput sanitises tool output, letting SGR colour through with
-// --allow-color (and nothing else).
+// cleanOutput sanitises tool output: its SGR colour is left out, or let
+// through with --allow-color (and nothing else).
 func (p *Plain) cleanOutput(s string) string {
-	return sanitize.String(s, sanitize.Options{AllowSGR: p.cfg.AllowColor})
+	o := sanitize.Options{SGR: sanitize.DropSGR}
+	if p.cfg.AllowColor {
+		o.SGR = sanitize.PassSGR
+	}
+	return sanitize.String(s, o)
 }
 
 func (p *Plain) clean(s string) string {
@@ -325,7 +336,7 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	default:
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
-		lines, h, omitted = previewText(p.lines, ev.Output, n, p.cleanOutput)
+		lines, h, omitted = previewText(p.lines, ToolOutput(ev), n, p.cleanOutput)
 	}
 	if len(lines) > 0 && p.ci.folds() {
 		// In a CI log the end line is the header of the folded output.

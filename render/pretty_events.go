@@ -308,7 +308,7 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	}
 	t.exit = ev.ExitCode
 	t.durMS = ev.DurationMS
-	t.output = strings.Clone(ev.Output) // kept past Handle: the event's may be lent
+	t.output = strings.Clone(ToolOutput(ev)) // kept past Handle: the event's may be lent
 	t.endAt = r.cfg.Now()
 	if ev.Input != "" && ev.Input != t.input {
 		t.input = strings.Clone(ev.Input)

@@ -281,6 +281,7 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 	ev := s.set(streaming.KindToolEnd)
 	ev.ID, ev.Status = id, st
 	ev.Output = callOutput(c)
+	ev.Display = shellDisplay(ev.Output)
 	return true, s.send()
 }
 

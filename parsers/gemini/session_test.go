@@ -111,3 +111,20 @@ func TestSessionUnclaimedLineKept(t *testing.T) {
 		t.Errorf("text %q", got)
 	}
 }
+
+// A shell call's tool.end keeps the framed result as Output and gives
+// the command's own output as Display.
+func TestSessionShellDisplay(t *testing.T) {
+	r := chatRun(t, `{"sessionId":"s","projectHash":"h","messages":[`+
+		`{"id":"g1","timestamp":"t","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"ls"},"status":"success",`+
+		`"result":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"Command: ls\nDirectory: (root)\nOutput: a.go\nError: (none)\nExit Code: 0\nSignal: 0\nBackground PIDs: (none)\nProcess Group PGID: 1"}}}]}]}]}`)
+	for _, ev := range r.Events {
+		if ev.Kind == streaming.KindToolEnd {
+			if ev.Display != "a.go" || !strings.HasPrefix(ev.Output, "Command: ls\n") {
+				t.Errorf("Display %q, Output %q", ev.Display, ev.Output)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool.end")
+}
