@@ -9,8 +9,8 @@ import "strings"
 type restatement struct {
 	src      *block   // the block repeated (nil: none, all is new text)
 	srcMsg   *message // its message: once it is no longer open, what follows is new
-	of       string // the id of the message repeated
-	dst      int    // the block that takes what is new
+	of       string   // the id of the message repeated
+	dst      int      // the block that takes what is new
 	kind     Kind
 	start    int  // where the repetition began in src (white space before it aside)
 	at       int  // how much of src is repeated so far

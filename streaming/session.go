@@ -146,11 +146,11 @@ type Session struct {
 	opts  Options
 	stats Stats
 
-	msgs    map[string]*message  // open messages
-	tools   map[string]*toolCall // open tool calls
-	seq     uint64               // start order of open messages and tools, for closing them in order
-	stopped ring[*stopped]       // the stopped messages of this run
-	ended   ring[struct{}]       // ended tool ids of this run
+	msgs    map[string]*message // open messages
+	tools   map[string]*Call    // open tool calls
+	seq     uint64              // start order of open messages and tools, for closing them in order
+	stopped ring[*stopped]      // the stopped messages of this run
+	ended   ring[struct{}]      // ended tool ids of this run
 
 	run     run
 	pool    pieces // pieces of texts let go, for the next texts
@@ -161,16 +161,21 @@ type Session struct {
 	ev Event // scratch event handed to out, to avoid an allocation per delta
 }
 
-// NewSession returns a session that passes its output to out.
+// NewSession returns a session that passes its output to out (and hands
+// itself to out first, if out is a StateUser).
 func NewSession(out Handler, opts Options) *Session {
-	return &Session{
+	s := &Session{
 		out:     out,
 		opts:    opts,
 		msgs:    make(map[string]*message),
-		tools:   make(map[string]*toolCall),
+		tools:   make(map[string]*Call),
 		stopped: newRing[*stopped](finishedMemory),
 		ended:   newRing[struct{}](finishedMemory),
 	}
+	if u, ok := out.(StateUser); ok {
+		u.UseState(s)
+	}
+	return s
 }
 
 // Stats returns the repair counters so far.
