@@ -261,7 +261,7 @@ func (v *prettyView) frame() {
 			r.scr.width = v.scr.width
 			r.clock.dirty = true
 		}
-		if !r.clock.dirty && len(r.tools) == 0 && r.curTh == nil {
+		if !r.clock.dirty && r.running == 0 && r.curTh == nil {
 			continue // nothing new to lay out: its rows stand
 		}
 		c, live := r.layout()
@@ -504,16 +504,16 @@ func (l *prettyLane) heading(v *prettyView) row {
 // waitingOn names the call the stream has been waiting on longest.
 func (l *prettyLane) waitingOn() string {
 	var first *toolItem
-	for _, t := range l.r.tools {
+	l.r.eachRunning(func(t *toolItem) {
 		if first == nil || t.start.Before(first.start) || t.start.Equal(first.start) && t.id < first.id {
 			first = t
 		}
-	}
+	})
 	if first == nil {
 		return ""
 	}
 	name := l.r.clean(oneLine(first.name))
-	if n := len(l.r.tools); n > 1 {
+	if n := l.r.running; n > 1 {
 		name += " +" + Tokens(int64(n-1))
 	}
 	return name
@@ -524,3 +524,6 @@ func spinnerAt(t time.Time) string {
 	n := t.UnixNano() / int64(spinnerInterval)
 	return spinnerFrames[int(n%int64(len(spinnerFrames)))]
 }
+
+// UseState gives the lane's renderer its stream's session state.
+func (l *prettyLane) UseState(st streaming.State) { l.r.UseState(st) }

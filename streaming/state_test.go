@@ -45,8 +45,8 @@ func TestState(t *testing.T) {
 				t.Fatalf("tool.end %s: the call is gone during its Handle", ev.ID)
 			}
 			marks = append(marks, c.Mark)
-			if ev.ID == "edit" && (len(ev.Edits) != 1 || ev.Edits[0].Path != "a.go") {
-				t.Errorf("tool.end %s: edits %+v", ev.ID, ev.Edits)
+			if ev.ID == "edit" && (len(c.Edits) != 1 || c.Edits[0].Path != "a.go") {
+				t.Errorf("tool.end %s: the start's edits %+v", ev.ID, c.Edits)
 			}
 		}
 	}

@@ -7,8 +7,8 @@ import (
 
 // Call is a tool call the session holds open, from its tool.start to the
 // Handle of its tool.end (or of the end the session makes for it): what a
-// renderer shows of a running call, read here instead of kept in a copy of
-// its own (State). Its fields are the session's: a handler reads them and
+// renderer shows of a running call, and what its end line needs of its
+// start, read here instead of kept in a copy of its own (State). Its fields are the session's: a handler reads them and
 // sets only Mark.
 type Call struct {
 	ID, Name, Parent, Title, Subject string
@@ -17,14 +17,16 @@ type Call struct {
 	// of the main agent, one more for each subagent level (a call whose
 	// Parent is not open counts as one level down).
 	Depth int
+	// Edits are the file changes the start named (the session's copy:
+	// a tool.end names its own, if any).
+	Edits []FileEdit
 	// Mark is the handler's own: the session keeps it with the call and
 	// never reads it (a renderer's item for the call, the label it made).
 	Mark any
 
 	agent  string
 	seq    uint64
-	edits  []FileEdit // the start's (tool.end shows them when it has none)
-	output text       // the output so far (kept once, appended)
+	output text // the output so far (kept once, appended)
 }
 
 // Output is the call's output so far.
@@ -79,7 +81,7 @@ func (s *Session) toolStart(ev *Event) error {
 		return nil
 	}
 	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
-	t.edits = CloneEdits(ev.Edits)
+	t.Edits = CloneEdits(ev.Edits)
 	return s.out.Handle(ev)
 }
 
@@ -173,9 +175,6 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Subject == "" {
 		e.Subject = t.Subject
 	}
-	if len(e.Edits) == 0 {
-		e.Edits = t.edits
-	}
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
@@ -191,7 +190,7 @@ func (s *Session) endTool(t *Call) {
 	delete(s.tools, t.ID)
 	s.ended.put(t.ID, struct{}{})
 	t.output.release()
-	t.edits, t.Mark = nil, nil
+	t.Edits, t.Mark = nil, nil
 }
 
 // closeTools ends the open tool calls as incomplete, in the order they
@@ -202,7 +201,7 @@ func (s *Session) closeTools(line int) error {
 	}
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
-			Input: t.Input, Title: t.Title, Subject: t.Subject, Edits: t.edits, Status: ToolIncomplete, Output: t.output.String()}
+			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.output.String()}
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)
 		if err != nil {
