@@ -24,7 +24,10 @@ const (
 // Decoder), and says what the Text of a text-like event (text.delta,
 // thinking.delta, tool.output.delta) is: Push for new text (a delta), and
 // for every other event; Snapshot for the whole block or output so far;
-// Final for the complete block or output. The event may be reused by the
+// Final for the complete block or output; Restate for a piece of the
+// agent repeating the message's current block (a consolidated
+// restatement, an echo of the prompt: the session compares, see
+// streaming.Session.Restate). The event may be reused by the
 // parser once the call returns. An error (a --strict contract violation,
 // a closed output) must be returned by Parse as it is.
 //
@@ -33,6 +36,7 @@ type Emit interface {
 	Push(ev *streaming.Event) error
 	Snapshot(ev *streaming.Event) error
 	Final(ev *streaming.Event) error
+	Restate(ev *streaming.Event) error
 }
 
 // EmitFunc adapts a function to Emit: it is called with each event and
@@ -48,6 +52,9 @@ func (f EmitFunc) Snapshot(ev *streaming.Event) error { return f(streaming.Snaps
 // Final calls f with Final.
 func (f EmitFunc) Final(ev *streaming.Event) error { return f(streaming.Final, ev) }
 
+// Restate calls f with Restate.
+func (f EmitFunc) Restate(ev *streaming.Event) error { return f(streaming.Restate, ev) }
+
 // Send hands ev to emit as mode says: for parsers that decide the mode
 // of a text in one place and send it in another.
 func Send(emit Emit, mode streaming.Mode, ev *streaming.Event) error {
@@ -56,6 +63,8 @@ func Send(emit Emit, mode streaming.Mode, ev *streaming.Event) error {
 		return emit.Snapshot(ev)
 	case streaming.Final:
 		return emit.Final(ev)
+	case streaming.Restate:
+		return emit.Restate(ev)
 	}
 	return emit.Push(ev)
 }
