@@ -112,6 +112,16 @@ type follower struct {
 	// synthetic: the last Read gave a newline the file does not have
 	// (see added): --tee copies the file, not it.
 	synthetic bool
+	// short: the last read reached the end of what the file holds.
+	short bool
+}
+
+// atEnd reports that what the file holds has been read: the next Read may
+// wait (the reading goroutine asks, between its reads).
+func (fl *follower) atEnd() bool {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return fl.short
 }
 
 // added reports that the last Read of src gave bytes that are not in the
@@ -252,6 +262,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 	n, err = f.Read(p) // without the lock: it may block on a FIFO
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
+	fl.short = n < len(p)
 	if fl.isClosed() {
 		return 0, false, io.EOF
 	}

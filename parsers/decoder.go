@@ -136,7 +136,7 @@ func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 	if ev.Line == 0 {
 		ev.Line = d.line.N
 	}
-	normalise(ev, !d.opts.NoEdits)
+	normalise(ev, &d.curAgent.Tools, !d.opts.NoEdits)
 	return ev
 }
 

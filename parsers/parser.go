@@ -114,6 +114,9 @@ type Agent struct {
 	// hold of the line. A parser that keeps a substring of a line without
 	// copying it must leave this false.
 	Borrow bool
+	// Tools is what the agent's tool inputs mean: the decoder fills the
+	// subject and the file edits of every tool call from it.
+	Tools Tools
 }
 
 // maxTop is how many top-level fields a Line indexes; further fields are

@@ -131,7 +131,7 @@ func (r *Reader) Next() (Line, error) {
 		return r.readArray(line)
 	}
 	if t := bytes.TrimSpace(line.Bytes); len(t) > 0 || line.Skipped > 0 {
-		r.afterText = line.Skipped == 0 && t[0] != '{' && t[0] != '['
+		r.afterText = line.Skipped == 0 && t[0] != '{' && !isArrayStart(t)
 	}
 	return line, nil
 }

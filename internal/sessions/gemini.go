@@ -38,6 +38,15 @@ func geminiDir(o Options) string {
 // geminiProjectIDs are the names Dir's folder may have under tmp/.
 func geminiProjectIDs(o Options, gdir string) []string {
 	var ids []string
+	if o.All {
+		ents, _ := os.ReadDir(filepath.Join(gdir, "tmp"))
+		for _, e := range ents {
+			if e.IsDir() {
+				ids = append(ids, e.Name())
+			}
+		}
+		return ids
+	}
 	add := func(id string) {
 		if id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !slices.Contains(ids, id) {
 			ids = append(ids, id)

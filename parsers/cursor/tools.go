@@ -178,3 +178,37 @@ func (p *parser) toolCompleted(l *parsers.Line, emit parsers.Emit) error {
 	}
 	return nil
 }
+
+// tools is what Cursor's tool arguments mean: the keys that name a call's
+// subject (shell command, read/edit/write/ls path, grep pattern, semSearch
+// query, the target_file of older builds), and the new text of a write.
+// An edit's diff comes in its result, which the decoder reads (a unified
+// diff as the output).
+var tools = parsers.Tools{
+	Subject: []string{"command", "path", "pattern", "url", "query", "description", "prompt", "name",
+		"target_file", "directory"},
+	Edits: toolEdits,
+}
+
+// toolEdits is the whole new text of a file a write makes: path and
+// fileText (content in function calls).
+func toolEdits(name, input, _ string) []streaming.FileEdit {
+	in := strings.TrimSpace(input)
+	if in == "" || in[0] != '{' {
+		return nil
+	}
+	if n := strings.ToLower(name); !strings.Contains(n, "write") && !strings.Contains(n, "create") {
+		return nil
+	}
+	var f parsers.Object
+	f.Reset(in)
+	path := f.Str("path")
+	text := f.Get("fileText")
+	if !text.Exists() {
+		text = f.Get("content")
+	}
+	if path == "" || text.Type != gjson.String {
+		return nil
+	}
+	return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: text.Str}}
+}
