@@ -42,6 +42,7 @@ type Plain struct {
 	shown    int    // how much of partial Flush has already written
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
+	fold     promptFold // the current block's lines, when it is a prompt
 
 	// tool id → the call begun: its depth and start label. Each key is a
 	// view of its entry's buffer (events are valid only during Handle),

@@ -52,3 +52,21 @@ func TestPageDrawsToolColour(t *testing.T) {
 	}
 	checkMarkup(t, got)
 }
+
+// A prompt longer than a screenful shows its first and last lines, its
+// middle collapsed (issue 24 item 6).
+func TestPageFoldsLongPrompt(t *testing.T) {
+	var p []string
+	for i := 1; i <= 100; i++ {
+		p = append(p, "prompt line "+itoa(i))
+	}
+	in := claudeInit + "\n" + `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + strings.Join(p, `\n`) +
+		`"}]},"parent_tool_use_id":null,"session_id":"s1"}` + "\n" + claudeResult() + "\n"
+	got, _ := page(t, []byte(in))
+	want := "prompt line 8<details class=\"fold\"><summary>… 88 more lines</summary>prompt line 9\n"
+	if !strings.Contains(got, want) || !strings.Contains(got, "prompt line 96</details>prompt line 97\n") ||
+		!strings.Contains(got, "prompt line 100</div>") {
+		t.Errorf("no fold of the prompt's middle in\n%s", got)
+	}
+	checkMarkup(t, got)
+}
