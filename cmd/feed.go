@@ -65,6 +65,9 @@ type feeder struct {
 	// goroutine. side is set to nil once it is closed.
 	side   <-chan string
 	onSide func(string) error
+	// clock, when set, bounds the wait for input once the agent of
+	// 'agentfmt run' has exited: when it runs out, the input has ended.
+	clock *drainClock
 }
 
 const (
@@ -162,8 +165,13 @@ func newFeeder(src io.Reader, tee *teeWriter, sig <-chan os.Signal) *feeder {
 // Read implements io.Reader.
 func (f *feeder) Read(p []byte) (int, error) {
 	for len(f.cur) == 0 {
+		if f.clock.spent() {
+			return 0, io.EOF
+		}
+		exit, expire := f.clock.arm()
 		select {
 		case b, ok := <-f.ch:
+			f.clock.disarm()
 			if !ok {
 				return 0, io.EOF
 			}
@@ -172,8 +180,10 @@ func (f *feeder) Read(p []byte) (int, error) {
 			}
 			f.cur, f.held = b, b
 		case s := <-f.sig:
+			f.clock.disarm()
 			return 0, &errInterrupted{sig: s}
 		case l, ok := <-f.side:
+			f.clock.disarm()
 			if !ok {
 				f.side = nil
 				continue
@@ -181,6 +191,11 @@ func (f *feeder) Read(p []byte) (int, error) {
 			if err := f.onSide(l); err != nil {
 				return 0, err
 			}
+		case <-exit:
+			f.clock.exit()
+		case <-expire:
+			f.clock.expire()
+			return 0, io.EOF
 		}
 	}
 	n := copy(p, f.cur)

@@ -44,8 +44,8 @@ after AGENT is the agent's.
   agy               --output-format stream-json
   amp               --stream-json
 
-Any other command runs as it is. The agent's stderr is shown in place (dim in pretty, plain lines in
-plain, on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
+Any other command runs as it is. The agent's stderr is shown in place (lines of their own, never
+dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
 the agent, agentfmt waits for it and exits 130 or 143 (a third signal kills it). The exit status is
 the stream's; when the stream ends without a result, the agent's own failure: 1, or 128+signal.
 When the agent exits at once rejecting a flag agentfmt added (an older version), agentfmt says so.`,
@@ -92,6 +92,9 @@ type agentRun struct {
 	added []string
 	cmd   *exec.Cmd
 
+	// group: the agent leads a process group of its own.
+	group bool
+
 	mu   sync.Mutex
 	sig  os.Signal // the first signal passed on
 	head bytes.Buffer
@@ -115,7 +118,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	// Signals are the run's: passed on to the agent, not ending the input.
 	penv := *env
 	penv.Signals = nil
-	p, err := newPipeline(&penv, o)
+	p, err := newPipeline(&penv, o, nil)
 	if err != nil {
 		return codeOf(err), err
 	}
@@ -132,15 +135,33 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	// A stdin that is not a file is copied by a goroutine that may wait
 	// for input the agent never reads: do not wait for it long.
 	cmd.WaitDelay = 2 * time.Second
-	stdout, err := cmd.StdoutPipe()
+	// When agentfmt has the terminal, the agent shares its process group:
+	// a Ctrl-C there reaches the agent and what it started, and they may
+	// read the terminal (a tool's password prompt). Otherwise (a CI job, a
+	// script, a background job) the agent leads a group of its own, so
+	// that the signals passed on and the clean-up reach its children.
+	a.group = groupsSupported && (env.Foreground == nil || !env.Foreground())
+	if a.group {
+		ownGroup(cmd)
+	}
+	// The pipes are agentfmt's own, not exec's: their ends are read and
+	// closed here, while the agent is waited for beside them.
+	stdout, outW, err := os.Pipe()
 	if err != nil {
 		return ExitInternal, err
 	}
-	errPipe, err := cmd.StderrPipe()
+	defer stdout.Close()
+	errPipe, errW, err := os.Pipe()
 	if err != nil {
+		outW.Close()
 		return ExitInternal, err
 	}
-	if err := cmd.Start(); err != nil {
+	defer errPipe.Close()
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
 		p.gate.discard = true // no run to show a footer for
 		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete})
 		return ExitNotFound, &exitError{code: ExitNotFound, msg: err.Error()}
@@ -149,8 +170,21 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	p.agent = a
 	p.read = true
 
+	// The agent is waited for while its output is read: once it has
+	// exited, what it wrote is read to the end, but a process it left
+	// holding its stdout or stderr is waited for drainGrace at most.
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	clock := newDrainClock(exited, drainGrace)
+
 	side := make(chan string, 64)
-	go a.readStderr(errPipe, side)
+	quit := make(chan struct{})
+	defer close(quit)
+	go a.readStderr(errPipe, side, quit)
 	done := make(chan struct{})
 	forwarded := make(chan struct{})
 	go func() {
@@ -159,7 +193,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	}()
 
 	feed := newFeeder(stdout, p.tee, nil)
-	feed.side, feed.onSide = side, p.showStderr
+	feed.side, feed.onSide, feed.clock = side, p.showStderr, clock
 	runErr := p.readSource(feed)
 	if p.lines == 0 && runErr == nil {
 		p.empty = append(p.empty, "")
@@ -169,7 +203,11 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 		// broken pipe on its next write, as in a shell pipeline.
 		stdout.Close()
 	}
-	for l := range side { // what the agent wrote to stderr at its end
+	for { // what the agent wrote to stderr at its end
+		l, ok := clock.next(side)
+		if !ok {
+			break
+		}
 		switch {
 		case runErr == nil:
 			runErr = p.showStderr(l)
@@ -177,7 +215,10 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 			_ = p.showStderr(l) // (agentfmt's stderr is still there)
 		}
 	}
-	waitErr := cmd.Wait()
+	<-exited
+	if clock.cut {
+		a.endHeld(p)
+	}
 	close(done)
 	<-forwarded
 	var ee *exec.ExitError
@@ -195,15 +236,14 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 }
 
 // showStderr shows one line of the agent's stderr in place: through the
-// renderer in pretty (dim, sanitised) and plain (a plain line; CI
-// workflow commands in it are neutralised like any content), on
-// agentfmt's stderr for the formats that are data (json, text, markdown).
+// renderer in pretty and plain as a line of its own, at full strength,
+// never dimmed (it is where an agent says why it fails: "Error: Invalid
+// API key"), sanitised, CI workflow commands in it neutralised like any
+// content; on agentfmt's stderr for the formats that are data (json,
+// text, markdown).
 func (p *pipeline) showStderr(line string) error {
 	switch p.format {
-	case "pretty":
-		ev := streaming.Event{Kind: streaming.KindStatus, Level: streaming.LevelInfo, Text: line, Type: stderrLine}
-		return p.sess.Push(&ev)
-	case "plain":
+	case "pretty", "plain":
 		ev := streaming.Event{Kind: streaming.KindRaw, Text: line, Type: stderrLine}
 		return p.sess.Push(&ev)
 	}
@@ -223,7 +263,7 @@ func (p *pipeline) rendersStderr() bool { return p.format == "pretty" || p.forma
 // readStderr reads the agent's stderr line by line into side, keeping
 // its beginning, and closes side at its end. A line longer than 64 KiB is
 // passed on in pieces.
-func (a *agentRun) readStderr(r io.Reader, side chan<- string) {
+func (a *agentRun) readStderr(r io.Reader, side chan<- string, quit <-chan struct{}) {
 	defer close(side)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
@@ -234,7 +274,11 @@ func (a *agentRun) readStderr(r io.Reader, side chan<- string) {
 				a.head.Write(b[:min(n, len(b))])
 			}
 			a.mu.Unlock()
-			side <- strings.TrimRight(string(b), "\r\n")
+			select {
+			case side <- strings.TrimRight(string(b), "\r\n"):
+			case <-quit:
+				return
+			}
 		}
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 			return
@@ -242,10 +286,11 @@ func (a *agentRun) readStderr(r io.Reader, side chan<- string) {
 	}
 }
 
-// forward passes SIGINT and SIGTERM on to the agent until done. When
-// agentfmt and the agent share the terminal's foreground process group,
-// a Ctrl-C at the terminal has reached the agent already: the first
-// SIGINT is not sent twice. A third signal kills the agent.
+// forward passes SIGINT and SIGTERM on to the agent until done: to its
+// process group when it leads one. When agentfmt and the agent share the
+// terminal's foreground process group, a Ctrl-C at the terminal has
+// reached the agent already: the first SIGINT is not sent twice. A third
+// signal kills the agent (its group).
 func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 	n := 0
 	for {
@@ -259,16 +304,29 @@ func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 			a.mu.Unlock()
 			switch {
 			case n >= 3:
-				_ = a.cmd.Process.Kill()
-			case n == 1 && s == os.Interrupt && env.Foreground != nil && env.Foreground():
+				_ = signalGroup(a.cmd.Process, os.Kill, a.group)
+			case n == 1 && s == os.Interrupt && !a.group && env.Foreground != nil && env.Foreground():
 				// the terminal sent it to the agent too
 			default:
-				_ = a.cmd.Process.Signal(s)
+				_ = signalGroup(a.cmd.Process, s, a.group)
 			}
 		case <-done:
 			return
 		}
 	}
+}
+
+// endHeld ends the wait for a process the agent left holding its output,
+// once drainGrace has run out after the agent's exit: the processes of
+// the agent's group are ended; in agentfmt's own group they go on, and
+// agentfmt stops reading.
+func (a *agentRun) endHeld(p *pipeline) {
+	what := "stopped reading (it is still running)"
+	if a.group {
+		endGroup(a.cmd.Process)
+		what = "stopped reading and ended it"
+	}
+	warnf(p.stderr, "%s exited, but a process it started still held its output open %v later: %s", a.name, drainGrace, what)
 }
 
 func (a *agentRun) signal() os.Signal {

@@ -125,7 +125,9 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 	r.push(t)
 }
 
-// endBlock closes the open block; its last line is final.
+// endBlock closes the open block; its last line is final. It is called
+// when the session ends the block (block.stop) and when something else is
+// shown first (more of the block, should it come, is a new item below).
 func (r *Pretty) endBlock() {
 	if !r.inBlock {
 		return
@@ -146,10 +148,11 @@ func (r *Pretty) endBlock() {
 // words them.
 func (r *Pretty) handle(ev *streaming.Event) {
 	switch ev.Kind {
-	case streaming.KindMessageStart, streaming.KindTextSentence:
+	case streaming.KindMessageStart, streaming.KindMessageStop, streaming.KindTextSentence:
 		return
-	case streaming.KindMessageStop:
-		if r.inBlock && r.curID.msg == ev.Message {
+	case streaming.KindBlockStop:
+		// The session says the block is final: its last line is.
+		if r.inBlock && r.curID == (blockID{msg: ev.Message, kind: ev.BlockKind, index: ev.Block}) {
 			r.endBlock()
 		}
 		return

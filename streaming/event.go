@@ -86,8 +86,10 @@ const (
 )
 
 // Level of a status or error event: what a CI renderer turns into a
-// warning annotation.
+// warning annotation, and what is chatter (verbose: a person sees it only
+// with --verbose).
 const (
+	LevelVerbose = "verbose"
 	LevelInfo    = "info"
 	LevelWarning = "warning"
 )

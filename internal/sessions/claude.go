@@ -3,6 +3,7 @@ package sessions
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -58,36 +59,47 @@ func claudeCandidates(o Options) ([]candidate, []string) {
 	}
 	describe := func(c *candidate) (Session, bool) { return describeClaude(o, c) }
 	for _, root := range claudeRoots(o) {
-		seen := map[string]bool{}
-		var names []string
-		if n := o.getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); n != "" && !strings.ContainsAny(n, `/\`) && n != "." && n != ".." {
-			names = append(names, n)
-		}
-		for _, d := range o.dirs() {
-			n := claudeDirName(d)
-			if len(n) <= claudeMaxName {
-				names = append(names, n)
-				continue
-			}
-			// Cut and given a hash: every directory with the same start.
-			ents, _ := os.ReadDir(root)
-			for _, e := range ents {
-				if e.IsDir() && strings.HasPrefix(e.Name(), n[:claudeMaxName]) {
-					names = append(names, e.Name())
-				}
-			}
-		}
-		for _, n := range names {
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
+		for _, n := range claudeNames(o, root) {
 			dir := filepath.Join(root, n)
 			searched = append(searched, dir)
 			cands = append(cands, files(Claude, dir, keep, describe)...)
 		}
 	}
 	return cands, searched
+}
+
+// claudeNames are the project folders under root that may hold Dir's
+// transcripts (every one with All), each once.
+func claudeNames(o Options, root string) []string {
+	var names []string
+	if o.All {
+		ents, _ := os.ReadDir(root)
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+		return names
+	}
+	if n := o.getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); n != "" && !strings.ContainsAny(n, `/\`) && n != "." && n != ".." {
+		names = append(names, n)
+	}
+	for _, d := range o.dirs() {
+		n := claudeDirName(d)
+		if len(n) <= claudeMaxName {
+			names = append(names, n)
+			continue
+		}
+		// Cut and given a hash: every directory with the same start.
+		ents, _ := os.ReadDir(root)
+		for _, e := range ents {
+			if e.IsDir() && strings.HasPrefix(e.Name(), n[:claudeMaxName]) {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // describeClaude reads a transcript's first lines: the directory it ran

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -38,6 +38,15 @@ func geminiDir(o Options) string {
 // geminiProjectIDs are the names Dir's folder may have under tmp/.
 func geminiProjectIDs(o Options, gdir string) []string {
 	var ids []string
+	if o.All {
+		ents, _ := os.ReadDir(filepath.Join(gdir, "tmp"))
+		for _, e := range ents {
+			if e.IsDir() {
+				ids = append(ids, e.Name())
+			}
+		}
+		return ids
+	}
 	add := func(id string) {
 		if id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !slices.Contains(ids, id) {
 			ids = append(ids, id)
@@ -118,7 +127,7 @@ func describeGemini(c *candidate) (Session, bool) {
 	if !ok {
 		return s, false
 	}
-	if first, ok := record(line); ok && jsonvalid.Valid(bytes.TrimSpace(line)) {
+	if first, ok := record(line); ok && jsonscan.Valid(bytes.TrimSpace(line)) {
 		return describeGeminiLines(s, first, h)
 	}
 	// One pretty-printed document: read it with a decoder, from the top.

@@ -70,6 +70,12 @@ type Options struct {
 	Getenv func(string) string
 	// Agents restricts the search (nil: every agent).
 	Agents []string
+	// All wants the sessions of every directory, not only Dir's
+	// ('agentfmt watch --all').
+	All bool
+	// Since, when set, leaves out the files last written before it: the
+	// live sessions (watch).
+	Since time.Time
 }
 
 func (o *Options) getenv(k string) string {
@@ -95,6 +101,9 @@ func (o *Options) dirs() []string {
 
 // isDir reports whether a path recorded by a session is the wanted one.
 func (o *Options) isDir(recorded string) bool {
+	if o.All {
+		return true
+	}
 	if recorded == "" {
 		return false
 	}
@@ -164,6 +173,9 @@ func gather(o Options) ([]candidate, []Searched) {
 			continue
 		}
 		c, dirs := f.find(o)
+		if !o.Since.IsZero() {
+			c = slices.DeleteFunc(c, func(c candidate) bool { return c.modified.Before(o.Since) })
+		}
 		cands = append(cands, c...)
 		for _, d := range dirs {
 			searched = append(searched, Searched{Agent: f.agent, Dir: d})

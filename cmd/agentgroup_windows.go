@@ -1,0 +1,18 @@
+package cmd
+
+import (
+	"os"
+	"os/exec"
+)
+
+// ownGroup does nothing: Windows has no process groups to signal.
+func ownGroup(*exec.Cmd) {}
+
+// signalGroup sends s to p.
+func signalGroup(p *os.Process, s os.Signal, _ bool) error { return p.Signal(s) }
+
+// endGroup does nothing: there is no group to end.
+func endGroup(*os.Process) {}
+
+// groupsSupported: no process groups here.
+const groupsSupported = false
