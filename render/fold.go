@@ -12,9 +12,10 @@ const (
 	// and last.
 	PromptHead = 8
 	PromptTail = 4
-	// PromptScreen is a screenful of lines where the height is not known
+	// PromptScreen is a screenful of rows where the height is not known
 	// (plain, markdown, html, a pretty renderer not on a terminal): a
-	// longer prompt is folded.
+	// longer prompt is folded. Pretty and plain count the rows a line
+	// takes at their width; markdown and html count lines.
 	PromptScreen = 40
 )
 
@@ -110,6 +111,14 @@ func (f *promptFold) end() (omitted int, rest []string) {
 	}
 	*f = promptFold{limit: f.limit, spare: spare}
 	return omitted, rest
+}
+
+// promptRows is about how many rows a prompt's line takes in avail cells
+// (pretty wraps it there; plain's lines are wrapped there by the terminal
+// or the log viewer, and fold as pretty's do).
+func promptRows(line string, avail int) int {
+	avail = max(avail, 8)
+	return max(1, (cells(expandTabs(line))+avail-1)/avail)
 }
 
 // moreLines is "… N more lines".

@@ -70,9 +70,10 @@ func TestLongPromptFolded(t *testing.T) {
 	}
 }
 
-// In pretty a screenful is the terminal's height, in rows: lines that
-// wrap count for the rows they take.
-func TestPromptFoldRowsInPretty(t *testing.T) {
+// A screenful is counted in rows: lines that wrap count for the rows they
+// take at the width (pretty: in the terminal's height), so that pretty and
+// plain fold the same prompts.
+func TestPromptFoldRows(t *testing.T) {
 	long := strings.Repeat("word ", 40) // 200 cells: 3 rows at 80
 	evs := []streaming.Event{{Kind: streaming.KindSessionStart, Agent: "claude", SessionID: "s"}}
 	var b strings.Builder
@@ -86,7 +87,11 @@ func TestPromptFoldRowsInPretty(t *testing.T) {
 		t.Errorf("20 lines of 3 rows each in a 30-row terminal are not folded to 8+4:\n%s", got)
 	}
 	got = renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 80}, evs)
+	if !strings.Contains(got, "… 8 more lines") {
+		t.Errorf("plain does not fold 60 rows at width 80:\n%s", got)
+	}
+	got = renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 300}, evs)
 	if strings.Contains(got, "more line") {
-		t.Errorf("plain folds 20 lines:\n%s", got)
+		t.Errorf("plain folds 20 rows at width 300:\n%s", got)
 	}
 }

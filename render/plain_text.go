@@ -203,7 +203,7 @@ func (p *Plain) indentedLines(body string) {
 func (p *Plain) textLine(ev *streaming.Event, s string) {
 	// A CRLF line end is a line end, not a carriage return to show.
 	s = strings.TrimSuffix(s, "\r")
-	if p.curUser && !p.fold.add(s, 1) {
+	if p.curUser && !p.fold.add(s, promptRows(s, p.cfg.Width-2*p.curDepth-2)) {
 		return // held: the prompt may be folded
 	}
 	prefix, s := p.lineParts(s)

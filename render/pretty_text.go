@@ -155,7 +155,7 @@ func (t *textItem) cutLine(r *Pretty) {
 // endLine files the current line, complete, into the open block.
 func (t *textItem) endLine(r *Pretty) {
 	if t.user {
-		if t.fold != nil && !t.fold.add(view.String(t.line), t.rowsOf(r, t.line)) {
+		if t.fold != nil && !t.fold.add(view.String(t.line), promptRows(view.String(t.line), t.avail(r))) {
 			// Held: the prompt may be folded.
 			t.line = t.line[:0]
 			t.lines++
@@ -175,12 +175,6 @@ func (t *textItem) endLine(r *Pretty) {
 	}
 	t.line = t.line[:0]
 	t.lines++
-}
-
-// rowsOf is about how many rows a line takes at the current width.
-func (t *textItem) rowsOf(r *Pretty, line []byte) int {
-	w := cells(expandTabs(string(line)))
-	return max(1, (w+t.avail(r)-1)/t.avail(r))
 }
 
 // endFold puts in block what a prompt held after its head: all of it,
