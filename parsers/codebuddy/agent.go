@@ -23,6 +23,9 @@ var Agent = parsers.Agent{
 	Name:   "codebuddy",
 	Detect: detect,
 	New:    func() parsers.Parser { return newParser() },
+	// CodeBuddy is a Claude Code fork: its tools are Claude Code's (Bash,
+	// Read, Edit, Write, …, as in the capture's reminders and calls).
+	Tools: claude.Agent.Tools,
 }
 
 // detect scores a line. A Responses-style item with CodeBuddy's envelope
