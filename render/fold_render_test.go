@@ -95,3 +95,33 @@ func TestPromptFoldRows(t *testing.T) {
 		t.Errorf("plain folds 20 rows at width 300:\n%s", got)
 	}
 }
+
+// A prompt's line shown as it came (plain writes a line's start when the
+// input goes idle) counts in the fold's head like any other.
+func TestPlainPromptFoldAfterFlush(t *testing.T) {
+	var b strings.Builder
+	p := NewPlain(&b, Config{Palette: NewPalette(false), Width: 80, ToolLines: 6, Tools: ToolsPreview, CI: CINone})
+	h := func(ev streaming.Event) {
+		if err := p.Handle(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h(streaming.Event{Kind: streaming.KindTextDelta, Message: "u", Role: streaming.RoleUser, Text: "prompt line 1\nprompt li"})
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var rest strings.Builder
+	rest.WriteString("ne 2\n")
+	for i := 3; i <= 100; i++ {
+		fmt.Fprintf(&rest, "prompt line %d\n", i)
+	}
+	h(streaming.Event{Kind: streaming.KindTextDelta, Message: "u", Role: streaming.RoleUser, Text: rest.String()})
+	h(streaming.Event{Kind: streaming.KindMessageStop, Message: "u", Role: streaming.RoleUser})
+	if err := p.Finish(Summary{}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if !strings.Contains(got, "prompt line 8\n  … 88 more lines\n  prompt line 97\n") {
+		t.Errorf("the head is not 8 lines:\n%s", got)
+	}
+}

@@ -70,6 +70,10 @@ func (p *Plain) finishShown(rest string) {
 	}
 	p.w.WriteString(p.fragment(strings.TrimSuffix(s, "\r")))
 	p.w.WriteByte('\n')
+	if p.curUser {
+		// A line of a prompt's head, shown as it came: it counts.
+		p.fold.add("", promptRows(string(p.partial)+rest, p.cfg.Width-2*p.curDepth-2))
+	}
 	p.partial = p.partial[:0]
 	p.shown = 0
 }
