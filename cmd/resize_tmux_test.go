@@ -29,7 +29,6 @@ func TestResizeTmuxWordsOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and drives tmux (skipped with -short)")
 	}
-	t.Parallel() // it mostly waits for the stream: the other tests run meanwhile
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("tmux is not installed: the resize test through a real terminal is skipped")
