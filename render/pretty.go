@@ -221,8 +221,8 @@ func (r *Pretty) Finish(s Summary) error {
 	var running []*toolItem
 	r.eachRunning(func(t *toolItem) { running = append(running, t) })
 	for _, t := range running {
-		t.interrupted = s.Interrupted
 		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})
+		t.interrupted = s.Interrupted
 	}
 	p := r.p
 	facts := ResultFacts(nil, r.run.usage)
