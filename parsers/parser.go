@@ -1,27 +1,3 @@
-// Package parsers turns agents' wire formats into streaming events.
-//
-// Each agent has a package of its own (parsers/claude, parsers/codex, …)
-// that provides an Agent: a detector that scores a line and a constructor
-// for a stateful Parser. A Decoder picks the parser from the first decisive
-// lines, re-detects when a concatenated log switches agent, and hands every
-// event to a streaming.Session. Parsers never print.
-//
-// Every parser has one shape. It reads a Line: the top-level fields with
-// Str, Get and Has (indexed by the line's validation); an object whose
-// fields it reads several of through an Object (one pass over its text:
-// Codex items, ACP updates, OpenCode parts), or, on the hottest path, a
-// FieldsOf loop into a struct of its own (Claude's content blocks); any
-// other nested value as the gjson.Result those give. It hands events to
-// its Emit, saying what their text is by the method it calls (Push,
-// Snapshot, Final), under the agent's own ids, and keeps no accumulated
-// text and no record of what it sent: the session does. What the wire
-// sends again (a completed item, a part rewritten, a frame after its
-// message stopped) goes to the session again under the same ids, and the
-// session, which scopes identity to the run, shows what is new of it.
-// Only message.start resets a message (DESIGN §4 rule 4): a parser sends
-// it where the wire begins one, and lets content under an id open its
-// message otherwise. An event's strings may be the line's memory, valid
-// during the call only.
 package parsers
 
 import (

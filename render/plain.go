@@ -41,6 +41,7 @@ type Plain struct {
 	shown    int    // how much of partial Flush has already written
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
+	fold     promptFold // the current block's lines, when it is a prompt
 
 	st       streaming.State // the session's: its open tool calls
 	lbuf     []byte          // scratch for an end line's own label
@@ -188,14 +189,14 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		if p.printed {
 			p.emitLine(ev, 0, "")
 		}
-		// "● session ID · agent · model · cwd", the parts there are.
+		// "● session ID · agent · title · model · cwd", the parts there are.
 		b := append(p.buf[:0], "● "...)
 		sep := ""
 		if ev.SessionID != "" {
 			b = append(append(b, "session "...), p.clean(ev.SessionID)...)
 			sep = factSep
 		}
-		for _, s := range [...]string{ev.Agent, ev.Model, ev.CWD} {
+		for _, s := range [...]string{ev.Agent, ev.Title, ev.Model, ev.CWD} {
 			if s != "" {
 				b = append(append(b, sep...), p.clean(s)...)
 				sep = factSep

@@ -205,7 +205,7 @@ type Event struct {
 	ID         string     // tool call id, permission request id
 	Name       string     // tool name (MCP prefixes cleaned), permission tool
 	Input      string     // tool input as JSON text
-	Title      string     // a human title for the call, when the agent gives one
+	Title      string     // a human title for the call, when the agent gives one; for session.start, what the run is (a subagent's own transcript)
 	Subject    string     // what the call is about: its command, path, pattern (filled by the parsers)
 	Edits      []FileEdit // file changes the call makes (tool.start or tool.end)
 	Status     ToolStatus // tool.end
