@@ -174,9 +174,10 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		return
 	case streaming.KindToolOutputDelta:
 		if t := r.item(ev.ID); t != nil {
-			t.outTail = append(t.outTail, ev.Text...)
-			if len(t.outTail) > 4096 {
-				t.outTail = t.outTail[:copy(t.outTail, t.outTail[len(t.outTail)-1024:])]
+			m := t.more()
+			m.outTail = append(m.outTail, ev.Text...)
+			if len(m.outTail) > 4096 {
+				m.outTail = m.outTail[:copy(m.outTail, m.outTail[len(m.outTail)-1024:])]
 			}
 		}
 		return
@@ -241,12 +242,11 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		// only.
 		t := &toolItem{depth: d, start: r.cfg.Now()}
 		if c := r.call(ev.ID); c != nil {
-			t.call, t.edits = c, c.Edits
+			t.call = c
 			c.Mark = t
 		} else {
 			t.call = &streaming.Call{ID: strings.Clone(ev.ID), Name: strings.Clone(ev.Name), Title: strings.Clone(ev.Title),
-				Subject: strings.Clone(ev.Subject)}
-			t.edits = streaming.CloneEdits(ev.Edits)
+				Subject: strings.Clone(ev.Subject), Edits: streaming.CloneEdits(ev.Edits)}
 		}
 		r.running++
 		r.push(t)
@@ -326,7 +326,9 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 		r.running--
 	}
 	t.ended = true
-	t.toolEnd = &toolEnd{}
+	// The start's edits (the session's copy: its call lets them go once
+	// this returns), unless the end names its own.
+	t.toolEnd = &toolEnd{edits: t.call.Edits}
 	t.status = ev.Status
 	if t.status == "" {
 		t.status = streaming.ToolOK

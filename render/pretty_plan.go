@@ -97,9 +97,10 @@ func (r *Pretty) plan(ev *streaming.Event, depth int) {
 	r.plans.last = key.String()
 	// The call that made it (the event's ID), shown with it.
 	if t := r.item(ev.ID); ev.ID != "" && t != nil {
-		t.hasPlan = true
+		m := t.more()
+		m.hasPlan = true
 		if changed {
-			t.plan = entries
+			m.plan = entries
 		}
 		return
 	}

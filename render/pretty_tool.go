@@ -22,23 +22,37 @@ type toolItem struct {
 	depth int
 	start time.Time
 
-	ended   bool
-	split   bool // a headerItem holds its place; the done line is pushed at its end
-	hasPlan bool // it made a plan: shown in place of its output
-	opened  bool // header committed; shown running at the top of the region
-
-	outTail []byte
-	edits   []streaming.FileEdit // file changes, shown as a diff
-	plan    []streaming.PlanEntry
+	ended  bool
+	split  bool // a headerItem holds its place; the done line is pushed at its end
+	opened bool // header committed; shown running at the top of the region
 
 	key    string // key argument, cached
 	keyLen int    // len(subject)+len(title) it was computed for, +1
 
-	*toolEnd // how it ended: nil while it runs (a running call costs only the above)
+	// What only some calls have, each made when it comes: a running call
+	// costs only the above (tens of thousands may run at once).
+	*toolMore
+	*toolEnd // how it ended: nil while it runs
+}
+
+// toolMore is a call's output so far and its plan.
+type toolMore struct {
+	outTail []byte
+	hasPlan bool // it made a plan: shown in place of its output
+	plan    []streaming.PlanEntry
+}
+
+// more returns the call's toolMore, made if it has none.
+func (t *toolItem) more() *toolMore {
+	if t.toolMore == nil {
+		t.toolMore = &toolMore{}
+	}
+	return t.toolMore
 }
 
 // toolEnd is how a tool call ended, and its done rows.
 type toolEnd struct {
+	edits       []streaming.FileEdit // file changes, shown as a diff
 	interrupted bool
 	status      streaming.ToolStatus
 	exit        *int
@@ -109,6 +123,9 @@ func (t *toolItem) runningRows(r *Pretty, dst []row) []row {
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	s := strings.Repeat(" ", iw) + r.p.Cyan(r.spinner()) + " " + label + r.p.Dim(suffix)
 	dst = append(dst, row{s, iw + 2 + lw + cells(suffix)})
+	if t.toolMore == nil {
+		return dst
+	}
 	if last := lastLine(t.outTail, r.outputOptions()); last != "" {
 		dst = wrapStyled(dst, r.p.Dim("│ "+last), r.scr.width-iw-2, strings.Repeat(" ", iw+2), "", iw+2, true)
 	}
@@ -189,7 +206,7 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 	}
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	dst = append(dst, row{strings.Repeat(" ", iw) + mark + " " + label + r.p.Dim(suffix), iw + 2 + lw + cells(suffix)})
-	if t.hasPlan {
+	if t.toolMore != nil && t.hasPlan {
 		return r.checklist(dst, t.plan, t.depth)
 	}
 	if t.showsDiff() {
