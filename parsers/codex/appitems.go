@@ -46,7 +46,14 @@ func (a *appServer) item(it gjson.Result, completed bool) error {
 			return err
 		}
 		return a.o.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
-	case "commandExecution", "fileChange", "mcpToolCall", "dynamicToolCall", "webSearch", "collabAgentToolCall":
+	case "subAgentActivity":
+		return a.activity(id, it, completed)
+	case "collabAgentToolCall":
+		if it.Get("tool").String() == "spawnAgent" {
+			return a.spawnCall(id, it, completed)
+		}
+		fallthrough
+	case "commandExecution", "fileChange", "mcpToolCall", "dynamicToolCall", "webSearch":
 		if !completed {
 			return a.toolStart(id, typ, it)
 		}
@@ -99,8 +106,8 @@ func userText(content gjson.Result) string {
 	return strings.Join(parts, "\n")
 }
 
-// describeApp fills a tool call's name, title and input from a v2 item.
-func describeApp(ev *streaming.Event, typ string, it gjson.Result) {
+// describe fills a tool call's name, title and input from a v2 item.
+func (a *appServer) describe(ev *streaming.Event, typ string, it gjson.Result) {
 	switch typ {
 	case "commandExecution":
 		ev.Name = nameShell
@@ -146,21 +153,52 @@ func describeApp(ev *streaming.Event, typ string, it gjson.Result) {
 			ev.Name = typ
 		}
 		ev.Title = it.Get("prompt").String()
-		ev.Input = jsonObject("prompt", quoted(ev.Title), "receiver_thread_ids", rawOrEmpty(it.Get("receiverThreadIds")))
+		recv := it.Get("receiverThreadIds")
+		if len(recv.Array()) == 0 {
+			recv = gjson.Result{} // wait and spawnAgent name none while they run
+		}
+		ev.Input = jsonObject("prompt", quoted(ev.Title), "receiver_thread_ids", rawOrEmpty(recv))
+		if ev.Title == "" {
+			ev.Title = a.agentNames(recv)
+		}
 	}
+}
+
+// agentNames names the threads of a collab call: their agent paths where
+// known, else the ends of their ids.
+func (a *appServer) agentNames(ids gjson.Result) string {
+	var names []string
+	ids.ForEach(func(_, t gjson.Result) bool {
+		path := ""
+		if c := a.children[t.String()]; c != nil {
+			path = c.path
+		}
+		names = append(names, agentTitle(t.String(), path))
+		return true
+	})
+	return strings.Join(names, ", ")
 }
 
 func (a *appServer) toolStart(id, typ string, it gjson.Result) error {
 	ev := a.o.New(streaming.KindToolStart)
 	ev.ID = id
-	describeApp(ev, typ, it)
+	a.describe(ev, typ, it)
 	return a.o.Push()
 }
 
 func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
+	if err := a.endEvent(id, typ, it); err != nil {
+		return err
+	}
+	return a.o.Push()
+}
+
+// endEvent makes a.o.Ev the tool.end of a completed item, after sending
+// the whole output of a command whose output streamed.
+func (a *appServer) endEvent(id, typ string, it gjson.Result) error {
 	ev := a.o.New(streaming.KindToolEnd)
 	ev.ID = id
-	describeApp(ev, typ, it)
+	a.describe(ev, typ, it)
 	if typ != "fileChange" {
 		ev.Edits = nil
 	}
@@ -215,7 +253,7 @@ func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
 		ev.Status = toolStatus(status, streaming.ToolOK)
 	}
 	delete(a.streamed, id)
-	return a.o.Push()
+	return nil
 }
 
 func rawOr(v gjson.Result, def string) string {
