@@ -326,18 +326,19 @@ func (a *appServer) waiting() *agentCall {
 }
 
 // spawnCall handles a collabAgentToolCall spawnAgent: a tool call whose
-// receiver is the new thread (named once it completes), its end held
-// until that thread's turn ends.
+// receiver is the new thread (named once it completes, with its agent
+// path in receiverPaths in newer builds), its end held until that
+// thread's turn ends.
 func (a *appServer) spawnCall(id string, it gjson.Result, completed bool) error {
-	recv := it.Get("receiverThreadIds.0").String()
+	recv, path := it.Get("receiverThreadIds.0").String(), it.Get("receiverPaths.0").String()
 	call := a.callOf(id)
 	if call == nil {
-		call = a.spawned(id, recv, "")
+		call = a.spawned(id, recv, path)
 		if err := a.toolStart(id, "collabAgentToolCall", it); err != nil {
 			return err
 		}
 	} else if call.thread == "" && recv != "" {
-		a.tie(call, recv, "")
+		a.tie(call, recv, path)
 	}
 	if !completed || call.completed {
 		return nil

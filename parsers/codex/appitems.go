@@ -159,18 +159,22 @@ func (a *appServer) describe(ev *streaming.Event, typ string, it gjson.Result) {
 		}
 		ev.Input = jsonObject("prompt", quoted(ev.Title), "receiver_thread_ids", rawOrEmpty(recv))
 		if ev.Title == "" {
-			ev.Title = a.agentNames(recv)
+			ev.Title = a.agentNames(recv, it.Get("receiverPaths"))
 		}
 	}
 }
 
-// agentNames names the threads of a collab call: their agent paths where
-// known, else the ends of their ids.
-func (a *appServer) agentNames(ids gjson.Result) string {
+// agentNames names the threads of a collab call: their agent paths
+// (receiverPaths, in the same order, which are remembered, or known from
+// their spawn) where known, else the ends of their ids.
+func (a *appServer) agentNames(ids, paths gjson.Result) string {
 	var names []string
-	ids.ForEach(func(_, t gjson.Result) bool {
-		path := ""
-		if c := a.children[t.String()]; c != nil {
+	ids.ForEach(func(k, t gjson.Result) bool {
+		path := paths.Get(k.String()).String()
+		switch c := a.children[t.String()]; {
+		case path != "" && t.String() != "":
+			a.childOf(t.String()).path = strings.Clone(path) // for the lines that name it without it
+		case c != nil:
 			path = c.path
 		}
 		names = append(names, agentTitle(t.String(), path))
