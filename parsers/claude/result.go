@@ -21,6 +21,17 @@ func (p *parser) result(l *parsers.Line) error {
 	if err := p.denials(l); err != nil {
 		return err
 	}
+	if l.Path("origin.kind").String() == "task-notification" && !p.autoSaid {
+		// A turn the CLI started by itself, with no init of its own.
+		about := ""
+		if p.taskNote != "" {
+			about = " (" + p.taskNote + ")"
+		}
+		if err := p.out.Status("turn started by a background task's notification"+about+", not by a prompt", streaming.LevelInfo); err != nil {
+			return err
+		}
+	}
+	p.autoSaid, p.afterResult, p.taskNote = false, true, ""
 	ok, reason := outcome(l)
 	if ok && p.apiErr != "" {
 		ok, reason = false, parsers.Clip(p.apiErr, 300)
