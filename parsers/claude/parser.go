@@ -76,6 +76,7 @@ type parser struct {
 	afterResult bool   // a result ended the last run and no init came since
 	taskNote    string // a task notification after that result: the next run is its turn
 	autoSaid    bool   // the current run was said to be started by a task notification
+	origin      string // what began the current run, when no prompt did (Event.Origin)
 }
 
 func newParser() *parser {

@@ -21,7 +21,14 @@ func (p *parser) result(l *parsers.Line) error {
 	if err := p.denials(l); err != nil {
 		return err
 	}
-	if l.Path("origin.kind").String() == "task-notification" && !p.autoSaid {
+	origin := l.Path("origin.kind").String()
+	switch {
+	case origin == "" && l.Str("local_command") == "clear":
+		origin = streaming.OriginClear
+	case origin == "":
+		origin = p.origin
+	}
+	if origin == streaming.OriginTaskNotification && !p.autoSaid {
 		// A turn the CLI started by itself, with no init of its own.
 		about := ""
 		if p.taskNote != "" {
@@ -31,7 +38,7 @@ func (p *parser) result(l *parsers.Line) error {
 			return err
 		}
 	}
-	p.autoSaid, p.afterResult, p.taskNote = false, true, ""
+	p.autoSaid, p.afterResult, p.taskNote, p.origin = false, true, "", ""
 	ok, reason := outcome(l)
 	if ok && p.apiErr != "" {
 		ok, reason = false, parsers.Clip(p.apiErr, 300)
@@ -47,7 +54,7 @@ func (p *parser) result(l *parsers.Line) error {
 		}
 	}
 	p.out.Ev = streaming.Event{Kind: streaming.KindResult, OK: ok, Reason: reason, Text: text,
-		DurationMS: l.Get("duration_ms").Int(), Turns: int(l.Get("num_turns").Int())}
+		DurationMS: l.Get("duration_ms").Int(), Turns: int(l.Get("num_turns").Int()), Origin: origin}
 	if u, has := resultUsage(l); has {
 		p.out.Ev.Usage = &u
 	}

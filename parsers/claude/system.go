@@ -358,12 +358,13 @@ func (p *parser) sayCleared() error {
 // (the CLI starts that turn by itself).
 func (p *parser) sayWhy(afterResult bool) error {
 	note := p.taskNote
-	p.taskNote, p.autoSaid = "", false
+	p.taskNote, p.autoSaid, p.origin = "", false, ""
 	switch {
 	case p.resetSeen:
+		p.origin = streaming.OriginClear
 		return p.sayCleared()
 	case afterResult && note != "":
-		p.autoSaid = true
+		p.autoSaid, p.origin = true, streaming.OriginTaskNotification
 		return p.out.Status("turn started by a background task's notification ("+note+"), not by a prompt", streaming.LevelInfo)
 	}
 	return nil

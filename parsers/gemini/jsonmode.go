@@ -59,6 +59,7 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	e.OK = reason == ""
 	e.Reason = reason
 	e.Usage = jsonUsage(l.Get("stats"))
+	e.Models = answered(l.Get("stats").Get("models"), jsonModelTokens)
 	return emit.Push(e)
 }
 
