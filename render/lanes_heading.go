@@ -61,7 +61,7 @@ func (l *prettyLane) heading(v *prettyView) row {
 	key := headKey{gen: l.gen, width: v.scr.width}
 	if r.run.active && l.end == nil {
 		key.sec = int64(v.now.Sub(r.run.start) / time.Second)
-		if len(r.tools) > 0 {
+		if r.running > 0 {
 			key.spin = v.now.UnixNano() / int64(spinnerInterval)
 		}
 	}
@@ -125,16 +125,16 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 // waitingOn names the call the stream has been waiting on longest.
 func (l *prettyLane) waitingOn() string {
 	var first *toolItem
-	for _, t := range l.r.tools {
+	l.r.eachRunning(func(t *toolItem) {
 		if first == nil || t.start.Before(first.start) || t.start.Equal(first.start) && t.id < first.id {
 			first = t
 		}
-	}
+	})
 	if first == nil {
 		return ""
 	}
 	name := l.r.clean(oneLine(first.name))
-	if n := len(l.r.tools); n > 1 {
+	if n := l.r.running; n > 1 {
 		name += " +" + Tokens(int64(n-1))
 	}
 	return name

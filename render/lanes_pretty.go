@@ -296,7 +296,7 @@ func (v *prettyView) frame() {
 			r.scr.width = v.scr.width
 			r.clock.dirty = true
 		}
-		if !r.clock.dirty && len(r.tools) == 0 && r.curTh == nil {
+		if !r.clock.dirty && r.running == 0 && r.curTh == nil {
 			continue // nothing new to lay out: its rows stand
 		}
 		c, live := r.layout()
@@ -441,3 +441,6 @@ func (l *prettyLane) liveLen() int {
 	}
 	return len(l.live)
 }
+
+// UseState gives the lane's renderer its stream's session state.
+func (l *prettyLane) UseState(st streaming.State) { l.r.UseState(st) }

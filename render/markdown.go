@@ -52,9 +52,9 @@ type Markdown struct {
 	lineNo  int
 	blanks  int // blank lines held until the next line of the block
 	think   thinkingSummary
+	fold    promptFold // a prompt's lines past a screenful are folded
 
-	open    map[string]streaming.Event // tool calls started, not ended
-	openOrd []string
+	st streaming.State // the session's: its open tool calls
 }
 
 type elem int
@@ -79,7 +79,7 @@ func NewMarkdown(w io.Writer, cfg Config) *Markdown {
 	if cfg.Tools == "" {
 		cfg.Tools = ToolsPreview
 	}
-	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg, open: map[string]streaming.Event{}}
+	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg, fold: newPromptFold(PromptScreen)}
 }
 
 // Flush writes what is buffered.
@@ -104,8 +104,10 @@ func (m *Markdown) ensureHeading(ev *streaming.Event) {
 	m.begin(elemHeading)
 	title := fmt.Sprintf("## Run %d", m.facts.Runs)
 	if ev != nil && ev.Kind == streaming.KindSessionStart {
-		if ev.Agent != "" {
-			title += " · " + inline(ev.Agent)
+		for _, p := range [...]string{ev.Agent, ev.Title} {
+			if p != "" {
+				title += " · " + inline(p)
+			}
 		}
 		if ev.Model != "" {
 			title += " · " + codeSpan(ev.Model)
@@ -144,11 +146,6 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		return m.err()
 	case streaming.KindToolStart:
 		// Written when it ends: nothing to interrupt the text for.
-		t := keptTool(ev)
-		if _, ok := m.open[t.ID]; !ok {
-			m.openOrd = append(m.openOrd, t.ID)
-		}
-		m.open[t.ID] = t
 		return nil
 	case streaming.KindSessionStart:
 		m.endBlock()
@@ -174,10 +171,11 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.endBlock()
 	case streaming.KindToolEnd:
 		edits := ev.Edits
-		if start, ok := m.open[ev.ID]; ok && len(edits) == 0 {
-			edits = start.Edits // the start's, kept: closeTool forgets them
+		if m.st != nil && len(edits) == 0 {
+			if c := m.st.Call(ev.ID); c != nil {
+				edits = c.Edits // the start's
+			}
 		}
-		m.closeTool(ev.ID)
 		m.ensureHeading(nil)
 		m.tool(ev, edits)
 	case streaming.KindPlan:
@@ -278,31 +276,10 @@ func (m *Markdown) quoteText(lead, text string) {
 	m.last = elemLine // a following quote starts a new one
 }
 
-// keptTool is what tool needs of a tool call's start event (Finish sets
-// the status), copied: it is kept past Handle, for Finish to show the call
-// if it never ends.
-func keptTool(ev *streaming.Event) streaming.Event {
-	t := streaming.Event{Kind: ev.Kind, ID: strings.Clone(ev.ID), Parent: strings.Clone(ev.Parent),
-		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title), Subject: strings.Clone(ev.Subject),
-		Output: strings.Clone(ev.Output), DurationMS: ev.DurationMS, Edits: streaming.CloneEdits(ev.Edits)}
-	if ev.ExitCode != nil {
-		t.ExitCode = streaming.IntPtr(*ev.ExitCode)
-	}
-	return t
-}
-
-func (m *Markdown) closeTool(id string) {
-	if _, ok := m.open[id]; !ok {
-		return
-	}
-	delete(m.open, id)
-	for i, o := range m.openOrd {
-		if o == id {
-			m.openOrd = append(m.openOrd[:i], m.openOrd[i+1:]...)
-			break
-		}
-	}
-}
+// UseState gives the renderer the session's state (streaming.StateUser):
+// the calls still open when an interrupted run finishes are written from
+// it.
+func (m *Markdown) UseState(st streaming.State) { m.st = st }
 
 // tool writes a finished tool call as a list item with its output, or
 // the diff of the file edits it made.
@@ -427,7 +404,7 @@ func (m *Markdown) addText(s string) {
 			return
 		}
 		m.partial = append(m.partial, s[:i]...)
-		m.textLine(string(m.partial))
+		m.line(string(m.partial))
 		m.partial = m.partial[:0]
 		s = s[i+1:]
 	}
@@ -438,10 +415,34 @@ func (m *Markdown) addText(s string) {
 		if i < 0 {
 			break
 		}
-		m.textLine(s[:i])
+		m.line(s[:i])
 		s = s[i+1:]
 	}
 	m.partial = append(m.partial, s...)
+}
+
+// line writes a complete line of the block, unless it is a prompt's line
+// that may be folded (held until the block ends).
+func (m *Markdown) line(s string) {
+	if m.role == streaming.RoleUser && !m.fold.add(s, 1) {
+		return
+	}
+	m.textLine(s)
+}
+
+// endFold writes what a prompt held after its head: all of it, or
+// "… N more lines" and its last lines. (The same fold as in the terminal
+// and the CI log rather than a <details>: a transcript goes into pull
+// request comments, 65,536 characters at most, and job summaries, where
+// a pasted prompt would crowd out the run itself.)
+func (m *Markdown) endFold() {
+	omitted, rest := m.fold.end()
+	if omitted > 0 {
+		m.textLine("*" + moreLines(omitted) + "*")
+	}
+	for _, l := range rest {
+		m.textLine(l)
+	}
 }
 
 // quoted reports whether the current block is written as a quote.
@@ -513,8 +514,11 @@ func (m *Markdown) endBlock() {
 		return
 	}
 	if len(m.partial) > 0 {
-		m.textLine(string(m.partial))
+		m.line(string(m.partial))
 		m.partial = m.partial[:0]
+	}
+	if m.role == streaming.RoleUser {
+		m.endFold()
 	}
 	if m.fence != "" {
 		prefix := ""
@@ -563,13 +567,14 @@ func (m *Markdown) outcomeLine(ok, incomplete bool, reason string) string {
 // Finish writes the end of a run that did not finish, and flushes.
 func (m *Markdown) Finish(s Summary) error {
 	m.endBlock()
-	for _, id := range m.openOrd {
-		ev := m.open[id]
-		ev.Kind = streaming.KindToolEnd
-		ev.Status = streaming.ToolIncomplete
-		m.tool(&ev, nil)
+	if m.st != nil {
+		// An interrupted run: the session did not end its calls.
+		for _, c := range m.st.Calls() {
+			ev := streaming.Event{Kind: streaming.KindToolEnd, ID: c.ID, Name: c.Name, Parent: c.Parent, Input: c.Input,
+				Title: c.Title, Subject: c.Subject, Status: streaming.ToolIncomplete, Output: c.Output()}
+			m.tool(&ev, nil)
+		}
 	}
-	m.open, m.openOrd = map[string]streaming.Event{}, nil
 	switch {
 	case s.Interrupted:
 		m.ensureHeading(nil)

@@ -51,26 +51,19 @@ type child struct {
 	lastErr string     // its last fatal error, shown when it came
 }
 
-// nestEmit stamps the Parent of the thread being read on every event
-// that has one: a child thread's work appears under its call.
-type nestEmit struct {
-	emit   parsers.Emit
-	parent *string
-}
-
-func (n nestEmit) stamp(ev *streaming.Event) {
+// nested hands an event to the line's Emit as mode says, with the
+// Parent of the thread being read on every event that has one: a child
+// thread's work appears under its call.
+func (a *appServer) nested(mode streaming.Mode, ev *streaming.Event) error {
 	switch ev.Kind {
 	case streaming.KindSessionStart, streaming.KindResult, streaming.KindUsage:
-		return
+	default:
+		if ev.Parent == "" {
+			ev.Parent = a.parent
+		}
 	}
-	if ev.Parent == "" {
-		ev.Parent = *n.parent
-	}
+	return parsers.Send(a.emit, mode, ev)
 }
-
-func (n nestEmit) Push(ev *streaming.Event) error     { n.stamp(ev); return n.emit.Push(ev) }
-func (n nestEmit) Snapshot(ev *streaming.Event) error { n.stamp(ev); return n.emit.Snapshot(ev) }
-func (n nestEmit) Final(ev *streaming.Event) error    { n.stamp(ev); return n.emit.Final(ev) }
 
 // isRoot reports whether thread t is the root thread (or unnamed: the
 // notifications of old builds and of tests carry no threadId). The first

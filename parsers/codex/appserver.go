@@ -96,6 +96,7 @@ type appServer struct {
 	children map[string]*child // the other threads, by id
 	calls    []*agentCall      // open calls that child work nests under, in start order
 	parent   string            // Parent of the events of the message being read
+	emit     parsers.Emit      // the line's Emit, which nested hands events to
 	line     int               // the input line being read
 	// respThread and respModel are what a thread/start response says:
 	// the model is not in thread/started.
@@ -108,7 +109,10 @@ func newAppServer() *appServer {
 }
 
 func (a *appServer) Parse(l *parsers.Line, emit parsers.Emit) error {
-	a.o.Emit = nestEmit{emit: emit, parent: &a.parent}
+	a.emit = emit
+	if a.o.Emit == nil {
+		a.o.Emit = parsers.EmitFunc(a.nested) // made once
+	}
 	a.parent, a.line = "", l.N
 	if env := appEnvelope(l); env.Exists() {
 		inner := parsers.NewLine(env.Raw, l.N)

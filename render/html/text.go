@@ -51,7 +51,11 @@ func (r *Renderer) text(ev *streaming.Event) {
 		r.blocks = append(r.blocks, b)
 	}
 	b.text = append(b.text, ev.Text...)
-	if len(b.text) >= blockFlush {
+	limit := blockFlush
+	if b.role == streaming.RoleUser {
+		limit = promptFlush // kept whole to be folded
+	}
+	if len(b.text) >= limit {
 		if n, reopen := splitPoint(b.text); n > 0 {
 			piece := b.text[:n]
 			if reopen != "" {
@@ -169,7 +173,7 @@ func (r *Renderer) writeBlock(b *block, text []byte) {
 	w := r.sink(b.parent)
 	switch {
 	case b.role == streaming.RoleUser:
-		it.Body = esc(strings.Trim(s, "\n"))
+		it.Body = promptBody(strings.Trim(s, "\n"))
 		r.exec(w, "prompt", it)
 	case b.kind == streaming.KindThinkingDelta:
 		if b.gist == "" {
@@ -185,6 +189,28 @@ func (r *Renderer) writeBlock(b *block, text []byte) {
 		it.Body = r.markdown(s)
 		r.exec(w, "answer", it)
 	}
+}
+
+// promptFlush is blockFlush for a prompt, which is kept whole (up to this
+// size) so that a long one is folded once.
+const promptFlush = 16 * blockFlush
+
+// promptBody is a prompt's text; one longer than a screenful is folded
+// as in the terminal, its middle in a collapsed <details> (… N more
+// lines) between its first and last lines.
+func promptBody(s string) template.HTML {
+	n := strings.Count(s, "\n") + 1
+	if n <= render.PromptScreen {
+		return esc(s)
+	}
+	lines := strings.SplitAfter(s, "\n")
+	head := strings.Join(lines[:render.PromptHead], "")
+	middle := strings.Join(lines[render.PromptHead:n-render.PromptTail], "")
+	tail := strings.Join(lines[n-render.PromptTail:], "")
+	omitted := n - render.PromptHead - render.PromptTail
+	return esc(strings.TrimSuffix(head, "\n")) +
+		template.HTML(`<details class="fold"><summary>… `+itoa(omitted)+` more line`+plural(omitted)+`</summary>`) +
+		esc(strings.TrimSuffix(middle, "\n")) + "</details>" + esc(tail)
 }
 
 // revision writes a block's rewritten text whole.

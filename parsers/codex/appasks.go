@@ -8,6 +8,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// The app-server's server requests that wait for the user (approvals,
+// questions, elicitations) and the client's answers to them.
+
 // isAsk reports the server requests that wait for the user.
 func isAsk(method string) bool {
 	switch method {
