@@ -141,7 +141,13 @@ func (a *appServer) message(l *parsers.Line) error {
 	if method == "thread/started" {
 		return a.threadStarted(p.Get("thread"))
 	}
-	thread := p.Get("threadId").String()
+	// Which thread: a child thread is first heard of by a turn/started
+	// (its items come after), so until one is known only turn
+	// notifications are asked (threadId follows a whole item in params).
+	var thread string
+	if len(a.children) > 0 || strings.HasPrefix(method, "turn/") {
+		thread = p.Get("threadId").String()
+	}
 	if !a.isRoot(thread) {
 		switch method {
 		case "turn/started":
@@ -337,6 +343,9 @@ func (a *appServer) tokenUsage(thread string, u gjson.Result) error {
 	t := u.Get("total")
 	if !t.IsObject() {
 		return nil
+	}
+	if a.isRoot(thread) {
+		thread = "" // the root's, whether or not the line names it
 	}
 	if _, ok := a.totals[thread]; !ok {
 		thread = strings.Clone(thread)
