@@ -35,40 +35,50 @@ func geminiDir(o Options) string {
 	return filepath.Join(o.Home, ".gemini")
 }
 
-// geminiProjectIDs are the names Dir's folder may have under tmp/.
-func geminiProjectIDs(o Options, gdir string) []string {
-	var ids []string
-	add := func(id string) {
-		if id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !slices.Contains(ids, id) {
-			ids = append(ids, id)
+// geminiProjectIDs are the names the wanted directories' folders may have
+// under tmp/, by level.
+func geminiProjectIDs(o Options, gdir string) [][]string {
+	ids := make([][]string, len(o.w.spellings))
+	seen := map[string]bool{}
+	add := func(level int, id string) {
+		if id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !seen[id] {
+			seen[id] = true
+			ids[level] = append(ids[level], id)
 		}
 	}
-	registered := false
+	registered := make([]bool, len(ids))
 	var reg struct {
 		Projects map[string]string `json:"projects"`
 	}
 	if b, err := readSmall(filepath.Join(gdir, "projects.json")); err == nil && json.Unmarshal(b, &reg) == nil {
-		for _, d := range o.dirs() {
-			if id := reg.Projects[d]; id != "" {
-				add(id)
-				registered = true
+		for level, sp := range o.w.spellings {
+			for _, d := range sp {
+				if id := reg.Projects[d]; id != "" {
+					add(level, id)
+					registered[level] = true
+				}
 			}
 		}
 	}
-	for _, d := range o.dirs() {
-		sum := sha256.Sum256([]byte(d))
-		add(hex.EncodeToString(sum[:]))
+	for level, sp := range o.w.spellings {
+		for _, d := range sp {
+			sum := sha256.Sum256([]byte(d))
+			add(level, hex.EncodeToString(sum[:]))
+		}
 	}
-	if !registered {
-		// Not in the registry (yet): the folder that says it is Dir's.
+	if slices.Contains(registered, false) {
+		// Not in the registry (yet): the folder that says it is the
+		// directory's.
 		tmp := filepath.Join(gdir, "tmp")
 		ents, _ := os.ReadDir(tmp)
 		for _, e := range ents {
 			if !e.IsDir() {
 				continue
 			}
-			if b, err := readSmall(filepath.Join(tmp, e.Name(), ".project_root")); err == nil && o.isDir(strings.TrimSpace(string(b))) {
-				add(e.Name())
+			if b, err := readSmall(filepath.Join(tmp, e.Name(), ".project_root")); err == nil {
+				if level := o.levelOf(strings.TrimSpace(string(b))); level >= 0 && !registered[level] {
+					add(level, e.Name())
+				}
 			}
 		}
 	}
@@ -99,10 +109,14 @@ func geminiCandidates(o Options) ([]candidate, []string) {
 	describe := func(c *candidate) (Session, bool) { return describeGemini(c) }
 	var cands []candidate
 	var searched []string
-	for _, id := range geminiProjectIDs(o, gdir) {
-		dir := filepath.Join(gdir, "tmp", id, "chats")
-		searched = append(searched, dir)
-		cands = append(cands, files(Gemini, dir, keep, describe)...)
+	for level, ids := range geminiProjectIDs(o, gdir) {
+		for _, id := range ids {
+			dir := filepath.Join(gdir, "tmp", id, "chats")
+			if level == 0 {
+				searched = append(searched, dir)
+			}
+			cands = append(cands, files(Gemini, dir, level, keep, describe)...)
+		}
 	}
 	return cands, searched
 }
