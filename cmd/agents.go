@@ -71,6 +71,16 @@ var agentSpecs = []*agentSpec{
 		since: "--output-format came in agy 1.1.8"},
 	{names: []string{"amp"}, title: "Amp", atEnd: true,
 		flags: []flagAdd{{[]string{"--stream-json"}, []string{"--stream-json"}}}},
+	// pi's --mode json is its print mode: no -p (formats/pi.md §8).
+	{names: []string{"pi"}, title: "pi",
+		flags: []flagAdd{{[]string{"--mode"}, []string{"--mode", "json"}}}},
+	// CodeBuddy's json is one array when the run ends (its stream-json is
+	// Claude's shapes, read as Claude's: the user may ask for it).
+	{names: []string{"codebuddy", "cbc"}, title: "CodeBuddy Code", print: []string{"-p", "--print"},
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "json"}}}},
+	// OpenClaw prints one document when the run ends.
+	{names: []string{"openclaw"}, title: "OpenClaw", sub: []string{"agent"},
+		flags: []flagAdd{{[]string{"--json"}, []string{"--json"}}}},
 }
 
 // lookupAgent returns the spec for a command name (a path's base name

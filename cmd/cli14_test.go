@@ -127,7 +127,7 @@ func TestSeveralFiles(t *testing.T) {
 		if !strings.Contains(r.stdout, "Fine answer.") || !strings.Contains(r.stdout, "✓ done") {
 			t.Errorf("%s first: the next file was not read:\n%s", bad, r.stdout)
 		}
-		if strings.Contains(r.stdout, filepath.Base(bad)) || strings.Contains(r.stdout, "incomplete") {
+		if strings.Contains(r.stdout, "==> "+bad+" <==") || strings.Contains(r.stdout, "incomplete") {
 			t.Errorf("%s first: a footer for the missing file on stdout:\n%s", bad, r.stdout)
 		}
 		if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, bad) {

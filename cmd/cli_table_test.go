@@ -15,13 +15,15 @@ import (
 //
 //	### a typo of a command suggests it        (the case's name)
 //	env AGENTFMT_FORMAT=plain                  (a variable; none is inherited)
-//	tty                                        (stdout is a terminal)
+//	tty                                        (stdout is a terminal; tty 80x24: of that size)
 //	file a.jsonl "{\"type\":\"x\"}\n"          (a file in $TMP, Go-quoted content)
+//	exec less "#!/bin/sh\ncat\n"                (a program in $TMP/bin; env PATH=$TMP/bin:… to run it)
 //	stdin $TESTDATA/codex/01-basic.jsonl       (stdin from a file; else empty)
 //	stdin "text\n"                             (stdin, Go-quoted)
 //	$ agentfmt sesions                         (the command line, split as a shell would)
 //	exit 2
 //	stderr has did you mean sessions?          (also: stdout has, … lacks, … empty)
+//	$TMP/summary.md has ✗                      (a file the command wrote)
 //
 // In the command line, stdin and the checks, $TESTDATA is ../testdata
 // and $TMP the case's own temporary directory. Text after "has" or
@@ -90,9 +92,21 @@ func (c *cliCase) run(t *testing.T) {
 			run.env[k] = expand(v)
 		case "tty":
 			run.tty = true
-		case "file":
+			if rest != "" {
+				if _, err := fmt.Sscanf(rest, "%dx%d", &run.width, &run.height); err != nil {
+					t.Fatalf("%s: tty WIDTHxHEIGHT: %v", c.where, err)
+				}
+			}
+		case "file", "exec":
 			name, content, _ := strings.Cut(rest, " ")
-			if err := os.WriteFile(filepath.Join(tmp, name), []byte(c.text(content)), 0o644); err != nil {
+			path, mode := filepath.Join(tmp, name), os.FileMode(0o644)
+			if word == "exec" {
+				path, mode = filepath.Join(tmp, "bin", name), 0o755
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(path, []byte(c.text(content)), mode); err != nil {
 				t.Fatal(err)
 			}
 		case "stdin":
@@ -133,11 +147,18 @@ func (c *cliCase) run(t *testing.T) {
 			continue
 		}
 		var got string
-		switch word {
-		case "stdout":
+		switch {
+		case word == "stdout":
 			got = r.stdout
-		case "stderr":
+		case word == "stderr":
 			got = r.stderr
+		case strings.HasPrefix(word, "$TMP/"):
+			b, err := os.ReadFile(expand(word))
+			if err != nil {
+				t.Errorf("%s: %v", c.where, err)
+				continue
+			}
+			got = string(b)
 		default:
 			t.Fatalf("%s: unknown line %q", c.where, l)
 		}

@@ -18,6 +18,8 @@ type cli struct {
 	stdin io.Reader
 	env   map[string]string
 	tty   bool
+	// width and height, when set, are the terminal's size.
+	width, height int
 }
 
 type cliResult struct {
@@ -39,6 +41,20 @@ func (c cli) run(t testing.TB) cliResult {
 		Now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
 		Tick:     make(chan time.Time),
 		Scribble: true,
+		// A child process (a pager) sees the process's environment with
+		// the case's variables over it.
+		Environ: func() []string {
+			e := os.Environ()
+			for k, v := range c.env {
+				e = append(e, k+"="+v)
+			}
+			return e
+		},
+	}
+	if c.height > 0 {
+		env.TermSize = func(w io.Writer) (int, int, bool) {
+			return c.width, c.height, c.tty && w == io.Writer(&out)
+		}
 	}
 	if c.stdin == nil {
 		env.Stdin = strings.NewReader("")

@@ -80,6 +80,9 @@ func registerCompletions(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("tee", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return nil, cobra.ShellCompDirectiveDefault
 	})
+	_ = root.RegisterFlagCompletionFunc("pager", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"auto", "never"}, cobra.ShellCompDirectiveNoFileComp // (or a command)
+	})
 }
 
 // isCompletion reports the commands of shell completion.

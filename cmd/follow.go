@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/fswait"
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/render"
 )
 
@@ -112,6 +112,16 @@ type follower struct {
 	// synthetic: the last Read gave a newline the file does not have
 	// (see added): --tee copies the file, not it.
 	synthetic bool
+	// short: the last read reached the end of what the file holds.
+	short bool
+}
+
+// atEnd reports that what the file holds has been read: the next Read may
+// wait (the reading goroutine asks, between its reads).
+func (fl *follower) atEnd() bool {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return fl.short
 }
 
 // added reports that the last Read of src gave bytes that are not in the
@@ -252,6 +262,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 	n, err = f.Read(p) // without the lock: it may block on a FIFO
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
+	fl.short = n < len(p)
 	if fl.isClosed() {
 		return 0, false, io.EOF
 	}
@@ -277,7 +288,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		}
 		return 0, false, nil // read again at once
 	}
-	if fl.lineOpen && !fl.tailLong && time.Since(fl.lastData) >= fl.poll*2 && len(p) > 0 && jsonvalid.Valid(fl.tail) {
+	if fl.lineOpen && !fl.tailLong && time.Since(fl.lastData) >= fl.poll*2 && len(p) > 0 && jsonscan.Valid(fl.tail) {
 		// The file stopped growing after a complete JSON value without a
 		// newline (a writer that ends its last line without one): it is
 		// a line.

@@ -52,3 +52,5 @@ func TestFollowPollsWithoutNotifications(t *testing.T) {
 	defer func() { followHub = hub }()
 	followScenario(t)
 }
+
+func noHub() *fswait.Hub { return nil }

@@ -15,7 +15,7 @@ import (
 // output is the renderer as the pipeline sees it: the event filters of the
 // flags in front of the real renderer, and what the end of the run needs.
 //
-//	session → output → Until (--until) → Sentences (--sentences) → facts → renderer
+//	session → output → Until (--until) → Sentences (--sentences) → Chatter (unless --verbose) → facts → renderer
 //
 // The filters sit after the session, so the session's final answer keeps
 // the --until marker (the exit status is decided on it) while everything
@@ -109,12 +109,15 @@ func (t *tally) looksLike() string {
 // between the session and the renderer. untilMissing reports, at the end,
 // whether the final answer (as the session saw it, marker included) lacks
 // the --until marker.
-func wrapOutput(rend render.Renderer, o *Options) (out *output, untilMissing func(answer string) bool) {
+func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, untilMissing func(answer string) bool) {
 	out = &output{rend: rend}
 	var h streaming.Handler = streaming.HandlerFunc(func(ev *streaming.Event) error {
 		out.facts.Handle(ev)
 		return rend.Handle(ev)
 	})
+	if !o.Verbose && hidesChatter[format] {
+		h = filter.NewChatter(h)
+	}
 	if o.Sentences {
 		out.sent = filter.NewSentences(h)
 		h = out.sent
@@ -129,6 +132,11 @@ func wrapOutput(rend render.Renderer, o *Options) (out *output, untilMissing fun
 	out.head = h
 	return out, untilMissing
 }
+
+// hidesChatter are the formats for a person, which show the agent's
+// chatter only with --verbose (json is data and keeps everything; text
+// shows only the answer).
+var hidesChatter = map[string]bool{"pretty": true, "plain": true, "markdown": true, "html": true}
 
 // Handle passes a session event through the filters to the renderer.
 func (o *output) Handle(ev *streaming.Event) error {
@@ -146,6 +154,15 @@ func (o *output) Handle(ev *streaming.Event) error {
 		}
 	}
 	return o.head.Handle(ev)
+}
+
+// heading puts a heading naming an input above its events, in the
+// renderers that have one (render.Headed).
+func (o *output) heading(name string) error {
+	if h, ok := o.rend.(render.Headed); ok {
+		return h.Heading(name)
+	}
+	return nil
 }
 
 // Flush flushes the renderer when it buffers.

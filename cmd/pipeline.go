@@ -46,21 +46,54 @@ type pipeline struct {
 	worstReason string
 	// read reports that some input was opened.
 	read bool
+	// input names the FILE being read when there are several ("" else);
+	// steps are the step summaries of the runs before the last, and
+	// unsummarised says that the session's last run is in none yet.
+	input        string
+	steps        []string
+	unsummarised bool
 	// lines is how many lines the last source gave; empty names the
 	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
 	lines int
 	empty []string
 	// agent is the child of 'agentfmt run', nil otherwise.
-	agent   *agentRun
+	agent *agentRun
+	// pager is the pager stdout goes through, nil for none.
+	pager   *pager
 	closers []func()
 }
 
 // runFormat renders the inputs and returns the exit code.
 func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code int, err error) {
+	if o.Follow && len(files) > 1 {
+		return followAll(env, o, files)
+	}
 	if err := checkTee(o.Tee, files, env.Stdin); err != nil {
 		return ExitUsage, err
 	}
-	p, err := newPipeline(env, o)
+	pg := pagerFor(env, o, files)
+	if pg != nil && env.Signals != nil {
+		// While the pager runs, a Ctrl-C is the pager's (less stops a
+		// search with it), not the end of agentfmt.
+		penv := *env
+		sig, stop := make(chan os.Signal, 2), make(chan struct{})
+		defer close(stop)
+		go func() {
+			for {
+				select {
+				case s := <-env.Signals:
+					if s != os.Interrupt || !pg.paging() {
+						sig <- s
+					}
+				case <-stop:
+					return
+				}
+			}
+		}()
+		penv.Signals = sig
+		env = &penv
+	}
+	p, err := newPipeline(env, o, pg)
 	if err != nil {
 		return codeOf(err), err
 	}
@@ -73,12 +106,16 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	var runErr error
 	for i, name := range files {
 		errs := p.fileErrs
+		if len(files) > 1 {
+			p.input = name
+		}
 		if runErr = p.readFile(name); runErr != nil {
 			if p.tee != nil && isOutputError(runErr) {
 				p.drainFiles(files[i+1:])
 			}
 			break
 		}
+		p.unsummarised = p.fileErrs == errs
 		if i < len(files)-1 && p.fileErrs == errs {
 			p.noteFile()
 		}
@@ -87,31 +124,44 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 }
 
 // noteFile records the status of the last run of a FILE that is not the
-// last one: with several FILEs the exit status is the worst one's.
+// last one: with several FILEs the exit status is the worst one's, and
+// the step summary says every one.
 func (p *pipeline) noteFile() {
 	outcome, reason := p.sess.Outcome()
-	until := false
+	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.sess.FinalAnswer()}
 	if p.o.Until != "" && outcome == streaming.Success {
-		until = p.untilMissing(p.sess.FinalAnswer())
+		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
-	if c := outcomeCode(outcome, until); rank(c) > rank(p.worst) {
+	if c := outcomeCode(outcome, sum.UntilMissing); rank(c) > rank(p.worst) {
 		p.worst, p.worstReason = c, reason
 	}
+	p.noteStep(sum)
 }
 
 // newPipeline sets up the renderer, the filters, the session and the
 // decoder for a run. close releases what it holds.
-func newPipeline(env *Env, o *Options) (*pipeline, error) {
+//
+// pg, when not nil, is the pager the output goes through: it is decided
+// on the terminal (format, colour, width), and pretty writes no live
+// region into it.
+func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 	format, cfg := decide(env, o)
 	gate := &gateWriter{w: outWriter{env.Stdout}}
+	if pg != nil {
+		gate.w = pg
+		cfg.Static, cfg.TermSize, cfg.Resize = true, nil, nil
+	}
 	rend, err := render.New(format, gate, cfg)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	growPipe(env.Stdout)
 	stderr := &lockedWriter{w: env.Stderr}
-	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{})}
+	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{}), pager: pg}
 	p.closers = append(p.closers, tuneGC(format), func() { close(p.stop) })
+	if pg != nil {
+		p.closers = append(p.closers, func() { pg.Close() })
+	}
 	if o.Tee != "" {
 		f, err := os.Create(o.Tee)
 		if err != nil {
@@ -131,7 +181,7 @@ func newPipeline(env *Env, o *Options) (*pipeline, error) {
 			}
 		}
 	}
-	out, untilMissing := wrapOutput(rend, o)
+	out, untilMissing := wrapOutput(rend, format, o)
 	p.rend, p.out, p.untilMissing = out, out, untilMissing
 	if o.Agent != "" && o.Agent != "auto" {
 		out.tally.forced = parsers.Find(all.Agents(), o.Agent)
@@ -205,9 +255,22 @@ func (p *pipeline) readFile(name string) error {
 			return p.fileError(err)
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return p.fileError(fmt.Errorf("%s: is a directory", name))
+		}
 		src = f
 	}
 	p.read = true
+	if p.input != "" {
+		// One of several: a heading names it (pretty, plain, markdown).
+		heading := name
+		if name == "-" {
+			heading = "standard input"
+		}
+		if err := p.out.heading(heading); err != nil {
+			return err
+		}
+	}
 	err := p.readSource(newSource(src, p.tee, p.env.Signals))
 	if p.lines == 0 && err == nil {
 		p.empty = append(p.empty, name)
@@ -347,8 +410,9 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	code := outcomeCode(outcome, sum.UntilMissing)
 	agentFailed := false
 	if outcome == streaming.Incomplete && p.agent != nil {
-		if c, why := p.agent.failure(); c != 0 {
+		if c, why := p.agent.failure(); c != 0 && !interrupted {
 			code, sum.Reason, reason, agentFailed = c, why, why, true
+			sum.Outcome, sum.NoResult = streaming.Failure, true
 		}
 	}
 	// The worst run's status, when the input held several.
@@ -364,8 +428,18 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		}
 		return ExitUsage, err
 	}
+	if p.pager != nil {
+		// The output first (what the pager held back, or the pager read to
+		// its end), then what is said on stderr.
+		if err := p.pager.Close(); err != nil {
+			return ioExit(err)
+		}
+	}
 	if p.read {
-		if err := writeStepSummary(p.env, p.o, sum, p.rend); err != nil {
+		if p.unsummarised || p.agent != nil {
+			p.noteStep(sum)
+		}
+		if err := writeStepSummary(p.env, p.o, p.steps); err != nil {
 			warnf(p.stderr, "--summary: %v", err)
 		}
 		p.hintNoJSON()

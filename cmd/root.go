@@ -34,6 +34,8 @@ type Options struct {
 	MaxLine    int64
 	Strict     bool
 	Debug      bool
+	Verbose    bool
+	Pager      string
 }
 
 // Main runs agentfmt in the running process and returns its exit code.
@@ -128,10 +130,12 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.Var(sizeValue{&o.MaxLine}, "max-line", "longest input line read whole (a size: 64MiB, 1GiB, 1048576)")
 	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
+	f.StringVar(&o.Pager, "pager", "auto", "page a replayed FILE or --latest longer than the screen: auto ($PAGER, else less -FRX), never, or the pager COMMAND")
+	f.BoolVar(&o.Verbose, "verbose", false, "also show the agent's chatter: unknown events, API request and rate-limit lines, task bookkeeping (json always has them)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
 	root.SetVersionTemplate("agentfmt version {{.Version}}\n")
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
-	root.AddCommand(newSessions(env, o, code))
+	root.AddCommand(newSessions(env, o, code), newWatch(env, o, code))
 	addLatest(root, env, o, code)
 	registerCompletions(root)
 	root.Long += "\n\nEvery flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n" +
@@ -168,6 +172,9 @@ func (o *Options) validate(c *cobra.Command) error {
 		if err := oneOf(ch.flag, ch.v, values[ch.flag]...); err != nil {
 			return err
 		}
+	}
+	if strings.TrimSpace(o.Pager) == "" {
+		return usagef("--pager needs auto, never or a command")
 	}
 	if o.ToolLines < 0 {
 		return usagef("--tool-lines must be 0 or more")

@@ -44,8 +44,8 @@ after AGENT is the agent's.
   agy               --output-format stream-json
   amp               --stream-json
 
-Any other command runs as it is. The agent's stderr is shown in place (dim in pretty, plain lines in
-plain, on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
+Any other command runs as it is. The agent's stderr is shown in place (lines of their own, never
+dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
 the agent, agentfmt waits for it and exits 130 or 143 (a third signal kills it). The exit status is
 the stream's; when the stream ends without a result, the agent's own failure: 1, or 128+signal.
 When the agent exits at once rejecting a flag agentfmt added (an older version), agentfmt says so.`,
@@ -118,7 +118,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	// Signals are the run's: passed on to the agent, not ending the input.
 	penv := *env
 	penv.Signals = nil
-	p, err := newPipeline(&penv, o)
+	p, err := newPipeline(&penv, o, nil)
 	if err != nil {
 		return codeOf(err), err
 	}
@@ -236,15 +236,14 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 }
 
 // showStderr shows one line of the agent's stderr in place: through the
-// renderer in pretty (dim, sanitised) and plain (a plain line; CI
-// workflow commands in it are neutralised like any content), on
-// agentfmt's stderr for the formats that are data (json, text, markdown).
+// renderer in pretty and plain as a line of its own, at full strength,
+// never dimmed (it is where an agent says why it fails: "Error: Invalid
+// API key"), sanitised, CI workflow commands in it neutralised like any
+// content; on agentfmt's stderr for the formats that are data (json,
+// text, markdown).
 func (p *pipeline) showStderr(line string) error {
 	switch p.format {
-	case "pretty":
-		ev := streaming.Event{Kind: streaming.KindStatus, Level: streaming.LevelInfo, Text: line, Type: stderrLine}
-		return p.sess.Push(&ev)
-	case "plain":
+	case "pretty", "plain":
 		ev := streaming.Event{Kind: streaming.KindRaw, Text: line, Type: stderrLine}
 		return p.sess.Push(&ev)
 	}

@@ -155,6 +155,12 @@ func TestRunEveryAgent(t *testing.T) {
 		{[]string{"agy", "-output-format=stream-json", "-p", "x"}, []string{"-output-format=stream-json", "-p", "x"}, "antigravity/03-agentjournal-agy-1.1.17-clean-list-dir-view-file-success.jsonl"},
 		{[]string{"amp", "-x", "what is 2+2?"}, []string{"-x", "what is 2+2?", "--stream-json"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
 		{[]string{"amp", "-x", "q", "--", "-v"}, []string{"-x", "q", "--stream-json", "--", "-v"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
+		{[]string{"pi", "fix the test"}, []string{"--mode", "json", "fix the test"}, "pi/01-causeflow-openai-codex-gpt-5.5-usage-limit-error-agent-end.jsonl"},
+		{[]string{"pi", "--mode", "json", "x"}, []string{"--mode", "json", "x"}, "pi/01-causeflow-openai-codex-gpt-5.5-usage-limit-error-agent-end.jsonl"},
+		{[]string{"codebuddy", "reply OK", "-y"}, []string{"-p", "--output-format", "json", "reply OK", "-y"}, "codebuddy/01-aspipe-output-format-json-array-responses-items-reasoning-result.jsonl"},
+		{[]string{"cbc", "-p", "x"}, []string{"--output-format", "json", "-p", "x"}, "codebuddy/01-aspipe-output-format-json-array-responses-items-reasoning-result.jsonl"},
+		{[]string{"openclaw", "-m", "hi", "--local"}, []string{"agent", "--json", "-m", "hi", "--local"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
+		{[]string{"openclaw", "agent", "--json", "-m", "hi"}, []string{"agent", "--json", "-m", "hi"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
 		// Not an agent agentfmt knows: run as it is.
 		{[]string{"mytool", "--flag", "x"}, []string{"--flag", "x"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
 	}
@@ -180,8 +186,9 @@ func TestRunEveryAgent(t *testing.T) {
 	}
 }
 
-// The agent's stderr is shown in place: a plain line in plain, a dim
-// sanitised line in pretty, on agentfmt's stderr for the data formats.
+// The agent's stderr is shown in place: a sanitised line of its own in
+// plain and pretty (at full strength, never dimmed), on agentfmt's stderr
+// for the data formats.
 func TestRunShowsAgentStderr(t *testing.T) {
 	f := newFakeRun(t, "stderr", corpusFile(t, "claude/03-minimal-text-only-v2.1.7.jsonl"))
 	r := f.run(t, "-o", "plain", "run", "claude", "-p", "x")
@@ -200,8 +207,8 @@ func TestRunShowsAgentStderr(t *testing.T) {
 
 	f.tty = true
 	r = f.run(t, "-o", "pretty", "--color", "always", "run", "claude", "-p", "x")
-	if !strings.Contains(r.stdout, "\x1b[2m· warning: ␛[31mcolour␛[0m from the agent\x1b[22m\n") {
-		t.Errorf("pretty: agent stderr not a dim line:\n%q", r.stdout)
+	if !strings.HasPrefix(r.stdout, "warning: ␛[31mcolour␛[0m from the agent\n") {
+		t.Errorf("pretty: agent stderr not a line at full strength:\n%q", r.stdout)
 	}
 	if strings.Contains(r.stdout, "\x1b[31m") {
 		t.Errorf("pretty: the agent's colour went through:\n%q", r.stdout)
@@ -225,8 +232,29 @@ func TestRunAgentDies(t *testing.T) {
 	if r.code != ExitFailed {
 		t.Errorf("exit %d, want 1 (the agent exited 2 without a result)", r.code)
 	}
-	if !strings.Contains(r.stdout, "Error: not logged in") || !strings.Contains(r.stdout, "claude exited with status 2") {
+	// It ends on a failure line naming the exit status, not on a stream
+	// cut off; the agent's own words above it.
+	if !strings.Contains(r.stdout, "Error: not logged in\n") || !strings.HasSuffix(r.stdout, "── ✗ failed: claude exited with status 2 without a result\n") ||
+		strings.Contains(r.stdout, "incomplete") {
 		t.Errorf("output:\n%s", r.stdout)
+	}
+	r = f.run(t, "-o", "plain", "--ci", "github", "run", "claude", "-p", "x")
+	if !strings.Contains(r.stdout, "::error::agent run failed: claude exited with status 2 without a result\n") {
+		t.Errorf("github: no error annotation:\n%s", r.stdout)
+	}
+	f.tty = true
+	r = f.run(t, "-o", "pretty", "--color", "always", "run", "claude", "-p", "x")
+	f.tty = false
+	if !strings.HasPrefix(r.stdout, "Error: not logged in\n") || !strings.Contains(r.stdout, "── \x1b[31m✗ failed: claude exited with status 2 without a result") ||
+		strings.Contains(r.stdout, "incomplete") {
+		t.Errorf("pretty: the agent's error dimmed or no red failure line:\n%q", r.stdout)
+	}
+	for _, format := range []string{"markdown", "html"} {
+		r = f.run(t, "-o", format, "run", "claude", "-p", "x")
+		if !strings.Contains(r.stdout, "Failed") || !strings.Contains(r.stdout, "claude exited with status 2 without a result") ||
+			strings.Contains(r.stdout, "Incomplete") {
+			t.Errorf("%s: not shown as failed:\n%s", format, r.stdout)
+		}
 	}
 	r = f.run(t, "-o", "text", "run", "claude", "-p", "x")
 	if r.code != ExitFailed || r.stderr != "Error: not logged in\nagentfmt: claude exited with status 2 without a result (exit 1)\n" {
@@ -432,12 +460,12 @@ func TestRunStderrKeepsLiveRegion(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := vtcheck.Screen([]byte(r.stdout), 80)
-	for _, want := range []string{"· warn: one", "· warn: two", "The command printed"} {
+	for _, want := range []string{"warn: one", "warn: two", "The command printed"} {
 		if n := vtcheck.Count(rows, want); n != 1 {
 			t.Errorf("%q %d times on the screen:\n%s", want, n, strings.Join(rows, "\n"))
 		}
 	}
-	if err := vtcheck.InOrder(rows, []string{"· warn: one", "· warn: two", "The command printed"}); err != nil {
+	if err := vtcheck.InOrder(rows, []string{"warn: one", "warn: two", "The command printed"}); err != nil {
 		t.Errorf("%v:\n%s", err, strings.Join(rows, "\n"))
 	}
 }

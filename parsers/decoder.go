@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
 	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -137,7 +136,7 @@ func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 	if ev.Line == 0 {
 		ev.Line = d.line.N
 	}
-	normalise(ev, !d.opts.NoEdits)
+	normalise(ev, &d.curAgent.Tools, !d.opts.NoEdits)
 	return ev
 }
 
@@ -369,7 +368,7 @@ func stripTerminalPrefix(b []byte) []byte {
 	if i < 0 || j < i || !terminalNoise(b[:i]) || !terminalNoise(b[j+1:]) {
 		return b
 	}
-	if jsonvalid.Valid(b[i : j+1]) {
+	if jsonscan.Valid(b[i : j+1]) {
 		return b[i : j+1]
 	}
 	return b

@@ -29,14 +29,14 @@ type Out struct {
 	// Agent, when set, is stamped on every event sent: a relative whose
 	// stream says which it is (Qwen or Amp, read by the Claude parser).
 	Agent string
-	// Time is stamped on every event New makes: the time of the line,
-	// for agents whose lines carry one.
+	// Time is stamped on every event sent without a time of its own: the
+	// time of the line, for agents whose lines carry one.
 	Time time.Time
 }
 
-// New makes Ev a new event of the given kind (at Time) and returns it.
+// New makes Ev a new event of the given kind and returns it.
 func (o *Out) New(kind streaming.Kind) *streaming.Event {
-	o.Ev = streaming.Event{Kind: kind, Time: o.Time}
+	o.Ev = streaming.Event{Kind: kind}
 	return &o.Ev
 }
 
@@ -54,6 +54,9 @@ func (o *Out) Final() error { return o.Send(streaming.Final) }
 func (o *Out) Send(mode streaming.Mode) error {
 	if o.Agent != "" {
 		o.Ev.Agent = o.Agent
+	}
+	if o.Ev.Time.IsZero() {
+		o.Ev.Time = o.Time
 	}
 	return Send(o.Emit, mode, &o.Ev)
 }

@@ -114,6 +114,9 @@ type Agent struct {
 	// hold of the line. A parser that keeps a substring of a line without
 	// copying it must leave this false.
 	Borrow bool
+	// Tools is what the agent's tool inputs mean: the decoder fills the
+	// subject and the file edits of every tool call from it.
+	Tools Tools
 }
 
 // maxTop is how many top-level fields a Line indexes; further fields are
@@ -158,34 +161,6 @@ func NewLine(json string, n int) *Line {
 	l := &Line{}
 	l.Reset(json, n)
 	return l
-}
-
-// Reset re-indexes l for a new line, reusing its storage.
-func (l *Line) Reset(json string, n int) {
-	l.JSON, l.N, l.ntop, l.more, l.built, l.mask = json, n, 0, false, 0, 0
-	l.writable, l.decoded = false, l.decoded[:0]
-	l.longs = nil
-	res := gjson.Parse(json)
-	if !res.IsObject() {
-		return
-	}
-	res.ForEach(func(k, v gjson.Result) bool {
-		if l.ntop == maxTop {
-			l.more = true
-			return false
-		}
-		f := field{ks: k.Index + 1, ke: k.Index + len(k.Raw) - 1, vs: v.Index, ve: v.Index + len(v.Raw)}
-		if k.Str != json[f.ks:f.ke] {
-			f.esc = true
-			l.keys[l.ntop] = k.Str
-		}
-		l.top[l.ntop] = f
-		l.mask |= keyBit(k.Str)
-		l.vals[l.ntop] = v
-		l.built |= 1 << l.ntop
-		l.ntop++
-		return true
-	})
 }
 
 // keyBit is a key's bit in Line.mask: detectors ask every line for keys

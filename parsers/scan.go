@@ -4,13 +4,25 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/tidwall/gjson"
 )
 
-// The decoder validates every line before anything reads it (gjson returns
-// odd values for bad JSON instead of errors): jsonscan.Index does that in
-// one pass and notes where the top-level fields of an object are, so the
-// line is indexed here without being parsed a second time.
+// A line is indexed by jsonscan.Index, which validates it and notes where
+// the top-level fields of an object are in one pass: the decoder does it
+// for every line before anything reads it (gjson returns odd values for
+// bad JSON instead of errors), and the line is indexed here from what it
+// found, without being parsed a second time.
+
+// Reset re-indexes l for a new line, reusing its storage: json must be
+// valid JSON (anything else indexes no field).
+func (l *Line) Reset(json string, n int) {
+	var top jsonscan.TopSpans
+	if !jsonscan.Index(view.Bytes(json), &top) {
+		top = jsonscan.TopSpans{}
+	}
+	l.resetSpans(json, n, &top)
+}
 
 // resetSpans indexes l for a new line from the spans jsonscan.Index found in
 // the bytes json was copied from: nothing is parsed again, and values are
@@ -25,7 +37,7 @@ func (l *Line) resetSpans(json string, n int, top *jsonscan.TopSpans) {
 		key := json[f.ks:f.ke]
 		if strings.IndexByte(key, '\\') >= 0 {
 			f.esc = true
-			key = gjson.Parse(json[sp.KS:sp.KE]).Str
+			key = jsonscan.Unescape(key)
 			l.keys[i] = key
 		}
 		l.mask |= keyBit(key)

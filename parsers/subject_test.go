@@ -3,14 +3,16 @@ package parsers
 import (
 	"testing"
 
-	"github.com/agentfmt/agentfmt/streaming"
-
 	"github.com/tidwall/gjson"
 )
 
-// subjectSlow is Subject as it was: a Get per candidate field.
+// testKeys are subject keys for the tests (Claude Code's and others').
+var testKeys = []string{"command", "cmd", "file_path", "filePath", "path", "notebook_path", "pattern", "url", "query",
+	"description", "prompt", "subject", "name", "target_file", "directory", "dir"}
+
+// subjectSlow is SubjectOf as it was first written: a Get per key.
 func subjectSlow(title string, v gjson.Result) string {
-	for _, k := range subjectFields {
+	for _, k := range testKeys {
 		f := v.Get(gjson.Escape(k))
 		switch {
 		case f.Type == gjson.String && f.Str != "":
@@ -65,22 +67,10 @@ func FuzzSubjectObject(f *testing.F) {
 		if !v.IsObject() || !gjson.Valid(in) {
 			return
 		}
-		if got, want := subjectObject(title, v), subjectSlow(title, v); got != want {
+		if got, want := subjectObject(title, v, testKeys), subjectSlow(title, v); got != want {
 			t.Fatalf("Subject(%q) = %q, the Get per field gives %q", in, got, want)
 		}
 	})
-}
-
-func TestPlanStatus(t *testing.T) {
-	for word, want := range map[string]string{
-		"completed": streaming.PlanCompleted, "Done": streaming.PlanCompleted, "in_progress": streaming.PlanInProgress,
-		"in-progress": streaming.PlanInProgress, "active": streaming.PlanInProgress, "canceled": streaming.PlanCancelled,
-		"failed": streaming.PlanCancelled, "pending": streaming.PlanPending, "": streaming.PlanPending, "whatever": streaming.PlanPending,
-	} {
-		if got := PlanStatus(word); got != want {
-			t.Errorf("PlanStatus(%q) = %q, want %q", word, got, want)
-		}
-	}
 }
 
 func TestSubject(t *testing.T) {
@@ -93,9 +83,11 @@ func TestSubject(t *testing.T) {
 		{"T", `{"n":1}`, "T"},
 		{"", `"just a string"`, "just a string"},
 		{"", `{"n":1}`, `{"n":1}`},
+		{"", `{"url":"u","command":"c"}`, "c"},
+		{"", `{"path":"","pattern":"p"}`, "p"},
 	} {
-		if got := Subject(c.title, c.in); got != c.want {
-			t.Errorf("Subject(%q, %q) = %q, want %q", c.title, c.in, got, c.want)
+		if got := SubjectOf(c.title, c.in, testKeys); got != c.want {
+			t.Errorf("SubjectOf(%q, %q) = %q, want %q", c.title, c.in, got, c.want)
 		}
 	}
 }

@@ -66,6 +66,12 @@ type ciMarkers struct {
 	section string
 	prefix  string // GitLab section name prefix
 	n       int
+	// lane is the view of several streams this renderer is one lane of
+	// (lanes_plain.go): markers and commands go through it, between the
+	// lanes' whole lines; tag names the stream in group titles and
+	// annotations.
+	lane *plainView
+	tag  string
 }
 
 // outBuffer is the output buffer of the streaming renderers. It is
@@ -112,6 +118,10 @@ func (m *ciMarkers) folds() bool { return m.ci == CIGitHub || m.ci == CIGitLab }
 // goes first (through the escaper), then s alone.
 func (m *ciMarkers) raw(s string) {
 	_ = m.w.Flush()
+	if m.lane != nil {
+		m.lane.raw(s)
+		return
+	}
 	m.esc.raw = true
 	m.w.WriteString(s)
 	_ = m.w.Flush()
@@ -121,6 +131,11 @@ func (m *ciMarkers) raw(s string) {
 // command writes a live GitHub workflow command (an annotation): commands
 // are resumed for that one line and stopped again with a fresh token.
 func (m *ciMarkers) command(cmd string) {
+	if m.lane != nil {
+		_ = m.w.Flush()
+		m.lane.command(cmd)
+		return
+	}
 	next := newToken()
 	m.raw("::" + m.token + "::\n" + cmd + "\n::stop-commands::" + next + "\n")
 	m.token = next
@@ -144,6 +159,9 @@ func commandData(s string, n int) string {
 // header line; an open one is closed first.
 func (m *ciMarkers) groupStart(title string) {
 	m.groupEnd()
+	if m.lane != nil {
+		title = m.tag + " " + title
+	}
 	header := TruncateRunes(strings.TrimSpace(oneLine(sanitize.String(title, sanitize.Options{}))), 200)
 	switch m.ci {
 	case CIGitHub:
@@ -152,7 +170,7 @@ func (m *ciMarkers) groupStart(title string) {
 	case CIGitLab:
 		m.n++
 		m.section = fmt.Sprintf("%s_%d", m.prefix, m.n)
-		fmt.Fprintf(m.w, "\x1b[0Ksection_start:%d:%s[collapsed=true]\r\x1b[0K%s\n", m.now().Unix(), m.section, header)
+		m.marker(fmt.Sprintf("\x1b[0Ksection_start:%d:%s[collapsed=true]\r\x1b[0K%s\n", m.now().Unix(), m.section, header))
 		m.open = true
 	}
 }
@@ -166,8 +184,26 @@ func (m *ciMarkers) groupEnd() {
 	case CIGitHub:
 		m.raw("##[endgroup]\n")
 	case CIGitLab:
-		fmt.Fprintf(m.w, "\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", m.now().Unix(), m.section)
+		m.marker(fmt.Sprintf("\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", m.now().Unix(), m.section))
 	}
+}
+
+// marker writes a GitLab section line: among the content, or, in a lane,
+// through the view, whole and without the lane's tag before it.
+func (m *ciMarkers) marker(s string) {
+	if m.lane != nil {
+		m.raw(s)
+		return
+	}
+	m.w.WriteString(s)
+}
+
+// tagged names the lane's stream before an annotation's message.
+func (m *ciMarkers) tagged(msg string) string {
+	if m.lane != nil {
+		return m.tag + ": " + msg
+	}
+	return msg
 }
 
 // warning writes a warning annotation (GitHub): retries, rate limits,
@@ -175,7 +211,7 @@ func (m *ciMarkers) groupEnd() {
 func (m *ciMarkers) warning(msg string) {
 	if m.ci == CIGitHub {
 		m.groupEnd()
-		m.command("::warning::" + commandData(msg, 1000))
+		m.command("::warning::" + commandData(m.tagged(msg), 1000))
 	}
 }
 
@@ -184,7 +220,7 @@ func (m *ciMarkers) warning(msg string) {
 func (m *ciMarkers) errorAnnotation(msg string) {
 	if m.ci == CIGitHub {
 		m.groupEnd()
-		m.command("::error::" + commandData(strings.TrimSuffix(strings.TrimSpace(msg), ":"), 1000))
+		m.command("::error::" + commandData(m.tagged(strings.TrimSuffix(strings.TrimSpace(msg), ":")), 1000))
 	}
 }
 

@@ -18,6 +18,16 @@ func KeyArg(ev *streaming.Event) string {
 	return oneLine(ev.Title)
 }
 
+// ToolOutput is a finished tool call's output as a person reads it:
+// without the wrappers its agent put around what the tool printed
+// (Event.Display, which the parser fills), else as it came.
+func ToolOutput(ev *streaming.Event) string {
+	if ev.Display != "" {
+		return ev.Display
+	}
+	return ev.Output
+}
+
 // oneLine folds a text onto one line.
 func oneLine(s string) string {
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {

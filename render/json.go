@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentfmt/agentfmt/internal/jsoncompact"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -146,7 +146,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		b = append(b, k...)
 		b = append(b, '"', ':')
 		var ok bool
-		if b, ok = jsoncompact.Append(b, v); !ok {
+		if b, ok = jsonscan.AppendCompact(b, v); !ok {
 			b = appendString(b, v)
 		}
 	}

@@ -132,13 +132,24 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
 		m.text(ev)
 		return m.err()
-	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart, streaming.KindUsage:
+	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart, streaming.KindMessageStop,
+		streaming.KindUsage, streaming.KindTextSentence:
 		return nil
-	case streaming.KindMessageStop:
-		if m.inBlock && m.cur.msg == ev.Message {
+	case streaming.KindBlockStop:
+		// The session says the block is final: its last line, a fence it
+		// left open, its thinking summary are written now.
+		if m.inBlock && m.cur == (blockID{msg: ev.Message, kind: ev.BlockKind, index: ev.Block}) {
 			m.endBlock()
 		}
 		return m.err()
+	case streaming.KindToolStart:
+		// Written when it ends: nothing to interrupt the text for.
+		t := keptTool(ev)
+		if _, ok := m.open[t.ID]; !ok {
+			m.openOrd = append(m.openOrd, t.ID)
+		}
+		m.open[t.ID] = t
+		return nil
 	case streaming.KindSessionStart:
 		m.endBlock()
 		m.heading = false
@@ -161,12 +172,6 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		}
 		m.addText(ev.Text)
 		m.endBlock()
-	case streaming.KindToolStart:
-		t := keptTool(ev)
-		if _, ok := m.open[t.ID]; !ok {
-			m.openOrd = append(m.openOrd, t.ID)
-		}
-		m.open[t.ID] = t
 	case streaming.KindToolEnd:
 		edits := ev.Edits
 		if start, ok := m.open[ev.ID]; ok && len(edits) == 0 {
@@ -347,7 +352,7 @@ func (m *Markdown) tool(ev *streaming.Event, edits []streaming.FileEdit) {
 		head, omitted, tail = Preview(ls, 2*n)
 	} else {
 		// Only the lines shown are split out and cleaned.
-		head, omitted, tail = PreviewText(ev.Output, n, clean)
+		head, omitted, tail = PreviewText(ToolOutput(ev), n, cleanOutput)
 	}
 	if len(head) == 0 && len(tail) == 0 {
 		return
@@ -395,6 +400,7 @@ func Fence(s string) string {
 func (m *Markdown) text(ev *streaming.Event) {
 	id := blockID{msg: ev.Message, kind: ev.Kind, index: ev.Block}
 	if !m.inBlock || id != m.cur {
+		// Another block's text (messages interleaved) interrupts this one.
 		m.endBlock()
 		m.inBlock = true
 		m.cur = id
@@ -500,7 +506,8 @@ func (m *Markdown) textLine(s string) {
 }
 
 // endBlock finishes the current text block: its last line, a fence it
-// left open, or the thinking summary.
+// left open, or the thinking summary. It is called when the session ends
+// the block (block.stop) and when something else is written first.
 func (m *Markdown) endBlock() {
 	if !m.inBlock {
 		return
@@ -561,10 +568,10 @@ func (m *Markdown) Finish(s Summary) error {
 		m.ensureHeading(nil)
 		m.begin(elemLine)
 		m.w.WriteString("**⊘ Interrupted**\n")
-	case s.Outcome == streaming.Incomplete:
+	case s.Outcome == streaming.Incomplete, s.Outcome == streaming.Failure && s.NoResult:
 		m.ensureHeading(nil)
 		m.begin(elemLine)
-		m.w.WriteString(m.outcomeLine(false, true, s.Reason) + "\n")
+		m.w.WriteString(m.outcomeLine(false, s.Outcome == streaming.Incomplete, s.Reason) + "\n")
 	}
 	if s.UntilMissing {
 		m.begin(elemLine)

@@ -12,6 +12,9 @@ import (
 // clean shows control characters visibly.
 func clean(s string) string { return sanitize.String(s, sanitize.Options{}) }
 
+// cleanOutput is clean for tool output, whose SGR colour is left out.
+func cleanOutput(s string) string { return sanitize.String(s, sanitize.Options{SGR: sanitize.DropSGR}) }
+
 // fenceOf returns the fence a line opens or closes (up to three spaces,
 // then three or more backticks or tildes), or "".
 func fenceOf(s string) string {

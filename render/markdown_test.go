@@ -186,7 +186,7 @@ func TestStepSummary(t *testing.T) {
 	} {
 		f.Handle(&ev)
 	}
-	got := StepSummary(&f, Summary{Outcome: streaming.Success}, "All good <b>. ```go\nx", "")
+	got := StepSummary(&f, Summary{Outcome: streaming.Success}, "All good <b>. ```go\nx", "", "")
 	want := "### ✓ claude (`sonnet`) succeeded\n" +
 		"\n| Duration | Turns | Tokens | Cost | Tool calls |\n|---|---|---|---|---|\n" +
 		"| 5.0s | 2 | 100 + 1.0k cached in, 50 out | $0.5000 | 3 (1 failed): Bash ×2, Read |\n" +
@@ -194,11 +194,11 @@ func TestStepSummary(t *testing.T) {
 	if got != want {
 		t.Errorf("summary\n got %q\nwant %q", got, want)
 	}
-	failed := StepSummary(&RunFacts{}, Summary{Outcome: streaming.Failure, Reason: "error_max_turns", UntilMissing: false}, "", "")
+	failed := StepSummary(&RunFacts{}, Summary{Outcome: streaming.Failure, Reason: "error_max_turns", UntilMissing: false}, "", "", "")
 	if !strings.Contains(failed, "### ✗ Agent failed\n\nerror\\_max\\_turns\n") || strings.Contains(failed, "Final answer") {
 		t.Errorf("failed summary %q", failed)
 	}
-	until := StepSummary(&RunFacts{}, Summary{Outcome: streaming.Success, UntilMissing: true}, "x", "DONE")
+	until := StepSummary(&RunFacts{}, Summary{Outcome: streaming.Success, UntilMissing: true}, "x", "DONE", "")
 	if !strings.Contains(until, "lacks the completion marker** `DONE`") {
 		t.Errorf("until summary %q", until)
 	}

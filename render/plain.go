@@ -60,11 +60,18 @@ type Plain struct {
 
 // NewPlain returns a plain renderer writing to w.
 func NewPlain(w io.Writer, cfg Config) *Plain {
+	p := newPlain(cfg)
+	p.ci, p.w = newCIMarkers(cfg, w)
+	return p
+}
+
+// newPlain is a plain renderer without its writer and CI markers (a lane
+// of several streams gets them from its view).
+func newPlain(cfg Config) *Plain {
 	p := &Plain{cfg: cfg, p: cfg.Palette, tools: map[string]toolCall{}}
 	if p.p.Dim == nil {
 		p.p = NewPalette(false)
 	}
-	p.ci, p.w = newCIMarkers(cfg, w)
 	return p
 }
 
@@ -78,10 +85,14 @@ func (p *Plain) Flush() error {
 	return p.w.Flush()
 }
 
-// cleanOutput sanitises tool output, letting SGR colour through with
-// --allow-color (and nothing else).
+// cleanOutput sanitises tool output: its SGR colour is left out, or let
+// through with --allow-color (and nothing else).
 func (p *Plain) cleanOutput(s string) string {
-	return sanitize.String(s, sanitize.Options{AllowSGR: p.cfg.AllowColor})
+	o := sanitize.Options{SGR: sanitize.DropSGR}
+	if p.cfg.AllowColor {
+		o.SGR = sanitize.PassSGR
+	}
+	return sanitize.String(s, o)
 }
 
 func (p *Plain) clean(s string) string {
@@ -165,14 +176,23 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 			p.emitLine(ev, p.depthOf(ev.Parent), l)
 		}
 		return p.err()
-	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart:
-		return nil
-	case streaming.KindMessageStop:
-		if p.inBlock && string(p.curMsg) == ev.Message {
+	case streaming.KindBlockStop:
+		// The session says the block is final: its last line and its
+		// thinking summary are written now.
+		if p.inBlock && ev.BlockKind == p.curKind && ev.Block == p.curIndex && ev.Message == string(p.curMsg) {
 			p.endBlock()
 		}
 		return p.err()
+	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart, streaming.KindMessageStop,
+		streaming.KindUsage, streaming.KindTextSentence:
+		if ev.Kind == streaming.KindUsage && ev.Usage != nil {
+			p.usage, p.hasUsage = *ev.Usage, true
+		}
+		return nil
 	}
+	// A line of its own: the text block being printed is interrupted (its
+	// partial line finished, its thinking summary written); more of it
+	// would go on below.
 	p.endBlock()
 	d := p.depthOf(ev.Parent)
 	switch ev.Kind {
@@ -231,10 +251,6 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 			p.styledLine(ev, d, p.p.Yellow, "⚠ ", msg)
 		} else {
 			p.styledLine(ev, d, p.p.Dim, "· ", msg)
-		}
-	case streaming.KindUsage:
-		if ev.Usage != nil {
-			p.usage, p.hasUsage = *ev.Usage, true
 		}
 	case streaming.KindError:
 		msg := p.clean(ev.Text)
@@ -320,7 +336,7 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	default:
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
-		lines, h, omitted = previewText(p.lines, ev.Output, n, p.cleanOutput)
+		lines, h, omitted = previewText(p.lines, ToolOutput(ev), n, p.cleanOutput)
 	}
 	if len(lines) > 0 && p.ci.folds() {
 		// In a CI log the end line is the header of the folded output.
@@ -405,9 +421,15 @@ func (p *Plain) Finish(s Summary) error {
 	switch {
 	case s.Interrupted:
 		p.emitLine(nil, 0, "── "+p.p.Yellow("⊘ interrupted"))
-	case s.Outcome == streaming.Incomplete:
-		p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
-		line := "── " + p.p.Yellow("… incomplete: "+p.clean(s.Reason))
+	case s.Outcome == streaming.Incomplete, s.Outcome == streaming.Failure && s.NoResult:
+		what, style := "… incomplete: ", p.p.Yellow
+		if s.Outcome == streaming.Failure {
+			what, style = "✗ failed: ", p.p.Red
+			p.ci.errorAnnotation("agent run failed: " + oneLine(s.Reason))
+		} else {
+			p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
+		}
+		line := "── " + style(what+p.clean(oneLine(s.Reason)))
 		var u *streaming.Usage
 		if p.hasUsage {
 			u = &p.usage

@@ -39,7 +39,7 @@ func TestPlainFlushShowsThePartialLine(t *testing.T) {
 	delta("\n")
 	step("Hello world\nNext line éé done\n")
 	delta("tail")
-	if err := p.Handle(&streaming.Event{Kind: streaming.KindMessageStop, Message: "m"}); err != nil {
+	if err := p.Handle(&streaming.Event{Kind: streaming.KindBlockStop, Message: "m", BlockKind: streaming.KindTextDelta}); err != nil {
 		t.Fatal(err)
 	}
 	step("Hello world\nNext line éé done\ntail\n")

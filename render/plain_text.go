@@ -76,6 +76,8 @@ func (p *Plain) finishShown(rest string) {
 // text prints assistant text and thinking as complete lines.
 func (p *Plain) text(ev *streaming.Event) {
 	if !p.inBlock || ev.Kind != p.curKind || ev.Block != p.curIndex || ev.Message != string(p.curMsg) {
+		// Another block's text (two messages interleaved) interrupts the
+		// one being printed; the session ends blocks (block.stop).
 		p.endBlock()
 		p.inBlock = true
 		p.curMsg = append(p.curMsg[:0], ev.Message...)
@@ -207,8 +209,9 @@ func (p *Plain) lineParts(s string) (prefix, shown string) {
 	return prefix, s
 }
 
-// endBlock finishes the current text block: its partial last line, or the
-// thinking summary.
+// endBlock finishes printing the current text block: its partial last
+// line, or the thinking summary. It is called when the session ends the
+// block (block.stop) and when something else must be printed first.
 func (p *Plain) endBlock() {
 	if !p.inBlock {
 		return

@@ -64,6 +64,11 @@ type Pretty struct {
 	finished bool
 	err      error
 	frames   int // frames drawn
+
+	// host is the view of several streams this renderer is one lane of
+	// (lanes_pretty.go): it has no terminal of its own; the view lays out
+	// every lane in its frames, and its lock guards the lane.
+	host *prettyView
 }
 
 // sinceMax is how much text and output may arrive between two frames.
@@ -144,6 +149,11 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 
 // touch marks the region dirty and lets the clock know.
 func (r *Pretty) touch() {
+	if r.host != nil {
+		r.clock.dirty = true
+		r.host.touched()
+		return
+	}
 	if !r.dirty() {
 		r.clock.dirty = true
 		r.kick()
@@ -222,6 +232,8 @@ func (r *Pretty) Finish(s Summary) error {
 	switch {
 	case s.Interrupted:
 		r.lines(0, "── "+p.Yellow("⊘ interrupted")+tail)
+	case s.Outcome == streaming.Failure && s.NoResult:
+		r.lines(0, "── "+p.Red("✗ failed: "+r.clean(oneLine(s.Reason)))+tail)
 	case s.Outcome == streaming.Incomplete:
 		r.lines(0, "── "+p.Yellow("… incomplete: "+r.clean(oneLine(s.Reason)))+tail)
 	}

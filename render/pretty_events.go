@@ -117,7 +117,9 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 	r.push(t)
 }
 
-// endBlock closes the open block; its last line is final.
+// endBlock closes the open block; its last line is final. It is called
+// when the session ends the block (block.stop) and when something else is
+// shown first (more of the block, should it come, is a new item below).
 func (r *Pretty) endBlock() {
 	if !r.inBlock {
 		return
@@ -138,10 +140,11 @@ func (r *Pretty) endBlock() {
 // words them.
 func (r *Pretty) handle(ev *streaming.Event) {
 	switch ev.Kind {
-	case streaming.KindMessageStart, streaming.KindTextSentence:
+	case streaming.KindMessageStart, streaming.KindMessageStop, streaming.KindTextSentence:
 		return
-	case streaming.KindMessageStop:
-		if r.inBlock && r.curID.msg == ev.Message {
+	case streaming.KindBlockStop:
+		// The session says the block is final: its last line is.
+		if r.inBlock && r.curID == (blockID{msg: ev.Message, kind: ev.BlockKind, index: ev.Block}) {
 			r.endBlock()
 		}
 		return
@@ -305,7 +308,7 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	}
 	t.exit = ev.ExitCode
 	t.durMS = ev.DurationMS
-	t.output = strings.Clone(ev.Output) // kept past Handle: the event's may be lent
+	t.output = strings.Clone(ToolOutput(ev)) // kept past Handle: the event's may be lent
 	t.endAt = r.cfg.Now()
 	if ev.Input != "" && ev.Input != t.input {
 		t.input = strings.Clone(ev.Input)

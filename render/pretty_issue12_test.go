@@ -137,7 +137,7 @@ var issue12Fixtures = []prettyFixture{
 // decoder does.
 func (d *driver) editStart(id, name, input string) {
 	d.push(streaming.Event{Kind: streaming.KindToolStart, ID: id, Name: name, Input: input, Subject: subj(input),
-		Edits: parsers.Edits(name, input, "")})
+		Edits: claudeEdits(name, input)})
 }
 
 func TestPrettyIssue12Golden(t *testing.T) {

@@ -134,8 +134,9 @@ func (r *Pretty) preview(dst []row, output string, depth int) []row {
 	if r.cfg.Tools == ToolsFull {
 		budget, perLine = 0, 0
 	}
+	o := r.outputOptions()
 	clean := func(s string) string {
-		return expandTabs(sanitize.String(s, sanitize.Options{AllowSGR: r.cfg.AllowColor}))
+		return expandTabs(sanitize.String(s, o))
 	}
 	n := 0
 	if budget > 0 {
@@ -145,13 +146,25 @@ func (r *Pretty) preview(dst []row, output string, depth int) []row {
 	avail := r.scr.width - r.indentW(depth) - 2
 	lines := make([]previewLine, len(raw))
 	for i, s := range raw {
-		if r.cfg.AllowColor {
-			s += termwrap.Reset // a tool's colour ends with its line
-		}
 		lines[i] = previewLine{s: s, rows: r.layoutLine(s, avail, perLine)}
 	}
 	head, hidden, tail := boundRows(lines, omitted, budget)
 	return r.previewRows(dst, head, hidden, tail, depth, "│ ")
+}
+
+// outputOptions sanitise tool output for the terminal: its SGR colour
+// drawn (only colour, bold, dim, italic, underline), let through as it
+// came with --allow-color, left out without colour; a progress line's
+// carriage returns leave what a terminal shows.
+func (r *Pretty) outputOptions() sanitize.Options {
+	o := sanitize.Options{SGR: sanitize.DrawSGR, Overwrite: true}
+	switch {
+	case r.cfg.AllowColor:
+		o.SGR = sanitize.PassSGR
+	case !r.p.Enabled:
+		o.SGR = sanitize.DropSGR
+	}
+	return o
 }
 
 // diffPreview shows a tool's file edits as a unified diff: removed lines

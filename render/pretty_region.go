@@ -9,19 +9,12 @@ import (
 // frame settles what arrived, commits what is complete, lays out the live
 // region and writes the difference. final (Finish) commits everything.
 func (r *Pretty) frame(final bool) {
-	r.now = r.cfg.Now()
-	r.clock.last = time.Now()
-	r.clock.dirty = false
-	r.since = 0
-	r.frames++
-	r.pollResize()
-	r.settle()
-	commit := r.commitReady(r.commitBuf[:0])
-	r.pollResize() // again, as late as can be: the frame is for this width
-	live := r.liveRows(r.liveBuf[:0])
-	limit := r.liveMax()
-	commit, live = r.fit(commit), r.fit(live)
-	if len(live) > limit {
+	if r.host != nil {
+		r.host.frame() // one lane of several: the view draws them all
+		return
+	}
+	commit, live := r.layout()
+	if limit := r.liveMax(); len(live) > limit {
 		live = r.clip(live, limit)
 	}
 	r.scr.draw(commit, live)
@@ -29,6 +22,25 @@ func (r *Pretty) frame(final bool) {
 	if err := r.scr.flush(); err != nil && r.err == nil {
 		r.err = err
 	}
+}
+
+// layout settles what arrived and returns the rows that go to the
+// scrollback now and the live region's rows, in r.commitBuf and r.liveBuf.
+func (r *Pretty) layout() (commit, live []row) {
+	r.now = r.cfg.Now()
+	r.clock.last = time.Now()
+	r.clock.dirty = false
+	r.since = 0
+	r.frames++
+	r.pollResize()
+	r.settle()
+	commit = r.commitReady(r.commitBuf[:0])
+	r.pollResize() // again, as late as can be: the frame is for this width
+	live = r.liveRows(r.liveBuf[:0])
+	if r.cfg.Static {
+		live = live[:0] // (what is finished only: no cursor goes back over it)
+	}
+	return r.fit(commit), r.fit(live)
 }
 
 // fit re-wraps rows wider than the terminal (made before it got narrower,
@@ -234,7 +246,7 @@ func (r *Pretty) liveRows(dst []row) []row {
 	}
 	var parts [][]row // from the bottom up
 	n := 0
-	if r.run.active {
+	if r.run.active && r.host == nil { // (a lane's heading says it)
 		parts = append(parts, []row{r.statusRow()})
 		n++
 	}

@@ -102,14 +102,15 @@ func (t *toolItem) runningRows(r *Pretty, dst []row) []row {
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	s := strings.Repeat(" ", iw) + r.p.Cyan(r.spinner()) + " " + label + r.p.Dim(suffix)
 	dst = append(dst, row{s, iw + 2 + lw + cells(suffix)})
-	if last := lastLine(t.outTail); last != "" {
+	if last := lastLine(t.outTail, r.outputOptions()); last != "" {
 		dst = wrapStyled(dst, r.p.Dim("│ "+last), r.scr.width-iw-2, strings.Repeat(" ", iw+2), "", iw+2, true)
 	}
 	return dst
 }
 
-// lastLine is the last non-empty line of streamed output, sanitised.
-func lastLine(b []byte) string {
+// lastLine is the last non-empty line of streamed output, sanitised
+// with o.
+func lastLine(b []byte, o sanitize.Options) string {
 	b = bytes.TrimRight(b, "\r\n \t")
 	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 		b = b[i+1:]
@@ -120,7 +121,7 @@ func lastLine(b []byte) string {
 	for len(b) > 0 && !utf8.RuneStart(b[0]) {
 		b = b[1:]
 	}
-	return expandTabs(sanitize.String(string(b), sanitize.Options{}))
+	return expandTabs(sanitize.String(string(b), o))
 }
 
 // headerRow is the committed start line of a call whose work follows it.

@@ -77,6 +77,10 @@ type Config struct {
 	// Terminal reports that the output is a terminal (text sanitises the
 	// answer then; other renderers always do).
 	Terminal bool
+	// Static: pretty draws no live region and moves no cursor; it writes
+	// what is finished, as rows and newlines, in order (its output goes
+	// through a pager, which shows colour but obeys no cursor movement).
+	Static bool
 	// Tick, when set, replaces the pretty renderer's redraw and spinner
 	// timer (tests drive it by hand); nil means a real ticker.
 	Tick <-chan time.Time
@@ -92,6 +96,11 @@ type Summary struct {
 	// UntilMissing is set when --until was given and the final answer
 	// lacks the marker.
 	UntilMissing bool
+	// NoResult: no result event ended the run, yet Outcome is a failure
+	// ('agentfmt run': the agent exited non-zero or was killed without
+	// one; Reason says how). Finish writes the failure line a result
+	// would have written.
+	NoResult bool
 }
 
 // Renderer consumes the session's events.

@@ -8,14 +8,15 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// The GitHub job summary ($GITHUB_STEP_SUMMARY) of the last run, and
-// assistant text made safe to embed in it.
+// The GitHub job summary ($GITHUB_STEP_SUMMARY) of a run, and assistant
+// text made safe to embed in it.
 
-// StepSummary is the markdown appended to $GITHUB_STEP_SUMMARY for the
-// last run: outcome, a table of duration, turns, tokens, cost and tool
-// calls, and the final answer (answer is what was shown: the --until
-// marker already stripped).
-func StepSummary(f *RunFacts, s Summary, answer, until string) string {
+// StepSummary is the markdown appended to $GITHUB_STEP_SUMMARY for a
+// run: outcome, a table of duration, turns, tokens, cost and tool calls,
+// and the final answer (answer is what was shown: the --until marker
+// already stripped). input, when not "", names the file the run was read
+// from (one of several): its heading says it.
+func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
 	var b strings.Builder
 	who := "Agent"
 	if f.Agent != "" {
@@ -25,7 +26,10 @@ func StepSummary(f *RunFacts, s Summary, answer, until string) string {
 		who += " (" + codeSpan(f.Model) + ")"
 	}
 	run := ""
-	if f.Runs > 1 {
+	switch {
+	case input != "":
+		run = " · " + codeSpan(input) // (the runs are counted across the FILEs)
+	case f.Runs > 1:
 		run = fmt.Sprintf(", run %d", f.Runs)
 	}
 	switch {

@@ -15,7 +15,7 @@ func init() {
 
 // Text prints only the final answer, for answer=$(agent | agentfmt -o text).
 // The answer is written as it is for a script; on a terminal it is
-// sanitised like every other renderer's content.
+// sanitised like every other renderer's content, its SGR colour left out.
 type Text struct {
 	w   io.Writer
 	cfg Config
@@ -34,7 +34,7 @@ func (t *Text) Finish(s Summary) error {
 	}
 	answer := strings.TrimRight(s.Answer, "\n")
 	if t.cfg.Terminal {
-		answer = sanitize.String(answer, sanitize.Options{})
+		answer = sanitize.String(answer, sanitize.Options{SGR: sanitize.DropSGR})
 	}
 	_, err := io.WriteString(t.w, answer+"\n")
 	return err

@@ -86,8 +86,10 @@ const (
 )
 
 // Level of a status or error event: what a CI renderer turns into a
-// warning annotation.
+// warning annotation, and what is chatter (verbose: a person sees it only
+// with --verbose).
 const (
+	LevelVerbose = "verbose"
 	LevelInfo    = "info"
 	LevelWarning = "warning"
 )
@@ -198,6 +200,14 @@ type Event struct {
 	ExitCode   *int       // tool.end
 	DurationMS int64      // tool.end, result
 
+	// Display is the output as a person reads it (tool.end), filled by the
+	// parser when the agent wraps what the tool printed: without the
+	// <system-reminder> blocks Claude Code appends to a file it read, or
+	// the Command:/Directory:/…/Process Group PGID: frame of a Gemini shell
+	// result. Empty when Output is all there is to read. json shows Output
+	// only, as it came.
+	Display string
+
 	// plan, permissions, modes
 	Entries []PlanEntry
 	Options []PermissionOption
@@ -230,7 +240,7 @@ func (ev *Event) Clone() Event {
 	c.Kind, c.Status = Kind(strings.Clone(string(c.Kind))), ToolStatus(strings.Clone(string(c.Status)))
 	c.BlockKind = Kind(strings.Clone(string(c.BlockKind)))
 	for _, s := range [...]*string{&c.Agent, &c.Stream, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
-		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Choice, &c.From, &c.To,
+		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Display, &c.Choice, &c.From, &c.To,
 		&c.Level, &c.Reason, &c.Type} {
 		*s = strings.Clone(*s)
 	}

@@ -228,6 +228,9 @@ func (s *Session) PushAs(mode Mode, ev *Event) error { return s.push(ev, mode) }
 
 func (s *Session) push(ev *Event, mode Mode) error {
 	s.started = true
+	if s.run.hasResult && s.beginsRun(ev, mode) {
+		s.nextRun()
+	}
 	switch ev.Kind {
 	case KindSessionStart:
 		return s.sessionStart(ev)
@@ -255,12 +258,43 @@ func (s *Session) sessionStart(ev *Event) error {
 	if err := s.endRun(ev.Line, "a new run began before this one finished"); err != nil {
 		return err
 	}
+	s.nextRun()
+	s.stats.Runs++
+	return s.out.Handle(ev)
+}
+
+// beginsRun reports whether ev, coming after the run's result, is the
+// work of another run (rule 5: identity is scoped to a run): a message
+// started, text of a message the run did not stop, a tool call it did not
+// start, another result. A log of two runs without a session.start
+// between them (two "claude -p /cost") shows both. What the finished run
+// may still send is not: a repeat of its messages or tool calls, output
+// and ends of its calls still running, status lines.
+func (s *Session) beginsRun(ev *Event, mode Mode) bool {
+	switch ev.Kind {
+	case KindMessageStart, KindResult:
+		return true
+	case KindTextDelta, KindThinkingDelta:
+		if mode == Delta {
+			return true
+		}
+		_, ok := s.stopped.get(ev.Message)
+		return !ok
+	case KindToolStart:
+		_, open := s.tools[ev.ID]
+		return !open && !s.ended.has(ev.ID)
+	}
+	return false
+}
+
+// nextRun begins a run that came without a session.start, after the last
+// one's result: the last run's identities are forgotten. Its tool calls
+// still running (background tasks) stay open.
+func (s *Session) nextRun() {
 	s.dropAnswer(nil)
 	s.run = run{}
 	s.stopped.reset()
 	s.ended.reset()
-	s.stats.Runs++
-	return s.out.Handle(ev)
 }
 
 // endRun closes what a run left open when another run starts.

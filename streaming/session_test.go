@@ -584,10 +584,36 @@ func TestResultText(t *testing.T) {
 		},
 		{
 			name: "result text never shown is shown once",
-			in:   []Event{sessStart("s"), toolStart("t1", "Bash"), toolEnd("t1", ToolOK, ""), result(true, "All done."), result(true, "All done.")},
+			in:   []Event{sessStart("s"), toolStart("t1", "Bash"), toolEnd("t1", ToolOK, ""), result(true, "All done.")},
 			want: []string{"start result@4", `text.delta result@4/0 "All done."`, "stop result@4",
-				`result true "All done."`, `result true "All done."`},
+				`result true "All done."`},
 			answer: "All done.",
+		},
+		{
+			// Identity is per run (issue 27 item 4: "claude -p /cost" twice
+			// into one log showed the second answer zero times).
+			name: "two result-only runs show both answers",
+			in:   []Event{result(true, "Cost: $0"), result(true, "Cost: $0")},
+			want: []string{"start result@1", `text.delta result@1/0 "Cost: $0"`, "stop result@1", `result true "Cost: $0"`,
+				"start result@2", `text.delta result@2/0 "Cost: $0"`, "stop result@2", `result true "Cost: $0"`},
+			answer: "Cost: $0",
+		},
+		{
+			name: "a run after a result without a session.start is a run of its own",
+			in: []Event{msgStart("m1"), delta("m1", 0, "hi"), msgStop("m1"), toolStart("t1", "Bash"), toolEnd("t1", ToolOK, "x"),
+				result(true, "hi"), msgStart("m1"), final("m1", 0, "hi"), msgStop("m1"), toolStart("t1", "Bash"),
+				toolEnd("t1", ToolOK, "x"), result(true, "hi")},
+			want: []string{`result true "hi"`, "start m1", `text.delta m1/0 "hi"`, "stop m1", "tool.start t1 Bash",
+				`tool.end t1 ok "x"`, `result true "hi"`},
+			answer: "hi",
+		},
+		{
+			name: "what the finished run still sends after its result does not begin a run",
+			in: []Event{toolStart("bg", "Bash"), msgStart("m1"), delta("m1", 0, "started"), msgStop("m1"), result(true, "started"),
+				Event{Kind: KindStatus, Text: "task running"}, final("m1", 0, "started"), toolOut("bg", "tick", Delta),
+				toolEnd("bg", ToolOK, "tick"), toolEnd("bg", ToolOK, "tick")},
+			want:   []string{"stop m1", `result true "started"`, "status", `tool.out bg "tick"`, `tool.end bg ok "tick"`},
+			answer: "started",
 		},
 		{
 			name:   "result text already shown is not shown again",

@@ -1,9 +1,12 @@
 // Command compare measures agentfmt against a jq one-liner on the same
 // stream, in one run and alternating, and reports CPU-time ratios and
-// agentfmt's peak memory. It also measures per-line latency through pipes.
+// agentfmt's peak memory. It also measures per-line latency through pipes,
+// and compares two builds of agentfmt (-against), alternating, for
+// docs/performance.md.
 //
 //	go run ./bench/compare -input /tmp/claude.jsonl -runs 5
 //	go run ./bench/compare -latency
+//	go run ./bench/compare -tags purego -against HEAD -runs 9
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -33,13 +37,20 @@ func main() {
 	runs := flag.Int("runs", 5, "alternating runs of each command")
 	format := flag.String("format", "plain", "agentfmt output format")
 	latency := flag.Bool("latency", false, "measure per-line latency through pipes instead")
+	tags := flag.String("tags", "", "build tags for the agentfmt measured")
+	env := flag.String("env", "", "comma-separated NAME=VALUE settings for the agentfmt measured (GOGC=100,GOMEMLIMIT=off)")
+	against := flag.String("against", "", "compare with this agentfmt instead of jq: a binary, or a git revision to build")
 	flag.Parse()
 
 	dir, err := os.MkdirTemp("", "agentfmt-bench")
 	check(err)
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "agentfmt")
-	run("go", "build", "-o", bin, ".")
+	run("go", "build", "-tags", *tags, "-o", bin, ".")
+	var extra []string
+	if *env != "" {
+		extra = strings.Split(*env, ",")
+	}
 
 	if *latency {
 		measureLatency(bin)
@@ -57,12 +68,16 @@ func main() {
 	st, err := os.Stat(*in)
 	check(err)
 	fmt.Printf("input: %s (%.1f MB)\n", *in, float64(st.Size())/1e6)
+	if *against != "" {
+		abRuns(*in, *format, *runs, bin, extra, other(dir, *against))
+		return
+	}
 
 	var ratios, agentCPU, jqCPU []float64
 	var peak int64
 	for i := 0; i < *runs; i++ {
-		a, rss := cpu(*in, bin, "-o", *format, "--color", "never")
-		j, _ := cpu(*in, "jq", "-r", "-f", "bench/claude.jq")
+		a, rss := cpu(*in, extra, bin, "-o", *format, "--color", "never")
+		j, _ := cpu(*in, nil, "jq", "-r", "-f", "bench/claude.jq")
 		agentCPU = append(agentCPU, a)
 		jqCPU = append(jqCPU, j)
 		ratios = append(ratios, j/a)
@@ -77,20 +92,63 @@ func main() {
 		median(agentCPU), median(jqCPU), median(ratios), want, float64(peak)/1024, float64(st.Size())/1e6/median(agentCPU))
 }
 
-// cpu runs a command on the input and returns its user+system CPU seconds
-// and peak RSS in KiB. The command is started by a copy of this program
+// other is the agentfmt to compare with: the binary at path, or else the
+// git revision of that name, built in a temporary worktree.
+func other(dir, path string) string {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+		return path
+	}
+	wt := filepath.Join(dir, "against")
+	run("git", "worktree", "add", "--detach", wt, path)
+	defer run("git", "worktree", "remove", "--force", wt)
+	bin := filepath.Join(dir, "agentfmt-against")
+	c := exec.Command("go", "build", "-o", bin, ".")
+	c.Dir, c.Stdout, c.Stderr = wt, os.Stderr, os.Stderr
+	check(c.Run())
+	return bin
+}
+
+// abRuns alternates the two agentfmt builds on the input and reports the
+// median CPU time and the peak RSS of each: the measured one (bin, with
+// env) against the other (base). The order alternates too, so that
+// neither always runs second.
+func abRuns(in, format string, runs int, bin string, env []string, base string) {
+	var a, b, gains []float64
+	var peakA, peakB []float64
+	for i := 0; i < runs; i++ {
+		var ta, tb float64
+		var ra, rb int64
+		if i%2 == 0 {
+			ta, ra = cpu(in, env, bin, "-o", format, "--color", "never")
+			tb, rb = cpu(in, nil, base, "-o", format, "--color", "never")
+		} else {
+			tb, rb = cpu(in, nil, base, "-o", format, "--color", "never")
+			ta, ra = cpu(in, env, bin, "-o", format, "--color", "never")
+		}
+		a, b = append(a, ta), append(b, tb)
+		gains = append(gains, tb/ta)
+		peakA, peakB = append(peakA, float64(ra)/1024), append(peakB, float64(rb)/1024)
+		fmt.Printf("run %d: measured %.3fs %.1f MiB, against %.3fs %.1f MiB, CPU against/measured %.3f\n", i+1, ta, peakA[i], tb, peakB[i], tb/ta)
+	}
+	fmt.Printf("median: measured %.3fs CPU, %.1f MiB peak; against %.3fs CPU, %.1f MiB peak; CPU against/measured %.3f (runs %.3f-%.3f); peak against/measured %.3f\n",
+		median(a), median(peakA), median(b), median(peakB), median(gains), slices.Min(gains), slices.Max(gains), median(peakB)/median(peakA))
+}
+
+// cpu runs a command on the input, with env added to its environment,
+// and returns its user+system CPU seconds and peak RSS in KiB. The command is started by a copy of this program
 // (measure): Linux starts a child of a Go program in its parent's memory
 // until exec, and counts that memory's peak as the child's own (its
 // ru_maxrss), so a child of this process, which holds a 100 MB input's
 // worth of buffers, would be said to peak at this process's size. The
 // copy is small when it starts the command.
-func cpu(input string, name string, args ...string) (float64, int64) {
+func cpu(input string, env []string, name string, args ...string) (float64, int64) {
 	self, err := os.Executable()
 	check(err)
 	f, err := os.Open(input)
 	check(err)
 	defer f.Close()
 	c := exec.Command(self, append([]string{"-measure", name}, args...)...)
+	c.Env = append(os.Environ(), env...)
 	c.Stdin = f
 	c.Stdout = io.Discard
 	var res strings.Builder

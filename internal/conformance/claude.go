@@ -32,14 +32,17 @@ type claudeRun struct {
 // assistant text. Exit: the last run's result decides (is_error, a
 // subtype other than success, a terminal_reason other than completed,
 // or an "[API Error" answer fail it); no result after the last init is 3.
-func claudeLike(data []byte) Expect {
+func claudeLike(data []byte) Expect { return claudeValues(objects(data)) }
+
+// claudeValues is claudeLike over the capture's values.
+func claudeValues(values []gjson.Result) Expect {
 	newRun := func() *claudeRun {
 		return &claudeRun{framed: map[string]bool{}, deltas: map[string]*strings.Builder{}, deltaMsg: map[string]string{}}
 	}
 	runs := []*claudeRun{newRun()}
 	started := false
 	streamMsg := map[string]string{} // parent level → message id of the last message_start
-	for _, v := range objects(data) {
+	for _, v := range values {
 		r := runs[len(runs)-1]
 		switch v.Get("type").String() {
 		case "system":

@@ -10,12 +10,13 @@ package conformance
 
 import (
 	"bytes"
-
-	"github.com/tidwall/gjson"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/tidwall/gjson"
 )
 
 // Expect is what a capture should render to.
@@ -91,14 +92,15 @@ func CorpusDir() string {
 	}
 }
 
-// Captures lists the capture files (*.jsonl, *.json, *.ndjson) of a corpus folder.
+// Captures lists the capture files of a corpus folder: *.jsonl, *.json,
+// *.ndjson, and *.txt (an agent's stdout and stderr as one file).
 func Captures(folder string) []string {
 	c := CorpusDir()
 	if c == "" {
 		return nil
 	}
 	var out []string
-	for _, pat := range []string{"*.jsonl", "*.ndjson", "*.json"} {
+	for _, pat := range []string{"*.jsonl", "*.ndjson", "*.json", "*.txt"} {
 		m, _ := filepath.Glob(filepath.Join(c, folder, pat))
 		out = append(out, m...)
 	}
@@ -118,4 +120,46 @@ func objects(data []byte) []gjson.Result {
 		out = append(out, gjson.ParseBytes(line))
 	}
 	return out
+}
+
+// documents returns the JSON values of a capture that holds whole
+// documents (a pretty-printed object, an array of events, or values one
+// after another), an array giving its elements. Lines before the first
+// that starts with '{' or '[' (log lines) are skipped, and reading stops
+// at the first text that is not JSON (stderr glued after the document).
+func documents(data []byte) []gjson.Result {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	for len(data) > 0 {
+		t := bytes.TrimLeft(data, " \t\r\n")
+		if len(t) > 0 && (t[0] == '{' || t[0] == '[' && jsonArrayStart(t[1:])) {
+			data = t
+			break
+		}
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil
+		}
+		data = data[i+1:]
+	}
+	var out []gjson.Result
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			return out
+		}
+		v := gjson.ParseBytes(raw)
+		if v.IsArray() {
+			out = append(out, v.Array()...)
+		} else {
+			out = append(out, v)
+		}
+	}
+}
+
+// jsonArrayStart reports what follows a '[' that opens an array: a value
+// or the end of the line ("[INFO] …" is a log line).
+func jsonArrayStart(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " \t\r")
+	return len(rest) == 0 || bytes.IndexByte([]byte("{[\"]\n"), rest[0]) >= 0
 }

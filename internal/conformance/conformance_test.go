@@ -148,7 +148,7 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 	if err := vtcheck.SameText([]byte(rout), []byte(pout), 100); err != nil {
 		t.Errorf("pretty vs plain: %v", err)
 	}
-	rows := vtcheck.Screen([]byte(rout), 100)
+	rows := vtcheck.Untable(vtcheck.Screen([]byte(rout), 100))
 	joined := vtcheck.Squash(strings.Join(want.Texts, "\x00"))
 	for _, text := range want.Texts {
 		sq := vtcheck.Squash(sanitize.String(text, sanitize.Options{}))

@@ -1,18 +1,17 @@
 // Package filter holds the event filters that sit between the streaming
-// session and a renderer: Until strips a completion marker (--until) and
-// Sentences adds text.sentence events (--sentences).
+// session and a renderer: Until strips a completion marker (--until),
+// Sentences adds text.sentence events (--sentences) and Chatter leaves out
+// the agent's chatter (unless --verbose).
 //
 // A filter is a streaming.Handler that passes events on to the next
 // handler, changed or with more events, and Close flushes what it holds
 // back. Filters see the session's output, so text-like events are true
 // deltas.
 //
-// Both filters keep one open text block per nesting level (the Parent of
-// an event: "" for the main agent, the spawning tool call's id for a
-// subagent). Parallel subagents interleave line by line, so a block is
-// over only when something else happens at its own level: another block,
-// a tool call, the end of its message, a status line. A result, a new
-// session and Close end every block.
+// Both filters keep what they hold of a text block until the session
+// says the block is final (block.stop): the session alone knows where a
+// block ends. Close ends every block still held (an interrupted run ends
+// without the session closing its blocks).
 package filter
 
 import (
@@ -31,6 +30,8 @@ type blockKey struct {
 func keyOf(ev *streaming.Event) blockKey {
 	k := ev.Kind
 	switch k {
+	case streaming.KindBlockStop:
+		k = ev.BlockKind
 	case streaming.KindTextRevision, streaming.KindTextSentence:
 		k = streaming.KindTextDelta
 	case streaming.KindThinkingRevision:
@@ -54,59 +55,46 @@ func template(ev *streaming.Event, kind streaming.Kind) streaming.Event {
 		Parent: strings.Clone(ev.Parent)}
 }
 
-// endsAll reports events after which no block of any level goes on.
-func endsAll(k streaming.Kind) bool {
-	return k == streaming.KindResult || k == streaming.KindSessionStart
+// held is the blocks a filter holds something of, T being its state for
+// one block, in the order they began. There are few at once (the blocks
+// of messages streaming in parallel, as subagents do): a list.
+type held[T any] struct {
+	keys   []blockKey
+	blocks []*T
 }
 
-// levels tracks the open block of each nesting level for a filter: T is
-// the filter's state for one block.
-type levels[T any] struct {
-	open  map[string]*T // parent → its open block
-	order []string      // parents with an open block, oldest first
-}
-
-func (l *levels[T]) get(parent string) *T {
-	if l.open == nil {
-		return nil
-	}
-	return l.open[parent]
-}
-
-func (l *levels[T]) set(parent string, b *T) {
-	if l.open == nil {
-		l.open = map[string]*T{}
-	}
-	if _, ok := l.open[parent]; !ok {
-		parent = strings.Clone(parent) // kept past Handle
-		l.order = append(l.order, parent)
-	}
-	l.open[parent] = b
-}
-
-// take removes and returns the open block of a level.
-func (l *levels[T]) take(parent string) *T {
-	b, ok := l.open[parent]
-	if !ok {
-		return nil
-	}
-	delete(l.open, parent)
-	for i, p := range l.order {
-		if p == parent {
-			l.order = append(l.order[:i], l.order[i+1:]...)
-			break
+func (h *held[T]) get(k blockKey) *T {
+	for i := range h.keys {
+		if h.keys[i] == k {
+			return h.blocks[i]
 		}
 	}
-	return b
+	return nil
 }
 
-// takeAll removes every open block, oldest first.
-func (l *levels[T]) takeAll() []*T {
-	var out []*T
-	for _, p := range l.order {
-		out = append(out, l.open[p])
+// add holds b for the block k (its message id copied: kept past Handle).
+func (h *held[T]) add(k blockKey, b *T) {
+	h.keys = append(h.keys, ownKey(k))
+	h.blocks = append(h.blocks, b)
+}
+
+// take removes and returns the block k, or nil.
+func (h *held[T]) take(k blockKey) *T {
+	for i := range h.keys {
+		if h.keys[i] == k {
+			b := h.blocks[i]
+			h.keys = append(h.keys[:i], h.keys[i+1:]...)
+			h.blocks[i] = nil
+			h.blocks = append(h.blocks[:i], h.blocks[i+1:]...)
+			return b
+		}
 	}
-	l.order = l.order[:0]
-	clear(l.open)
+	return nil
+}
+
+// takeAll removes every block, oldest first.
+func (h *held[T]) takeAll() []*T {
+	out := h.blocks
+	h.keys, h.blocks = nil, nil
 	return out
 }

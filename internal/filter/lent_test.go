@@ -10,7 +10,7 @@ import (
 // TestFiltersKeepCopies: an event's strings are valid during Handle only.
 // Each event here is built over one buffer that is overwritten after the
 // call; what a filter sends later (the words it held back, at the block's
-// end) must still name the block's message, role and parent.
+// block.stop) must still name the block's message, role and parent.
 func TestFiltersKeepCopies(t *testing.T) {
 	type filter interface {
 		streaming.Handler
@@ -23,20 +23,21 @@ func TestFiltersKeepCopies(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := &collect{}
 			f := mk(c)
+			s := streaming.NewSession(f, streaming.Options{})
 			buf := make([]byte, 64)
 			for _, text := range []string{"One. Two", " and three", " DO"} {
 				n := copy(buf, "msg_1assistanttool_9")
 				n += copy(buf[n:], text)
 				ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Message: view.String(buf[0:5]),
 					Role: view.String(buf[5:14]), Parent: view.String(buf[14:20]), Text: view.String(buf[20:n])}
-				if err := f.Handle(&ev); err != nil {
+				if err := s.Push(&ev); err != nil {
 					t.Fatal(err)
 				}
 				for i := range buf {
 					buf[i] = '#'
 				}
 			}
-			if err := f.Handle(&streaming.Event{Kind: streaming.KindMessageStop, Message: "msg_1", Parent: "tool_9"}); err != nil {
+			if err := s.Push(&streaming.Event{Kind: streaming.KindMessageStop, Message: "msg_1", Parent: "tool_9"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.Close(); err != nil {

@@ -5,22 +5,19 @@ import "github.com/agentfmt/agentfmt/streaming"
 // Sentences adds a text.sentence event each time a sentence of assistant
 // text is complete (--sentences, for chat bridges that post one bubble per
 // sentence). The deltas pass unchanged; each sentence follows the delta
-// that completed it, and the last one comes when the block ends — when
-// something else happens at the block's level (another block, a tool
-// call, the end of the message), so it comes before the tool call that
-// follows the text. The sentences of a block concatenate to its text (see
+// that completed it, and the last one comes when the session says the
+// block is final, just before its block.stop. The sentences of a block concatenate to its text (see
 // split.go for the rules). A text.revision that only extends what was
 // split goes on from there; one that rewrites it starts the block's
 // sentences again from its new text.
 type Sentences struct {
 	next streaming.Handler
-	lv   levels[sentBlock]
+	open held[sentBlock]
 	ev   streaming.Event
 	out  []string
 }
 
 type sentBlock struct {
-	key  blockKey
 	tmpl streaming.Event
 	sp   splitter
 	done []byte // the text given out as sentences so far
@@ -38,26 +35,20 @@ func (s *Sentences) Handle(ev *streaming.Event) error {
 		if ev.Role != streaming.RoleUser {
 			return s.text(ev)
 		}
-	}
-	if endsAll(ev.Kind) {
-		if err := s.Close(); err != nil {
+	case streaming.KindBlockStop:
+		if err := s.end(s.open.take(keyOf(ev))); err != nil {
 			return err
 		}
-	} else if err := s.end(s.lv.take(ev.Parent)); err != nil {
-		return err
 	}
 	return s.next.Handle(ev)
 }
 
 func (s *Sentences) text(ev *streaming.Event) error {
 	k := keyOf(ev)
-	b := s.lv.get(ev.Parent)
-	if b == nil || b.key != k {
-		if err := s.end(s.lv.take(ev.Parent)); err != nil {
-			return err
-		}
-		b = &sentBlock{key: ownKey(k), sp: newSplitter(), tmpl: template(ev, streaming.KindTextSentence)}
-		s.lv.set(ev.Parent, b)
+	b := s.open.get(k)
+	if b == nil {
+		b = &sentBlock{sp: newSplitter(), tmpl: template(ev, streaming.KindTextSentence)}
+		s.open.add(k, b)
 	}
 	b.tmpl.Line, b.tmpl.Time = ev.Line, ev.Time
 	if err := s.next.Handle(ev); err != nil {
@@ -89,7 +80,7 @@ func (s *Sentences) emit(b *sentBlock) error {
 	return nil
 }
 
-// end gives out the last sentence of a finished block.
+// end gives out the last sentence of a block the session ended.
 func (s *Sentences) end(b *sentBlock) error {
 	if b == nil {
 		return nil
@@ -113,9 +104,9 @@ func (s *Sentences) end(b *sentBlock) error {
 	return s.emit(b)
 }
 
-// Close ends every open block.
+// Close ends every block still held (an interrupted run).
 func (s *Sentences) Close() error {
-	for _, b := range s.lv.takeAll() {
+	for _, b := range s.open.takeAll() {
 		if err := s.end(b); err != nil {
 			return err
 		}

@@ -19,32 +19,26 @@ func (c *collect) sentences() []string {
 
 func TestSentencesEvents(t *testing.T) {
 	var c collect
-	s := NewSentences(&c)
-	evs := []*streaming.Event{
-		{Kind: streaming.KindMessageStart, Message: "m1", Role: streaming.RoleAssistant},
+	through(t, NewSentences(&c),
+		&streaming.Event{Kind: streaming.KindMessageStart, Message: "m1", Role: streaming.RoleAssistant},
 		delta("m1", 0, "Dobra, zaraz sprawdzę"),
 		delta("m1", 0, " co mamy na ekranie. Wi"),
 		delta("m1", 0, "dzę przeglądarkę."),
-		{Kind: streaming.KindToolStart, ID: "t1", Name: "screenshot"},
-		{Kind: streaming.KindToolEnd, ID: "t1", Name: "screenshot"},
-		{Kind: streaming.KindMessageStop, Message: "m1", Role: streaming.RoleAssistant},
-		{Kind: streaming.KindMessageStart, Message: "m2", Role: streaming.RoleAssistant},
+		&streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "screenshot"},
+		&streaming.Event{Kind: streaming.KindToolEnd, ID: "t1", Name: "screenshot"},
+		&streaming.Event{Kind: streaming.KindMessageStop, Message: "m1", Role: streaming.RoleAssistant},
+		&streaming.Event{Kind: streaming.KindMessageStart, Message: "m2", Role: streaming.RoleAssistant},
 		delta("m2", 0, "Super! Gotowe"),
-		{Kind: streaming.KindResult, OK: true},
-	}
-	for _, ev := range evs {
-		if err := s.Handle(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
+		&streaming.Event{Kind: streaming.KindResult, OK: true})
 	want := []string{"Dobra, zaraz sprawdzę co mamy na ekranie. ", "Widzę przeglądarkę.", "Super! ", "Gotowe"}
 	if got := c.sentences(); !reflect.DeepEqual(got, want) {
 		t.Errorf("sentences %q", got)
 	}
 	// The deltas pass unchanged; each sentence follows the delta that
-	// completed it; the last one of a block comes before the tool call.
-	wantKinds := "message.start text.delta text.delta text.sentence text.delta text.sentence tool.start tool.end message.stop " +
-		"message.start text.delta text.sentence text.sentence result"
+	// completed it; the last one of a block comes when the session ends
+	// the block (its message stops: a tool call of the message does not).
+	wantKinds := "message.start text.delta text.delta text.sentence text.delta tool.start tool.end text.sentence block.stop message.stop " +
+		"message.start text.delta text.sentence text.sentence block.stop message.stop result"
 	if k := c.kinds(); k != wantKinds {
 		t.Errorf("order\n got %s\nwant %s", k, wantKinds)
 	}
@@ -86,10 +80,9 @@ func TestSentencesRevision(t *testing.T) {
 
 func TestSentencesAfterUntil(t *testing.T) {
 	var c collect
-	chain := NewUntil(NewSentences(&c), "!isfinish")
-	chain.Handle(delta("m", 0, "Zakończyłem zadanie! Wszystko działa poprawnie. !is"))
-	chain.Handle(delta("m", 0, "finish"))
-	chain.Handle(&streaming.Event{Kind: streaming.KindMessageStop, Message: "m"})
+	sent := NewSentences(&c)
+	through(t, NewUntil(sent, "!isfinish"), delta("m", 0, "Zakończyłem zadanie! Wszystko działa poprawnie. !is"),
+		delta("m", 0, "finish"), &streaming.Event{Kind: streaming.KindMessageStop, Message: "m"})
 	want := []string{"Zakończyłem zadanie! ", "Wszystko działa poprawnie."}
 	if got := c.sentences(); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q", got)

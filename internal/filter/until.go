@@ -13,7 +13,8 @@ import (
 // beginning of a block, a marker or a start of one at the end of a delta,
 // with the whitespace around it — is held back until the next piece of the
 // block tells, and flushed (or dropped, if it was the marker) when the
-// block ends, so a marker split across deltas is removed too. User prompt echoes, tool input and tool output are shown
+// session says the block is final (block.stop), so a marker split across
+// deltas is removed too. User prompt echoes, tool input and tool output are shown
 // as they are: they are what was asked and done, not what the agent said.
 //
 // Until sits after the session, so the session's final answer (and
@@ -22,12 +23,11 @@ import (
 type Until struct {
 	next streaming.Handler
 	m    *Marker
-	lv   levels[untilBlock]
+	open held[untilBlock]
 	ev   streaming.Event
 }
 
 type untilBlock struct {
-	key  blockKey
 	tmpl streaming.Event // the block's last event, for a flushed remainder
 	st   markerState
 	held string
@@ -52,10 +52,11 @@ func (u *Until) Handle(ev *streaming.Event) error {
 		if ev.Role != streaming.RoleUser {
 			return u.revision(ev)
 		}
-	case streaming.KindResult:
-		if err := u.Close(); err != nil {
+	case streaming.KindBlockStop:
+		if err := u.flush(u.open.take(keyOf(ev))); err != nil {
 			return err
 		}
+	case streaming.KindResult:
 		if ev.Text == "" {
 			return u.next.Handle(ev)
 		}
@@ -63,37 +64,22 @@ func (u *Until) Handle(ev *streaming.Event) error {
 		u.ev.Text = u.m.Strip(ev.Text)
 		return u.next.Handle(&u.ev)
 	}
-	if endsAll(ev.Kind) {
-		if err := u.Close(); err != nil {
-			return err
-		}
-	} else if err := u.flush(u.lv.take(ev.Parent)); err != nil {
-		return err
-	}
 	return u.next.Handle(ev)
 }
 
-// block returns the open block of ev's level, ending another block that
-// was open there.
-func (u *Until) block(ev *streaming.Event) (*untilBlock, error) {
+// block returns what the filter holds of ev's block, new if nothing.
+func (u *Until) block(ev *streaming.Event) *untilBlock {
 	k := keyOf(ev)
-	b := u.lv.get(ev.Parent)
-	if b != nil && b.key == k {
-		return b, nil
+	b := u.open.get(k)
+	if b == nil {
+		b = &untilBlock{tmpl: template(ev, k.kind)}
+		u.open.add(k, b)
 	}
-	if err := u.flush(u.lv.take(ev.Parent)); err != nil {
-		return nil, err
-	}
-	b = &untilBlock{key: ownKey(k), tmpl: template(ev, k.kind)}
-	u.lv.set(ev.Parent, b)
-	return b, nil
+	return b
 }
 
 func (u *Until) delta(ev *streaming.Event) error {
-	b, err := u.block(ev)
-	if err != nil {
-		return err
-	}
+	b := u.block(ev)
 	b.tmpl.Line, b.tmpl.Time = ev.Line, ev.Time
 	show, hold := u.m.feed(&b.st, b.held+ev.Text, false)
 	b.held = strings.Clone(hold) // kept past Handle: the event's text may be lent
@@ -107,11 +93,8 @@ func (u *Until) delta(ev *streaming.Event) error {
 
 // revision restarts the block with its whole new text.
 func (u *Until) revision(ev *streaming.Event) error {
-	b, err := u.block(ev)
-	if err != nil {
-		return err
-	}
-	*b = untilBlock{key: b.key, tmpl: b.tmpl}
+	b := u.block(ev)
+	*b = untilBlock{tmpl: b.tmpl}
 	b.tmpl.Line, b.tmpl.Time = ev.Line, ev.Time
 	show, hold := u.m.feed(&b.st, ev.Text, false)
 	b.held = strings.Clone(hold)
@@ -120,7 +103,7 @@ func (u *Until) revision(ev *streaming.Event) error {
 	return u.next.Handle(&u.ev)
 }
 
-// flush shows what a finished block held back.
+// flush shows what a block the session ended held back.
 func (u *Until) flush(b *untilBlock) error {
 	if b == nil || b.held == "" {
 		return nil
@@ -135,10 +118,10 @@ func (u *Until) flush(b *untilBlock) error {
 	return u.next.Handle(&u.ev)
 }
 
-// Close flushes every open block: at the end of input, or before the
-// renderer finishes an interrupted run.
+// Close flushes every block still held: the session ends them all at
+// the end of input, but an interrupted run ends without it.
 func (u *Until) Close() error {
-	for _, b := range u.lv.takeAll() {
+	for _, b := range u.open.takeAll() {
 		if err := u.flush(b); err != nil {
 			return err
 		}

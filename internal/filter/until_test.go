@@ -142,25 +142,44 @@ func (c *collect) kinds() string {
 	return strings.Join(ks, " ")
 }
 
+// closer is a filter.
+type closer interface {
+	streaming.Handler
+	Close() error
+}
+
+// through runs events through a session into the filter f, as the command
+// does (a filter sees the session's output, block.stop included), then
+// closes both.
+func through(t *testing.T, f closer, evs ...*streaming.Event) {
+	t.Helper()
+	s := streaming.NewSession(f, streaming.Options{})
+	for _, ev := range evs {
+		if err := s.Push(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func delta(msg string, block int, text string) *streaming.Event {
 	return &streaming.Event{Kind: streaming.KindTextDelta, Message: msg, Block: block, Role: streaming.RoleAssistant, Text: text}
 }
 
 func TestUntilSplitMarker(t *testing.T) {
 	var c collect
-	u := NewUntil(&c, "!isfinish")
-	for _, ev := range []*streaming.Event{
-		{Kind: streaming.KindMessageStart, Message: "m1", Role: streaming.RoleAssistant},
+	through(t, NewUntil(&c, "!isfinish"),
+		&streaming.Event{Kind: streaming.KindMessageStart, Message: "m1", Role: streaming.RoleAssistant},
 		delta("m1", 0, "All done. !is"),
 		delta("m1", 0, "fin"),
 		delta("m1", 0, "ish"),
-		{Kind: streaming.KindMessageStop, Message: "m1", Role: streaming.RoleAssistant},
-		{Kind: streaming.KindResult, OK: true, Text: "All done. !isfinish"},
-	} {
-		if err := u.Handle(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
+		&streaming.Event{Kind: streaming.KindMessageStop, Message: "m1", Role: streaming.RoleAssistant},
+		&streaming.Event{Kind: streaming.KindResult, OK: true, Text: "All done. !isfinish"})
 	if got := c.text(streaming.KindTextDelta); got != "All done." {
 		t.Errorf("text %q", got)
 	}
@@ -176,52 +195,46 @@ func TestUntilSplitMarker(t *testing.T) {
 }
 
 // A held prefix that turns out not to be the marker is shown when the
-// block ends, before what ends it.
-func TestUntilFlushesAtBlockEnd(t *testing.T) {
+// session ends the block, before its block.stop: not when something else
+// happens (a tool call of the same message leaves the block open).
+func TestUntilFlushesAtBlockStop(t *testing.T) {
 	var c collect
-	u := NewUntil(&c, "!isfinish")
-	u.Handle(delta("m1", 0, "Wow !is"))
-	u.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash"})
+	through(t, NewUntil(&c, "!isfinish"), delta("m1", 0, "Wow !is"),
+		&streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash"},
+		&streaming.Event{Kind: streaming.KindMessageStop, Message: "m1"})
 	if got := c.text(streaming.KindTextDelta); got != "Wow !is" {
 		t.Errorf("text %q", got)
 	}
-	if k := c.kinds(); k != "text.delta text.delta tool.start" {
+	if k := c.kinds(); !strings.HasPrefix(k, "message.start text.delta tool.start text.delta block.stop message.stop") {
 		t.Errorf("order %s", k)
 	}
-	// A new block of the same message ends the previous one too.
+	// The session ends a block when its message goes on with another.
 	c = collect{}
-	u = NewUntil(&c, "XYZ")
-	u.Handle(delta("m1", 0, "a X"))
-	u.Handle(delta("m1", 1, "b"))
-	u.Close()
-	if k := c.kinds(); k != "text.delta text.delta text.delta" || c.evs[1].Text != " X" || c.evs[1].Block != 0 {
-		t.Errorf("got %+v", c.evs)
+	through(t, NewUntil(&c, "XYZ"), delta("m1", 0, "a X"), delta("m1", 1, "b"))
+	if k := c.kinds(); !strings.HasPrefix(k, "message.start text.delta text.delta block.stop text.delta") || c.evs[2].Text != " X" || c.evs[2].Block != 0 {
+		t.Errorf("got %s %+v", k, c.evs)
 	}
 }
 
-// Parallel subagents interleave: one level's events do not end another's
-// block.
-func TestUntilLevels(t *testing.T) {
+// Parallel subagents interleave: one message's text does not end
+// another's block.
+func TestUntilInterleaved(t *testing.T) {
 	var c collect
-	u := NewUntil(&c, "DONE")
 	a := delta("a", 0, "left DO")
 	a.Parent = "task1"
-	b := delta("b", 0, "right")
+	b := delta("b", 0, "right DO")
 	b.Parent = "task2"
 	a2 := delta("a", 0, "NE")
 	a2.Parent = "task1"
-	for _, ev := range []*streaming.Event{a, b, a2} {
-		u.Handle(ev)
-	}
-	u.Close()
-	var left string
+	b2 := delta("b", 0, "G")
+	b2.Parent = "task2"
+	through(t, NewUntil(&c, "DONE"), a, b, a2, b2)
+	texts := map[string]string{}
 	for _, e := range c.evs {
-		if e.Parent == "task1" {
-			left += e.Text
-		}
+		texts[e.Parent] += e.Text
 	}
-	if left != "left" {
-		t.Errorf("subagent text %q", left)
+	if texts["task1"] != "left" || texts["task2"] != "right DOG" {
+		t.Errorf("subagent texts %q", texts)
 	}
 }
 

@@ -86,6 +86,13 @@ func (h *Hub) start() {
 // of d): creation, writes, removal, renaming, a change of mode. The
 // directory must exist.
 func (h *Hub) Watch(d, name string) (*Sub, error) {
+	return h.WatchWith(d, name, make(chan struct{}, 1))
+}
+
+// WatchWith is Watch with the channel C gives: several subscriptions may
+// share one (make it with a buffer of 1), so that one receive waits for
+// all of them.
+func (h *Hub) WatchWith(d, name string, c chan struct{}) (*Sub, error) {
 	h.start()
 	if h.err != nil {
 		return nil, h.err
@@ -101,7 +108,7 @@ func (h *Hub) Watch(d, name string) (*Sub, error) {
 		wd = &dir{subs: map[*Sub]struct{}{}}
 		h.dirs[d] = wd
 	}
-	s := &Sub{h: h, dir: d, name: name, c: make(chan struct{}, 1)}
+	s := &Sub{h: h, dir: d, name: name, c: c}
 	if name == "" {
 		s.changed = map[string]struct{}{}
 	}

@@ -10,7 +10,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -131,7 +131,7 @@ func (r *Reader) Next() (Line, error) {
 		return r.readArray(line)
 	}
 	if t := bytes.TrimSpace(line.Bytes); len(t) > 0 || line.Skipped > 0 {
-		r.afterText = line.Skipped == 0 && t[0] != '{' && t[0] != '['
+		r.afterText = line.Skipped == 0 && t[0] != '{' && !isArrayStart(t)
 	}
 	return line, nil
 }
@@ -329,7 +329,7 @@ func isObjectStart(b []byte) bool {
 // Otherwise the value spans lines (a pretty-printed file): it is judged
 // line by line as it comes (see readDocument).
 func (r *Reader) readArray(first Line) (Line, error) {
-	if jsonvalid.Valid(first.Bytes) {
+	if jsonscan.Valid(first.Bytes) {
 		if first.Owned {
 			r.arrBuf = first.Bytes
 		} else {
@@ -352,14 +352,14 @@ var DocumentLookAhead = 64 << 20
 
 // document is a value that spans lines, from a first line of a lone "{"
 // or an unfinished "[": its lines are held only while they are still the
-// start of one JSON value (jsonvalid.Stream, no line scanned twice). An
+// start of one JSON value (jsonscan.Stream, no line scanned twice). An
 // object is one value once it closes; an array's elements are handed on
 // one by one as each completes, so a long pretty-printed array is shown
 // live and never held whole. Anything else (NDJSON after a lone "{", a
 // cut-off file, a line over --max-line, more than DocumentLookAhead) gives
 // the lines held as they came, and reading goes on line by line.
 type document struct {
-	s     jsonvalid.Stream
+	s     jsonscan.Stream
 	data  []byte // the held lines, each with a '\n'
 	lines []heldLine
 	array bool
@@ -395,7 +395,7 @@ func (r *Reader) readDocument() (Line, error) {
 			return r.Next() // back here for the rest
 		}
 		switch {
-		case st == jsonvalid.Done:
+		case st == jsonscan.Done:
 			r.doc = nil
 			r.first = true // another document may follow
 			if !d.array {
@@ -403,9 +403,9 @@ func (r *Reader) readDocument() (Line, error) {
 				r.pending = append(r.pending, Line{Bytes: obj, N: d.lines[0].l.N, Element: true, Owned: true})
 			}
 			return r.Next()
-		case st == jsonvalid.Bad && d.s.Glued:
+		case st == jsonscan.Bad && d.s.Glued:
 			return r.glued(d)
-		case st == jsonvalid.Bad, len(d.data) > DocumentLookAhead:
+		case st == jsonscan.Bad, len(d.data) > DocumentLookAhead:
 			return r.asTheyCame(d)
 		}
 		l, err := r.readLine()

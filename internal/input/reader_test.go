@@ -116,6 +116,8 @@ func TestReaderLines(t *testing.T) {
 		// openclaw agent --json with log lines before the document.
 		{"a document after log lines", "Gateway agent failed; falling back\n\n{\n \"payloads\": []\n}\n", 0,
 			[]got{{text: "Gateway agent failed; falling back", n: 1}, {text: "", n: 2}, {text: "{\n \"payloads\": []\n}", n: 3, element: true}}},
+		{"a document after a [tag] log line", "[agents] security: not sandboxed\n{\n \"payloads\": []\n}\n", 0,
+			[]got{{text: "[agents] security: not sandboxed", n: 1}, {text: "{\n \"payloads\": []\n}", n: 2, element: true}}},
 		{"a lone { after JSON is a line", "{\"a\":1}\n{\n{\"b\":2}\n", 0,
 			[]got{{text: `{"a":1}`, n: 1}, {text: "{", n: 2}, {text: `{"b":2}`, n: 3}}},
 	}
@@ -470,7 +472,7 @@ func docAfterText(lines [][]byte, max int) bool {
 		case text && (string(t) == "{" || string(t) == "["):
 			return true
 		default:
-			text = t[0] != '{' && t[0] != '['
+			text = t[0] != '{' && !isArrayStart(t)
 		}
 	}
 	return false

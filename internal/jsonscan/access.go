@@ -15,12 +15,11 @@ import (
 
 // Fast access to the values of a validated line, for the hot paths of
 // parsers (package parsers wraps these for its Line). gjson decodes every
-// string it passes on the way to a key (and
-// a value's Raw needs the value scanned to its end), so reading three
-// fields of a tool result with three Gets scans its output three times
-// and unescapes it at least once per Get that passes it. These walk a
-// value once, skip strings eight bytes at a time, and decode only what is
-// asked for, with one allocation. They give the same results as gjson on
+// string it passes on the way to a key (and a value's Raw needs the value
+// scanned to its end), so reading three fields of a tool result with
+// three Gets scans its output three times and unescapes it at least once
+// per Get that passes it. These walk a value once, skip strings with
+// scanString, and decode only what is asked for, with one allocation. They give the same results as gjson on
 // valid JSON (the decoder validates every line before a parser sees it);
 // on anything else they stop early.
 
@@ -260,36 +259,24 @@ func number(raw string) float64 {
 }
 
 func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	for i < len(s) && isSpace(s[i]) {
 		i++
 	}
 	return i
 }
 
 // skipString returns the index after the closing quote of the string
-// whose opening quote is at i-1 (len(s)+1 when it is not closed), with
-// simd.StringRun, which skips two-byte escapes: a quote it stops at closes the
-// string.
+// whose opening quote is at i-1 (len(s)+1 when it is not a valid string):
+// a long string the line's validation noted (t) without a scan, any other
+// with scanString.
 func skipString(s string, i int, t *Tab) int {
 	if t != nil {
 		if e := t.end(i); e >= 0 {
 			return e
 		}
 	}
-	b := view.Bytes(s)
-	for i < len(s) {
-		i += simd.StringRun(b[i:])
-		if i >= len(s) {
-			break
-		}
-		switch s[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			i += 2 // \u: its digits are text
-		default:
-			i++ // a control character (not in valid JSON)
-		}
+	if e, ok := scanString(view.Bytes(s), i); ok {
+		return e
 	}
 	return len(s) + 1
 }

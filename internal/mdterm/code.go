@@ -3,7 +3,7 @@ package mdterm
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/lexers"
+	"github.com/agentfmt/agentfmt/internal/highlight"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/alecthomas/chroma/v2"
 )
@@ -29,19 +29,11 @@ func tokenSGR(t chroma.TokenType) string {
 	return ""
 }
 
-// highlight runs chroma over code; ok is false for an unknown language.
+// highlighted runs chroma over code; ok is false for an unknown language.
 // Every line it returns opens and closes its own styles.
-func highlight(code, lang string) (string, bool) {
-	lang = strings.TrimSpace(lang)
-	if lang == "" {
-		return "", false
-	}
-	lexer := lexers.Get(lang)
-	if lexer == nil {
-		return "", false
-	}
-	toks, err := lexers.Tokens(lexer, code+"\n")
-	if err != nil {
+func highlighted(code, lang string) (string, bool) {
+	toks, ok := highlight.Tokens(lang, code+"\n")
+	if !ok {
 		return "", false
 	}
 	var b strings.Builder
@@ -111,7 +103,7 @@ func Code(code, lang string, width int, color bool) []termwrap.Line {
 	code = strings.TrimSuffix(expandTabs(code), "\n")
 	lines := strings.Split(code, "\n")
 	if color {
-		if hl, ok := highlight(code, lang); ok {
+		if hl, ok := highlighted(code, lang); ok {
 			lines = strings.Split(strings.TrimSuffix(hl, "\n"), "\n")
 		}
 	}

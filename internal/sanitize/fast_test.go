@@ -11,11 +11,13 @@ func FuzzStringIsAppend(f *testing.F) {
 	for _, s := range []string{"", "plain text.", "tab\there\nnext line", "zażółć gęślą jaźń 🎉 日本語",
 		"12345678\x1b[31mred\x1b[0m", "1234567\r\n", "abcdefgh\u009b2J", "\u202eevil", "ok\xffbad", "\x7fdel",
 		strings.Repeat("long ascii line ", 20) + "\x07"} {
-		f.Add(s, false, false)
-		f.Add(s, true, true)
+		f.Add(s, uint8(ShowSGR), false, false)
+		f.Add(s, uint8(PassSGR), true, false)
+		f.Add(s, uint8(DrawSGR), false, true)
+		f.Add(s, uint8(DropSGR), true, true)
 	}
-	f.Fuzz(func(t *testing.T, in string, sgr, cr bool) {
-		o := Options{AllowSGR: sgr, KeepCR: cr}
+	f.Fuzz(func(t *testing.T, in string, sgr uint8, cr, over bool) {
+		o := Options{SGR: SGR(sgr % 4), KeepCR: cr, Overwrite: over}
 		if got, want := String(in, o), string(Append(nil, in, o)); got != want {
 			t.Fatalf("String(%q) = %q, Append gives %q", in, got, want)
 		}

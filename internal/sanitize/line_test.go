@@ -29,7 +29,7 @@ func TestLine(t *testing.T) {
 // --allow-color: a line that sets colours ends with a reset, so they
 // cannot bleed into the lines after (a black-on-black answer).
 func TestAllowSGRResetsEachLine(t *testing.T) {
-	o := Options{AllowSGR: true}
+	o := Options{SGR: PassSGR}
 	for in, want := range map[string]string{
 		"\x1b[30;40mhidden\nnext":           "\x1b[30;40mhidden\x1b[0m\nnext",
 		"\x1b[1mbold\x1b[0m\nplain":         "\x1b[1mbold\x1b[0m\nplain",

@@ -14,12 +14,18 @@ import (
 
 // Options choose what may pass.
 type Options struct {
-	// AllowSGR lets SGR colour sequences (ESC [ … m) through, and no other
-	// control sequence (--allow-color).
-	AllowSGR bool
+	// SGR says what becomes of SGR sequences (ESC [ … m): shown visibly
+	// (the zero value), left out, drawn, or let through (--allow-color).
+	// No other control sequence ever passes.
+	SGR SGR
 	// KeepCR keeps a carriage return before a newline (it is dropped
-	// otherwise); a lone CR is always shown as ␍.
+	// otherwise).
 	KeepCR bool
+	// Overwrite makes a carriage return inside a line go back to the
+	// line's start, what follows it writing over what was there, so that
+	// a progress line ("50%\r100%") reads as a terminal shows it ("100%").
+	// Otherwise a lone CR is shown as ␍.
+	Overwrite bool
 }
 
 // String returns s with every terminal control made visible. Text that
@@ -28,6 +34,9 @@ func String(s string, o Options) string {
 	i := safePrefix(s)
 	if i == len(s) {
 		return s
+	}
+	if o.Overwrite && hasLoneCR(s[i:]) {
+		i = 0 // a CR may write over the start of its line
 	}
 	// What comes before the first change is kept as it is: Append would
 	// copy it unchanged.
@@ -73,13 +82,23 @@ func safePrefix(s string) int {
 	return i
 }
 
-// sgrReset ends the colours a line of tool output set (AllowSGR).
+// sgrReset ends the colours a line of tool output set (DrawSGR, PassSGR).
 const sgrReset = "\x1b[0m"
 
-// Append appends the sanitised s to dst. With AllowSGR, a line that set
-// colours ends with a reset (before its newline, and at the end of s), so
-// that a tool's "ESC[30;40m" cannot bleed into what follows and hide it.
+// Append appends the sanitised s to dst. With DrawSGR or PassSGR, a line
+// that set colours ends with a reset (before its newline, and at the end
+// of s), so that a tool's "ESC[30;40m" cannot bleed into what follows and
+// hide it.
 func Append(dst []byte, s string, o Options) []byte {
+	if o.Overwrite && hasLoneCR(s) {
+		return appendOverwritten(dst, s, o)
+	}
+	return appendText(dst, s, o, false)
+}
+
+// appendText is Append without Overwrite; with rawCR, a lone CR is
+// written as it is (for appendOverwritten to resolve).
+func appendText(dst []byte, s string, o Options, rawCR bool) []byte {
 	colour := false // an SGR other than a reset passed on this line
 	for i := 0; i < len(s); {
 		if !colour {
@@ -103,13 +122,26 @@ func Append(dst []byte, s string, o Options) []byte {
 			case c == '\t' || (c >= 0x20 && c != 0x7f):
 				dst = append(dst, c)
 			case c == 0x1b:
-				if o.AllowSGR {
-					if n := sgrLen(s[i:]); n > 0 {
-						dst = append(dst, s[i:i+n]...)
-						p := s[i+2 : i+n-1]
-						colour = p != "" && p != "0" && p != "00"
+				if n := sgrSeqLen(s[i:]); n > 0 && o.SGR != ShowSGR {
+					p := s[i+2 : i+n-1]
+					switch o.SGR {
+					case DropSGR:
 						i += n
 						continue
+					case DrawSGR:
+						if seq := drawable(p); seq != "" {
+							dst = append(dst, seq...)
+							colour = !isReset(seq)
+						}
+						i += n
+						continue
+					case PassSGR:
+						if !conceals(p) {
+							dst = append(dst, s[i:i+n]...)
+							colour = p != "" && p != "0" && p != "00"
+							i += n
+							continue
+						}
 					}
 				}
 				dst = append(dst, "␛"...)
@@ -118,11 +150,14 @@ func Append(dst []byte, s string, o Options) []byte {
 					dst = append(dst, sgrReset...)
 					colour = false
 				}
-				if i+1 < len(s) && s[i+1] == '\n' {
+				switch {
+				case i+1 < len(s) && s[i+1] == '\n':
 					if o.KeepCR {
 						dst = append(dst, '\r')
 					}
-				} else {
+				case rawCR:
+					dst = append(dst, '\r')
+				default:
 					dst = append(dst, "␍"...)
 				}
 			case c == 0x7f:
@@ -156,6 +191,17 @@ func Append(dst []byte, s string, o Options) []byte {
 // the start of s, or 0. A sequence that conceals text (parameter 8) is not
 // colour: it would hide what follows, so it is refused.
 func sgrLen(s string) int {
+	n := sgrSeqLen(s)
+	if n == 0 || conceals(s[2:n-1]) {
+		return 0
+	}
+	return n
+}
+
+// sgrSeqLen returns the length of an SGR sequence (ESC [ params m, the
+// parameters digits, ';' and ':', at most 60 of them) at the start of s,
+// or 0.
+func sgrSeqLen(s string) int {
 	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
 		return 0
 	}
@@ -164,9 +210,6 @@ func sgrLen(s string) int {
 		switch {
 		case c >= '0' && c <= '9', c == ';', c == ':':
 		case c == 'm':
-			if conceals(s[2:i]) {
-				return 0
-			}
 			return i + 1
 		default:
 			return 0

@@ -1,6 +1,8 @@
 package sanitize
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -26,8 +28,8 @@ func TestString(t *testing.T) {
 		{"invalid utf8", "a\xffb", "a\uFFFDb", Options{}},
 		{"wide chars kept", "日本語 🎉", "日本語 🎉", Options{}},
 		{"sgr blocked", "\x1b[31mred\x1b[0m", "␛[31mred␛[0m", Options{}},
-		{"sgr allowed", "\x1b[31mred\x1b[0m", "\x1b[31mred\x1b[0m", Options{AllowSGR: true}},
-		{"only sgr allowed", "\x1b[2J\x1b[1;32mok", "␛[2J\x1b[1;32mok\x1b[0m", Options{AllowSGR: true}},
+		{"sgr allowed", "\x1b[31mred\x1b[0m", "\x1b[31mred\x1b[0m", Options{SGR: PassSGR}},
+		{"only sgr allowed", "\x1b[2J\x1b[1;32mok", "␛[2J\x1b[1;32mok\x1b[0m", Options{SGR: PassSGR}},
 		{"bell", "\a", "␇", Options{}},
 	}
 	for _, c := range cases {
@@ -37,7 +39,8 @@ func TestString(t *testing.T) {
 	}
 }
 
-// safe reports whether out holds no raw control byte a terminal obeys.
+// safe reports whether out holds no raw control byte a terminal obeys
+// (but SGR sequences that do not conceal, when allowSGR is set).
 func safe(out string, allowSGR bool) bool {
 	for i := 0; i < len(out); i++ {
 		c := out[i]
@@ -61,14 +64,29 @@ func safe(out string, allowSGR bool) bool {
 }
 
 func FuzzString(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x1b[31mx\x1b[0m", "\x1b]0;t\x07", "\u009b2J", "\u202e", "\r\n\r", "\xff\xfe"} {
-		f.Add(s, false)
-		f.Add(s, true)
+	for _, s := range []string{"", "plain", "\x1b[31mx\x1b[0m", "\x1b]0;t\x07", "\u009b2J", "\u202e", "\r\n\r", "\xff\xfe",
+		"50%\r\x1b[1;32m100%\x1b[m\r\n", "\x1b[38;5;199;8;5;7mx", "a\x1b\x1b[31m[2J", "\x1b[\x1b[31m2J"} {
+		for mode := range 4 {
+			f.Add(s, uint8(mode), mode%2 == 0)
+		}
 	}
-	f.Fuzz(func(t *testing.T, in string, allow bool) {
-		out := String(in, Options{AllowSGR: allow})
-		if !safe(out, allow) {
+	f.Fuzz(func(t *testing.T, in string, sgr uint8, over bool) {
+		mode := SGR(sgr % 4)
+		out := String(in, Options{SGR: mode, Overwrite: over})
+		if !safe(out, mode == PassSGR || mode == DrawSGR) {
 			t.Fatalf("unsafe output %q for %q", out, in)
+		}
+		if mode == DrawSGR {
+			// Only what drawable makes: no blink, reverse, conceal,
+			// strike; every line closed.
+			for _, l := range strings.Split(out, "\n") {
+				if err := drawnOnly(l); err != nil {
+					t.Fatalf("%v in %q for %q", err, out, in)
+				}
+			}
+		}
+		if mode == DropSGR && strings.Contains(out, "\x1b") {
+			t.Fatalf("an SGR was not dropped: %q for %q", out, in)
 		}
 		// Printable text survives.
 		if clean(in) && out != in {
@@ -78,4 +96,67 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("newlines lost")
 		}
 	})
+}
+
+// drawnOnly checks a line that DrawSGR made: its SGR sequences set only
+// colours, bold, dim, italic, underline or their resets, and a line that
+// set any ends with a reset.
+func drawnOnly(line string) error {
+	styled := false
+	for i := 0; i < len(line); i++ {
+		if line[i] != 0x1b {
+			continue
+		}
+		n := sgrSeqLen(line[i:])
+		if n == 0 {
+			return fmt.Errorf("an escape that is not SGR at %d", i)
+		}
+		seq := line[i : i+n]
+		if drawable(seq[2:n-1]) != seq {
+			return fmt.Errorf("%q is not drawable as it is", seq)
+		}
+		styled = !isReset(seq)
+		i += n - 1
+	}
+	if styled {
+		return errors.New("a styled line without a reset at its end")
+	}
+	return nil
+}
+
+// Tool output drawn (pretty, html), dropped (plain, markdown) or passed
+// (--allow-color): only colour, bold, dim, italic and underline are drawn;
+// nothing but SGR is ever let through; a progress line's carriage returns
+// leave what a terminal shows.
+func TestSGRModes(t *testing.T) {
+	for _, c := range []struct {
+		name, in, want string
+		o              Options
+	}{
+		{"drop", "ok \x1b[1;31mFAIL\x1b[0m done", "ok FAIL done", Options{SGR: DropSGR}},
+		{"drop keeps other escapes visible", "\x1b[31mred\x1b[2J\x1b]0;t\x07", "red␛[2J␛]0;t␇", Options{SGR: DropSGR}},
+		{"drop cannot join an escape", "a\x1b\x1b[31m[2J", "a␛[2J", Options{SGR: DropSGR}},
+		{"draw colour", "\x1b[32mPASS\x1b[0m", "\x1b[32mPASS\x1b[0m", Options{SGR: DrawSGR}},
+		{"draw closes each line", "\x1b[1;4mhead\nnext", "\x1b[1;4mhead\x1b[0m\nnext", Options{SGR: DrawSGR}},
+		{"draw 256 and rgb", "\x1b[38;5;208;48;2;1;2;3mx", "\x1b[38;5;208;48;2;1;2;3mx\x1b[0m", Options{SGR: DrawSGR}},
+		{"draw colon forms", "\x1b[38:2::10:20:30mx\x1b[m", "\x1b[38;2;10;20;30mx\x1b[0m", Options{SGR: DrawSGR}},
+		{"draw leaves out blink reverse conceal strike", "\x1b[5;7;8;9;31mx\x1b[6m", "\x1b[31mx\x1b[0m", Options{SGR: DrawSGR}},
+		{"draw italic dim and resets", "\x1b[2;3mx\x1b[22;23;39;49my", "\x1b[2;3mx\x1b[22;23;39;49my\x1b[0m", Options{SGR: DrawSGR}},
+		{"draw refuses bad colours", "\x1b[38;5;300;31mx", "\x1b[31mx\x1b[0m", Options{SGR: DrawSGR}},
+		{"draw other escapes visible", "\x1b[31ma\x1b[2Jb\x1b[?25l", "\x1b[31ma␛[2Jb␛[?25l\x1b[0m", Options{SGR: DrawSGR}},
+		{"pass as it came", "\x1b[5;31mx", "\x1b[5;31mx\x1b[0m", Options{SGR: PassSGR}},
+		{"overwrite", "50%\r100%", "100%", Options{Overwrite: true}},
+		{"overwrite as a terminal", "100%\r50%", "50%%", Options{Overwrite: true}},
+		{"overwrite many", "1/3\r2/3\r3/3 done\nnext\r\n", "3/3 done\nnext\n", Options{Overwrite: true}},
+		{"overwrite trailing cr", "abc\r", "abc", Options{Overwrite: true}},
+		{"overwrite keeps crlf", "a\rb\r\nc", "b\r\nc", Options{Overwrite: true, KeepCR: true}},
+		{"overwrite styled", "\x1b[31m10%\x1b[0m\r\x1b[32m100%\x1b[0m", "\x1b[32m100%\x1b[0m", Options{Overwrite: true, SGR: DrawSGR}},
+		{"overwrite part styled", "\x1b[1mabcdef\x1b[0m\rXY", "XY\x1b[1mcdef\x1b[0m", Options{Overwrite: true, SGR: DrawSGR}},
+		{"overwrite other escapes visible", "a\x1b[2Kb\rc", "c␛[2Kb", Options{Overwrite: true}},
+		{"no overwrite", "50%\r100%", "50%␍100%", Options{SGR: DrawSGR}},
+	} {
+		if got := String(c.in, c.o); got != c.want {
+			t.Errorf("%s: String(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+	}
 }

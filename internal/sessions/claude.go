@@ -3,8 +3,8 @@ package sessions
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -68,28 +68,8 @@ func claudeCandidates(o Options) ([]candidate, []string) {
 	describe := func(c *candidate) (Session, bool) { return describeClaude(o, c) }
 	for _, root := range claudeRoots(o) {
 		seen := map[string]bool{}
-		var rootEnts []os.DirEntry
-		readRoot := sync.OnceFunc(func() { rootEnts, _ = os.ReadDir(root) })
-		for level, sp := range o.w.spellings {
-			var names []string
-			if n := o.getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); level == 0 && n != "" && !strings.ContainsAny(n, `/\`) && n != "." && n != ".." {
-				names = append(names, n)
-			}
-			for _, d := range sp {
-				n := claudeDirName(d)
-				if len(n) <= claudeMaxName {
-					names = append(names, n)
-					continue
-				}
-				// Cut and given a hash: every directory with the same start.
-				readRoot()
-				for _, e := range rootEnts {
-					if e.IsDir() && strings.HasPrefix(e.Name(), n[:claudeMaxName]) {
-						names = append(names, e.Name())
-					}
-				}
-			}
-			for _, n := range names {
+		for level := range o.want().dirs {
+			for _, n := range claudeNamesAt(o, root, level) {
 				if seen[n] {
 					continue
 				}
@@ -103,6 +83,51 @@ func claudeCandidates(o Options) ([]candidate, []string) {
 		}
 	}
 	return cands, searched
+}
+
+// claudeNames are the project folders under root that may hold Dir's
+// transcripts (every one with All), each once.
+func claudeNames(o Options, root string) []string { return claudeNamesAt(o, root, 0) }
+
+// claudeNamesAt are the project folders under root that may hold the
+// transcripts of the wanted directory of level (every one with All, at
+// level 0), each once.
+func claudeNamesAt(o Options, root string, level int) []string {
+	var names []string
+	if o.All {
+		if level > 0 {
+			return nil
+		}
+		ents, _ := os.ReadDir(root)
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+		return names
+	}
+	if n := o.getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); level == 0 && n != "" && !strings.ContainsAny(n, `/\`) && n != "." && n != ".." {
+		names = append(names, n)
+	}
+	var ents []os.DirEntry
+	for _, d := range o.want().spellings[level] {
+		n := claudeDirName(d)
+		if len(n) <= claudeMaxName {
+			names = append(names, n)
+			continue
+		}
+		// Cut and given a hash: every directory with the same start.
+		if ents == nil {
+			ents, _ = os.ReadDir(root)
+		}
+		for _, e := range ents {
+			if e.IsDir() && strings.HasPrefix(e.Name(), n[:claudeMaxName]) {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // describeClaude reads a transcript's first lines: the directory it ran

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -35,10 +35,27 @@ func geminiDir(o Options) string {
 	return filepath.Join(o.Home, ".gemini")
 }
 
-// geminiProjectIDs are the names the wanted directories' folders may have
+// geminiProjectIDs are the names Dir's folder may have under tmp/ (every
+// folder's with All).
+func geminiProjectIDs(o Options, gdir string) []string {
+	if o.All {
+		var ids []string
+		ents, _ := os.ReadDir(filepath.Join(gdir, "tmp"))
+		for _, e := range ents {
+			if e.IsDir() {
+				ids = append(ids, e.Name())
+			}
+		}
+		return ids
+	}
+	return geminiLevelIDs(o, gdir)[0]
+}
+
+// geminiLevelIDs are the names the wanted directories' folders may have
 // under tmp/, by level.
-func geminiProjectIDs(o Options, gdir string) [][]string {
-	ids := make([][]string, len(o.w.spellings))
+func geminiLevelIDs(o Options, gdir string) [][]string {
+	w := o.want()
+	ids := make([][]string, len(w.spellings))
 	seen := map[string]bool{}
 	add := func(level int, id string) {
 		if id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !seen[id] {
@@ -51,7 +68,7 @@ func geminiProjectIDs(o Options, gdir string) [][]string {
 		Projects map[string]string `json:"projects"`
 	}
 	if b, err := readSmall(filepath.Join(gdir, "projects.json")); err == nil && json.Unmarshal(b, &reg) == nil {
-		for level, sp := range o.w.spellings {
+		for level, sp := range w.spellings {
 			for _, d := range sp {
 				if id := reg.Projects[d]; id != "" {
 					add(level, id)
@@ -60,7 +77,7 @@ func geminiProjectIDs(o Options, gdir string) [][]string {
 			}
 		}
 	}
-	for level, sp := range o.w.spellings {
+	for level, sp := range w.spellings {
 		for _, d := range sp {
 			sum := sha256.Sum256([]byte(d))
 			add(level, hex.EncodeToString(sum[:]))
@@ -109,7 +126,11 @@ func geminiCandidates(o Options) ([]candidate, []string) {
 	describe := func(c *candidate) (Session, bool) { return describeGemini(c) }
 	var cands []candidate
 	var searched []string
-	for level, ids := range geminiProjectIDs(o, gdir) {
+	levels := [][]string{geminiProjectIDs(o, gdir)}
+	if !o.All {
+		levels = geminiLevelIDs(o, gdir)
+	}
+	for level, ids := range levels {
 		for _, id := range ids {
 			dir := filepath.Join(gdir, "tmp", id, "chats")
 			if level == 0 {
@@ -132,7 +153,7 @@ func describeGemini(c *candidate) (Session, bool) {
 	if !ok {
 		return s, false
 	}
-	if first, ok := record(line); ok && jsonvalid.Valid(bytes.TrimSpace(line)) {
+	if first, ok := record(line); ok && jsonscan.Valid(bytes.TrimSpace(line)) {
 		return describeGeminiLines(s, first, h)
 	}
 	// One pretty-printed document: read it with a decoder, from the top.

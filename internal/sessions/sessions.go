@@ -80,6 +80,12 @@ type Options struct {
 	Getenv func(string) string
 	// Agents restricts the search (nil: every agent).
 	Agents []string
+	// All wants the sessions of every directory, not only Dir's
+	// ('agentfmt watch --all').
+	All bool
+	// Since, when set, leaves out the files last written before it: the
+	// live sessions (watch).
+	Since time.Time
 
 	w *wanted // the directories wanted, worked out once per search
 }
@@ -102,6 +108,15 @@ type wanted struct {
 	dirs      []string   // by level
 	spellings [][]string // by level
 	level     map[string]int
+}
+
+// want returns the directories wanted, working them out unless prepare
+// has.
+func (o *Options) want() *wanted {
+	if o.w == nil {
+		o.prepare()
+	}
+	return o.w
 }
 
 // prepare works out the directories wanted, once for the whole search.
@@ -141,12 +156,15 @@ func spellings(dir string) []string {
 }
 
 // levelOf is the level of the directory a session records, or -1 when it
-// is none of those wanted.
+// is none of those wanted (with All, every directory is level 0).
 func (o *Options) levelOf(recorded string) int {
+	if o.All {
+		return 0
+	}
 	if recorded == "" {
 		return -1
 	}
-	if l, ok := o.w.level[filepath.Clean(recorded)]; ok {
+	if l, ok := o.want().level[filepath.Clean(recorded)]; ok {
 		return l
 	}
 	return -1
@@ -330,6 +348,9 @@ func gather(o Options) ([]candidate, []Searched) {
 			continue
 		}
 		c, dirs := f.find(o)
+		if !o.Since.IsZero() {
+			c = slices.DeleteFunc(c, func(c candidate) bool { return c.modified.Before(o.Since) })
+		}
 		cands = append(cands, c...)
 		for _, d := range dirs {
 			searched = append(searched, Searched{Agent: f.agent, Dir: d})

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package simd
 
 // StringRun is the length of the run of JSON string text at the start of

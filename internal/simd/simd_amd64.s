@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func StringRun(b []byte) int

@@ -28,13 +28,3 @@ func Offset(outer, s string) (int, bool) {
 	}
 	return int(p - q), true
 }
-
-// Within reports whether s starts inside b's memory.
-func Within(s string, b []byte) bool {
-	if len(s) == 0 || len(b) == 0 {
-		return false
-	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	return p >= lo && p < lo+uintptr(len(b))
-}

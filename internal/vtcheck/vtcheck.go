@@ -229,9 +229,11 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 // each plan once per change, as a checklist) are skipped; for a tool's end
 // line (✓ ✗ ⊘ …) only the tool name must occur, and plain's previews of
 // output (│) are not looked for: pretty bounds them in rows, not lines,
-// cuts long lines with a mark, and shows file edits as diffs.
+// cuts long lines with a mark, and shows file edits as diffs. Tables are
+// read row by row of their source (Untable): pretty wraps a long cell
+// within its column.
 func SameText(pretty, plain []byte, width int) error {
-	rows := Screen(pretty, width)
+	rows := Untable(Screen(pretty, width))
 	hay := norm(strings.Join(rows, "\n"))
 	for i, line := range strings.Split(stripSGR(string(plain)), "\n") {
 		l := strings.TrimSpace(line)

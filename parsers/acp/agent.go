@@ -21,6 +21,7 @@ var Agent = parsers.Agent{
 	Aliases: []string{"agent-client-protocol"},
 	Detect:  detect,
 	New:     func() parsers.Parser { return newParser() },
+	Tools:   tools,
 }
 
 // detect scores a line: JSON-RPC lines with ACP methods, responses with an

@@ -263,3 +263,13 @@ func rawOutputText(o gjson.Result) string {
 	}
 	return parsers.JSONText(o)
 }
+
+// tools is what ACP's tool calls carry: rawInput is the input of the agent
+// behind the protocol (Claude Code's, Gemini CLI's, Codex's, …), so the
+// subject is read by the keys of each of them; the file changes come as
+// the protocol's own diff content, which the parser shows as the call's
+// output (a unified diff, read by the decoder).
+var tools = parsers.Tools{
+	Subject: []string{"command", "cmd", "file_path", "filePath", "path", "notebook_path", "pattern", "url", "query",
+		"description", "prompt", "subject", "name", "target_file", "directory", "dir"},
+}

@@ -8,11 +8,14 @@ import (
 	"github.com/agentfmt/agentfmt/parsers/antigravity"
 	"github.com/agentfmt/agentfmt/parsers/claude"
 	"github.com/agentfmt/agentfmt/parsers/cline"
+	"github.com/agentfmt/agentfmt/parsers/codebuddy"
 	"github.com/agentfmt/agentfmt/parsers/codex"
 	"github.com/agentfmt/agentfmt/parsers/copilot"
 	"github.com/agentfmt/agentfmt/parsers/cursor"
 	"github.com/agentfmt/agentfmt/parsers/gemini"
+	"github.com/agentfmt/agentfmt/parsers/openclaw"
 	"github.com/agentfmt/agentfmt/parsers/opencode"
+	"github.com/agentfmt/agentfmt/parsers/pi"
 )
 
 // Agents returns the registry.
@@ -27,6 +30,10 @@ func Agents() []parsers.Agent {
 		cline.Agent,
 		copilot.Agent,
 		antigravity.Agent,
+		pi.Agent,
+		// After claude: its result lines are decisive where Claude's are.
+		codebuddy.Agent,
+		openclaw.Agent,
 	}
 }
 

@@ -111,6 +111,21 @@ func TestIdenticalDeltasShownEachTime(t *testing.T) {
 			rep(n, `{"event":"step_update","step_update":{"conversation_id":"c","step_index":1,"state":"ACTIVE","step_type":"agent_response","thinking_delta":%s}}`, p),
 			rep(n, `{"event":"step_update","step_update":{"conversation_id":"c","step_index":1,"state":"ACTIVE","step_type":"agent_response","text_delta":%s}}`, p),
 		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
+		"pi": {join(
+			[]string{`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`,
+				`{"type":"agent_start"}`, `{"type":"message_start","message":{"role":"assistant","content":[],"timestamp":1}}`},
+			rep(n, `{"type":"message_update","usage":{},"assistantMessageEvent":{"type":"thinking_delta","contentIndex":0,"delta":%s}}`, p),
+			rep(n, `{"type":"message_update","usage":{},"assistantMessageEvent":{"type":"text_delta","contentIndex":1,"delta":%s}}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
+		// CodeBuddy's json items are whole: the same text in n items is n
+		// blocks.
+		"codebuddy": {join(
+			rep(n, `{"type":"reasoning","id":"r%d","rawContent":[{"type":"reasoning_text","text":%s}],"providerData":{"messageId":"m1"},"sessionId":"s1"}`, p),
+			rep(n, `{"type":"message","role":"assistant","id":"a%d","content":[{"type":"output_text","text":%s}],"providerData":{"messageId":"m1"},"sessionId":"s1"}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
+		// OpenClaw's payloads: n block replies with the same text.
+		"openclaw": {`{"payloads":[` + strings.Join(rep(n, `{"text":%s,"mediaUrl":null}`, p), ",") +
+			`],"meta":{"durationMs":1,"agentMeta":{"sessionId":"s1"}}}` + "\n", []streaming.Kind{streaming.KindTextDelta}},
 	}
 	for _, a := range contractAgents(t) {
 		c, ok := cases[a.Name]

@@ -13,9 +13,11 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// inScope are the agents whose parsers issue 11 made thin.
+// inScope are the agents whose parsers issue 11 made thin, and those
+// written since in the same shape.
 var inScope = map[string]bool{"claude": true, "codex": true, "gemini": true, "opencode": true,
-	"cursor": true, "acp": true, "cline": true, "copilot": true, "antigravity": true}
+	"cursor": true, "acp": true, "cline": true, "copilot": true, "antigravity": true,
+	"pi": true, "codebuddy": true, "openclaw": true}
 
 // dialects are the session-file formats that a registered agent's parser
 // reads besides its stream (their fixtures and captures have folders of

@@ -23,6 +23,7 @@ var Agent = parsers.Agent{
 	Aliases: []string{"agy"},
 	Detect:  detect,
 	New:     func() parsers.Parser { return newParser() },
+	Tools:   tools,
 	// The parser copies what it keeps (the open message id).
 	Borrow: true,
 }

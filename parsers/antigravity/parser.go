@@ -11,7 +11,7 @@ import (
 // parser is the state of one agy stream: which step's message is open and
 // which tool step is running. It keeps no text: the session does.
 type parser struct {
-	ev   streaming.Event
+	out  parsers.Out
 	msg  string // the agent_response step whose message is open ("" none)
 	tool string // the tool step last started and not yet ended
 
@@ -26,49 +26,50 @@ type parser struct {
 func newParser() *parser { return &parser{} }
 
 func (p *parser) event(k streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: k}
-	return &p.ev
+	p.out.Ev = streaming.Event{Kind: k}
+	return &p.out.Ev
 }
 
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.out.Emit = emit
 	switch ev := l.Str("event"); ev {
 	case "init":
-		return p.init(l, emit)
+		return p.init(l)
 	case "step_update":
 		if p.ended {
-			if err := p.nextTurn(emit); err != nil {
+			if err := p.nextTurn(); err != nil {
 				return err
 			}
 		}
-		return p.step(l, readStep(l, l.Get("step_update").Raw), emit)
+		return p.step(l, readStep(l, l.Get("step_update").Raw))
 	case "result":
-		return p.result(l, l.Get("result").Raw, emit)
+		return p.result(l, l.Get("result").Raw)
 	case "command_result":
-		return p.command(l, l.Get("command").Raw, emit)
+		return p.command(l, l.Get("command").Raw)
 	case "":
 		if l.Has("status") && l.Has("conversation_id") {
-			return p.jsonResult(l, emit)
+			return p.jsonResult(l)
 		}
 	}
-	e := p.event(streaming.KindUnknown)
-	e.Type = l.Str("event")
-	e.Text = l.JSON
-	return emit.Push(e)
+	return p.out.Unknown(l.Str("event"), l.JSON)
 }
 
 // Finish stops the open message; a tool step still running is left to
 // the session, which ends it as incomplete.
-func (p *parser) Finish(emit parsers.Emit) error { return p.closeMsg(emit) }
+func (p *parser) Finish(emit parsers.Emit) error {
+	p.out.Emit = emit
+	return p.closeMsg()
+}
 
 // init begins a run: one per process.
-func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) init(l *parsers.Line) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.tool, p.ended = "", false
 	in := l.Get("init").Raw
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = l.Str("conversation_id")
 	defer func() {
 		p.conv, p.model, p.cwd = strings.Clone(e.SessionID), strings.Clone(e.Model), strings.Clone(e.CWD)
@@ -87,16 +88,16 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 			}
 		}
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // nextTurn begins the run of a turn that follows a result in the same
 // process.
-func (p *parser) nextTurn(emit parsers.Emit) error {
+func (p *parser) nextTurn() error {
 	p.ended = false
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID, e.Model, e.CWD = p.conv, p.model, p.cwd
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // stepID is a step's identity: its conversation and index (the session
@@ -107,65 +108,55 @@ func (p *parser) stepID(l *parsers.Line, s *step) string {
 }
 
 // step is one step_update.
-func (p *parser) step(l *parsers.Line, s step, emit parsers.Emit) error {
+func (p *parser) step(l *parsers.Line, s step) error {
 	typ := l.Text(s.typ)
 	switch typ {
 	case "agent_response":
-		return p.response(l, &s, emit)
+		return p.response(l, &s)
 	case "tool":
-		return p.toolStep(l, &s, emit)
+		return p.toolStep(l, &s)
 	case "user_input":
 		// A new turn: the prompt is not echoed.
-		return p.closeMsg(emit)
+		return p.closeMsg()
 	case "checkpoint", "unknown":
 		// Bookkeeping (formats/antigravity.md §2.2): not shown.
 		return nil
 	case "system_message":
 		if t := s.say(l); t != "" {
-			e := p.event(streaming.KindStatus)
-			e.Text, e.Level = t, streaming.LevelInfo
-			return emit.Push(e)
+			return p.out.Status(t, streaming.LevelInfo)
 		}
 		return nil
 	case "error_message":
-		if err := p.closeMsg(emit); err != nil {
+		if err := p.closeMsg(); err != nil {
 			return err
 		}
 		// Its text, when it has one; else the result that follows says
 		// what went wrong.
 		if t := s.say(l); t != "" {
-			e := p.event(streaming.KindError)
+			e := p.out.New(streaming.KindError)
 			e.Text = t
-			return emit.Push(e)
+			return p.out.Push()
 		}
 		return nil
 	}
-	e := p.event(streaming.KindUnknown)
-	e.Type = "step_update/" + typ
-	e.Text = l.JSON
-	return emit.Push(e)
+	return p.out.Unknown("step_update/"+typ, l.JSON)
 }
 
 // response is an agent_response step: one model call. Its text and
 // thinking chunks are deltas of the step's message; its terminal update
 // stops the message and carries the call's usage.
-func (p *parser) response(l *parsers.Line, s *step, emit parsers.Emit) error {
+func (p *parser) response(l *parsers.Line, s *step) error {
 	id := p.stepID(l, s)
 	think, text := l.Text(s.thinking), l.Text(s.text)
 	if think != "" || text != "" {
-		if err := p.openMsg(id, emit); err != nil {
+		if err := p.openMsg(id); err != nil {
 			return err
 		}
 		for _, c := range [...]struct {
 			k streaming.Kind
 			t string
 		}{{streaming.KindThinkingDelta, think}, {streaming.KindTextDelta, text}} {
-			if c.t == "" {
-				continue
-			}
-			e := p.event(c.k)
-			e.Message, e.Role, e.Text = id, streaming.RoleAssistant, c.t
-			if err := emit.Push(e); err != nil {
+			if err := p.out.Text(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, c.k, 0, c.t, streaming.Delta); err != nil {
 				return err
 			}
 		}
@@ -174,14 +165,14 @@ func (p *parser) response(l *parsers.Line, s *step, emit parsers.Emit) error {
 		return nil
 	}
 	if p.msg == id {
-		if err := p.closeMsg(emit); err != nil {
+		if err := p.closeMsg(); err != nil {
 			return err
 		}
 	}
 	if u, ok := usage(l, s.usage); ok {
-		e := p.event(streaming.KindUsage)
+		e := p.out.New(streaming.KindUsage)
 		e.Usage = &u
-		return emit.Push(e)
+		return p.out.Push()
 	}
 	return nil
 }
@@ -189,27 +180,24 @@ func (p *parser) response(l *parsers.Line, s *step, emit parsers.Emit) error {
 func terminal(state string) bool { return state == "DONE" || state == "ERROR" }
 
 // openMsg opens the message of step id, stopping another one.
-func (p *parser) openMsg(id string, emit parsers.Emit) error {
+func (p *parser) openMsg(id string) error {
 	if p.msg == id {
 		return nil
 	}
-	if err := p.closeMsg(emit); err != nil {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.msg = strings.Clone(id)
-	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit.Push(e)
+	return p.out.Start(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 }
 
-func (p *parser) closeMsg(emit parsers.Emit) error {
+func (p *parser) closeMsg() error {
 	if p.msg == "" {
 		return nil
 	}
-	e := p.event(streaming.KindMessageStop)
-	e.Message, e.Role = p.msg, streaming.RoleAssistant
+	m := parsers.Msg{ID: p.msg, Role: streaming.RoleAssistant}
 	p.msg = ""
-	return emit.Push(e)
+	return p.out.Stop(m)
 }
 
 // usage reads a usage object: thinking tokens are part of output_tokens
@@ -245,22 +233,22 @@ func seconds(raw string) int64 {
 // the run reports an error) and CANCELED (a permission auto-denied) are
 // failures. The response repeats the streamed answer; the session shows
 // it only when nothing was streamed.
-func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) result(l *parsers.Line, raw string) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	if p.tool != "" {
 		// A tool step still ACTIVE when the turn ends (a timeout, SIGINT)
 		// never ends: agy leaves it, and its shell, behind.
-		e := p.event(streaming.KindToolEnd)
+		e := p.out.New(streaming.KindToolEnd)
 		e.ID, e.Status = p.tool, streaming.ToolIncomplete
 		p.tool = ""
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
 	p.ended = true
-	e := p.event(streaming.KindResult)
+	e := p.out.New(streaming.KindResult)
 	for f := l.FieldsOf(raw); f.Next(); {
 		switch f.Key {
 		case "status":
@@ -288,27 +276,27 @@ func (p *parser) result(l *parsers.Line, raw string, emit parsers.Emit) error {
 	if e.OK {
 		e.Reason = ""
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // jsonResult is --output-format json: the bare result object, the whole
 // run in one line.
-func (p *parser) jsonResult(l *parsers.Line, emit parsers.Emit) error {
-	e := p.event(streaming.KindSessionStart)
+func (p *parser) jsonResult(l *parsers.Line) error {
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = l.Str("conversation_id")
-	if err := emit.Push(e); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
-	return p.result(l, l.JSON, emit)
+	return p.result(l, l.JSON)
 }
 
 // command is a slash command's or subcommand's output (agy models).
-func (p *parser) command(l *parsers.Line, raw string, emit parsers.Emit) error {
-	e := p.event(streaming.KindStatus)
+func (p *parser) command(l *parsers.Line, raw string) error {
+	e := p.out.New(streaming.KindStatus)
 	e.Level = streaming.LevelInfo
 	e.Text = "command " + l.Field(raw, "name").String()
 	if d := l.FieldRaw(raw, "data"); d != "" {
 		e.Text += ": " + parsers.Clip(d, 400)
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }

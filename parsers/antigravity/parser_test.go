@@ -38,9 +38,9 @@ func TestSubject(t *testing.T) {
 		{`{"Cwd":"/w","CommandLine":"ls -la \u003e out"}`, "ls -la > out"},
 		{`{"SearchDirectory":"/w","Pattern":"*.go"}`, "*.go"},
 		{`{"AbsolutePath":"/w/a.go","StartLine":1}`, "/w/a.go"},
-		{`{"WaitMsBeforeAsync":500}`, ""},
+		{`{"WaitMsBeforeAsync":500}`, `{"WaitMsBeforeAsync":500}`},
 	} {
-		if got := subject(parsers.NewLine(c.params, 1), c.params); got != c.want {
+		if got := parsers.SubjectOf("", c.params, tools.Subject); got != c.want {
 			t.Errorf("subject(%s) = %q, want %q", c.params, got, c.want)
 		}
 	}

@@ -68,8 +68,8 @@ func (s *step) say(l *parsers.Line) string {
 // toolStep is a tool step: ACTIVE starts the call, DONE ends it with its
 // output, ERROR with its error. A terminal update of a step never seen
 // ACTIVE (the docs samples) starts it first, with its parameters.
-func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) toolStep(l *parsers.Line, s *step) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	id := p.stepID(l, s)
@@ -102,14 +102,12 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 			return nil // reported ACTIVE again
 		}
 		p.tool = strings.Clone(id)
-		e := p.event(streaming.KindToolStart)
+		e := p.out.New(streaming.KindToolStart)
 		e.ID, e.Name = id, name
 		if strings.HasPrefix(params, "{") {
 			e.Input = params
-			// (a copy: the decoder copies no Subject out of a borrowed line)
-			e.Subject = strings.Clone(subject(l, params))
 		}
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 		if state == "ACTIVE" {
@@ -120,7 +118,7 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 		return nil
 	}
 	p.tool = ""
-	e := p.event(streaming.KindToolEnd)
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, name
 	e.DurationMS = seconds(s.duration)
 	e.Status = streaming.ToolOK
@@ -131,25 +129,14 @@ func (p *parser) toolStep(l *parsers.Line, s *step, emit parsers.Emit) error {
 			e.Output = errMsg
 		}
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
-// subjectKeys are the PascalCase parameters that say what a call is about
-// (formats/antigravity.md §2.2), most telling first; the generic subject
-// (parsers.Subject) knows only lower-case keys and would take the first
-// string, a Cwd before a CommandLine.
-var subjectKeys = [...]string{"CommandLine", "AbsolutePath", "DirectoryPath", "Pattern", "SearchDirectory"}
-
-func subject(l *parsers.Line, params string) string {
-	best, val := len(subjectKeys), ""
-	for f := l.FieldsOf(params); f.Next(); {
-		for i, k := range subjectKeys {
-			if f.Key == k && i < best && strings.HasPrefix(f.Raw, `"`) {
-				if v := l.Text(f.Raw); v != "" {
-					best, val = i, v
-				}
-			}
-		}
-	}
-	return val
+// tools is what agy's tool parameters mean: the PascalCase parameters
+// that say what a call is about (formats/antigravity.md §2.2), most
+// telling first (a CommandLine, not the Cwd before it), then the keys of
+// MCP tools.
+var tools = parsers.Tools{
+	Subject: []string{"CommandLine", "AbsolutePath", "DirectoryPath", "Pattern", "SearchDirectory",
+		"command", "path", "pattern", "url", "query", "description", "prompt", "name"},
 }

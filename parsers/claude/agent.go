@@ -16,11 +16,20 @@ import (
 var Agent = parsers.Agent{
 	Name:    "claude",
 	Aliases: []string{"qwen", "amp"},
-	Detect:  detectAll, // stream-json frames and transcript records (dispatch.go)
-	New:     newDispatch,
+	Detect:  readers.Detect,
+	New:     readers.New,
 	// What the parser keeps of a line is copied (see memoryCap), so the
 	// decoder lends it the reader's buffer instead of copying each line.
 	Borrow: true,
+	Tools:  tools,
+}
+
+// readers are the two families of input the claude agent reads: the
+// headless stream-json (parser) and Claude Code's session transcripts
+// (transcript, transcript.go).
+var readers = parsers.Readers{
+	{Detect: detect, New: func() parsers.Parser { return newParser() }},
+	{Detect: detectTranscript, New: func() parsers.Parser { return newTranscript() }},
 }
 
 // detect scores a line. Cursor writes system/init, user, assistant and

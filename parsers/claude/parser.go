@@ -250,7 +250,7 @@ func (p *parser) endTool(wire string, status streaming.ToolStatus, output, paren
 		parent = t.parent
 	}
 	p.out.Ev = streaming.Event{Kind: streaming.KindToolEnd, ID: t.id, Name: t.name,
-		Status: status, Output: output, Parent: parent}
+		Status: status, Output: output, Display: display(output), Parent: parent}
 	return p.out.Push()
 }
 

@@ -462,11 +462,14 @@ func TestSystemAndOtherTypes(t *testing.T) {
 		levels[e.Text] = e.Level
 	}
 	for text, lvl := range map[string]string{
-		"rate limit allowed (five_hour, resets Apr 10 04:00 UTC)":                   streaming.LevelInfo,
+		"rate limit allowed (five_hour, resets Apr 10 04:00 UTC)":                   streaming.LevelVerbose, // (chatter)
 		"rate limit allowed_warning (seven_day, 92% used, resets Apr 10 04:00 UTC)": streaming.LevelWarning,
 		"rate limit rejected (overage, resets Apr 10 04:00 UTC)":                    streaming.LevelWarning,
-		"Bash still running (30s)":                                                  streaming.LevelInfo,
-		"Bash still running (60s)":                                                  streaming.LevelInfo,
+		"Bash still running (30s)":                                                  streaming.LevelVerbose,
+		"Bash still running (60s)":                                                  streaming.LevelVerbose,
+		"control request: interrupt":                                                streaming.LevelVerbose,
+		"control request failed: no such request":                                   streaming.LevelWarning,
+		"conversation reset (new conversation conv-2)":                              streaming.LevelInfo,
 	} {
 		if levels[text] != lvl {
 			t.Errorf("status %q: level %q, want %q (have %v)", text, levels[text], lvl, levels)

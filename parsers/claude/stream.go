@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -250,7 +250,7 @@ func (p *parser) startStreamedTool(b *sblock, parent string) error {
 		if input == "" {
 			input = "{}"
 		}
-	case !jsonvalid.String(input):
+	case !jsonscan.ValidString(input):
 		input = "" // cut off: the input deltas showed what came
 	}
 	return p.startTool(b.tool, b.name, input, parent)

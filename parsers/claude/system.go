@@ -52,23 +52,23 @@ func (p *parser) system(l *parsers.Line) error {
 		} else if s := l.Str("task_type"); s != "" {
 			text += " (" + s + ")"
 		}
-		return p.out.Status(text, streaming.LevelInfo)
+		return p.out.Status(text, streaming.LevelVerbose) // (chatter: --verbose)
 	case "task_progress":
 		text := "task progress: " + oneLine(firstOf(l.Str("summary"), l.Str("description")))
 		if t := l.Str("last_tool_name"); t != "" {
 			text += " (last tool " + parsers.CleanToolName(t) + ")"
 		}
-		return p.out.Status(text, streaming.LevelInfo)
+		return p.out.Status(text, streaming.LevelVerbose)
 	case "task_updated":
 		st := l.Path("patch.status").String()
-		level := streaming.LevelInfo
+		level := streaming.LevelVerbose
 		if st == "failed" || st == "killed" {
 			level = streaming.LevelWarning
 		}
 		return p.out.Status(strings.TrimSpace("task "+l.Str("task_id")+" "+st), level)
 	case "task_notification":
 		st := l.Str("status")
-		level := streaming.LevelInfo
+		level := streaming.LevelVerbose
 		if st != "" && st != "completed" {
 			level = streaming.LevelWarning
 		}
@@ -80,7 +80,7 @@ func (p *parser) system(l *parsers.Line) error {
 	case "background_tasks_changed":
 		tasks := l.Get("tasks").Array()
 		if len(tasks) == 0 {
-			return p.out.Status("background tasks: none running", streaming.LevelInfo)
+			return p.out.Status("background tasks: none running", streaming.LevelVerbose)
 		}
 		text := fmt.Sprintf("background tasks: %d running", len(tasks))
 		if d := oneLine(tasks[0].Get("description").String()); d != "" {
@@ -90,10 +90,10 @@ func (p *parser) system(l *parsers.Line) error {
 			}
 			text += ")"
 		}
-		return p.out.Status(text, streaming.LevelInfo)
+		return p.out.Status(text, streaming.LevelVerbose)
 	case "commands_changed":
 		// Can be 15 KB of command descriptions: never shown.
-		return p.out.Status(fmt.Sprintf("commands changed (%d commands)", countOf(l, l.Get("commands"))), streaming.LevelInfo)
+		return p.out.Status(fmt.Sprintf("commands changed (%d commands)", countOf(l, l.Get("commands"))), streaming.LevelVerbose)
 	}
 	// Any other subtype: one line naming it, with its most telling field.
 	text := "system " + firstOf(sub, "event")
@@ -166,7 +166,7 @@ func (p *parser) statusFrame(l *parsers.Line) error {
 	case "compacting":
 		return p.out.Status("compacting context", streaming.LevelInfo)
 	case "requesting":
-		return p.out.Status("API request", streaming.LevelInfo)
+		return p.out.Status("API request", streaming.LevelVerbose)
 	case "":
 		switch r := l.Str("compact_result"); r {
 		case "":
@@ -188,7 +188,7 @@ func hookName(l *parsers.Line) string {
 func (p *parser) hookResponse(l *parsers.Line) error {
 	outcome := firstOf(l.Str("outcome"), "finished")
 	text := "hook " + hookName(l) + ": " + outcome
-	level := streaming.LevelInfo
+	level := streaming.LevelVerbose // (a hook that did its job is chatter)
 	code := l.Get("exit_code")
 	if code.Exists() && code.Type == gjson.Number {
 		text += " (exit " + strconv.FormatInt(code.Int(), 10) + ")"
@@ -262,7 +262,7 @@ func (p *parser) rateLimit(l *parsers.Line) error {
 	if len(details) > 0 {
 		text += " (" + strings.Join(details, ", ") + ")"
 	}
-	level := streaming.LevelInfo
+	level := streaming.LevelVerbose // (within limits: chatter)
 	if st != "allowed" {
 		level = streaming.LevelWarning
 	}
@@ -284,7 +284,7 @@ func (p *parser) controlRequest(l *parsers.Line) error {
 			Input: inputOf(req.Get("input"))}
 		return p.out.Push()
 	}
-	return p.out.Status("control request: "+firstOf(sub, "unknown"), streaming.LevelInfo)
+	return p.out.Status("control request: "+firstOf(sub, "unknown"), streaming.LevelVerbose)
 }
 
 // controlResponse answers a control request: the answer to a permission
@@ -305,7 +305,7 @@ func (p *parser) controlResponse(l *parsers.Line) error {
 	if sub == "error" {
 		return p.out.Status(joinColon("control request failed", oneLine(resp.Get("error").String())), streaming.LevelWarning)
 	}
-	return p.out.Status("control response: "+firstOf(sub, "unknown"), streaming.LevelInfo)
+	return p.out.Status("control response: "+firstOf(sub, "unknown"), streaming.LevelVerbose)
 }
 
 // toolProgress handles heartbeats of long tool calls: shown at most every
@@ -321,7 +321,7 @@ func (p *parser) toolProgress(l *parsers.Line) error {
 	}
 	p.progress[strings.Clone(id)] = el
 	name := parsers.CleanToolName(firstOf(l.Str("tool_name"), "tool"))
-	return p.out.Status(fmt.Sprintf("%s still running (%s)", name, seconds(float64(el))), streaming.LevelInfo)
+	return p.out.Status(fmt.Sprintf("%s still running (%s)", name, seconds(float64(el))), streaming.LevelVerbose)
 }
 
 func (p *parser) conversationReset(l *parsers.Line) error {
@@ -333,7 +333,7 @@ func (p *parser) conversationReset(l *parsers.Line) error {
 }
 
 func (p *parser) commandLifecycle(l *parsers.Line) error {
-	return p.out.Status("command "+firstOf(l.Str("state"), "update"), streaming.LevelInfo)
+	return p.out.Status("command "+firstOf(l.Str("state"), "update"), streaming.LevelVerbose)
 }
 
 // appendPlainStrings appends the non-empty strings of v, an array of

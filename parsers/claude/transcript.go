@@ -424,6 +424,7 @@ func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) er
 	}
 	ev := t.out.New(streaming.KindToolEnd)
 	ev.ID, ev.Output, ev.Parent, ev.Status = id, out, parent, st
+	ev.Display = display(out)
 	delete(t.open, id)
 	for i, k := range t.tasks {
 		if k == id {

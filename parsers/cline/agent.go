@@ -23,6 +23,7 @@ var Agent = parsers.Agent{
 	Aliases: []string{"kilo-legacy", "roo"},
 	Detect:  detect,
 	New:     func() parsers.Parser { return newParser() },
+	Tools:   tools,
 }
 
 // sdkTypes are the top-level types of the Cline SDK CLI (apps/cli), whose

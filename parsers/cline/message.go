@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/tidwall/gjson"
 )
@@ -104,7 +104,7 @@ func readMsg(l *parsers.Line, seq int) (m msg, ok bool) {
 // (tool calls, api_req_started, followups); anything else has no data.
 func parseJSONText(s string) gjson.Result {
 	t := strings.TrimSpace(s)
-	if t == "" || (t[0] != '{' && t[0] != '[') || !jsonvalid.String(t) {
+	if t == "" || (t[0] != '{' && t[0] != '[') || !jsonscan.ValidString(t) {
 		return gjson.Result{}
 	}
 	return gjson.Parse(t)

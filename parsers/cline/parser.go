@@ -39,10 +39,8 @@ type pendingResult struct {
 }
 
 type parser struct {
-	emit   parsers.Emit
+	out    parsers.Out // its Time is the current line's message's, when known
 	line   *parsers.Line
-	ev     streaming.Event
-	now    time.Time // time of the current line's message, when known
 	seq    int
 	lastTS int64 // latest message time (ms), for durations
 
@@ -70,15 +68,15 @@ func newParser() *parser {
 }
 
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.emit, p.line = emit, l
+	p.out.Emit, p.line = emit, l
 	p.seq++
 	m, ok := readMsg(l, p.seq)
 	if !ok {
 		return p.other(l)
 	}
-	p.now = time.Time{}
+	p.out.Time = time.Time{}
 	if m.ts > 1e11 {
-		p.now = time.UnixMilli(m.ts)
+		p.out.Time = time.UnixMilli(m.ts)
 		p.lastTS = m.ts
 	}
 	sum := hashString(l.JSON)
@@ -118,7 +116,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 
 // Finish emits the result of a completion_result whose idle ask never came.
 func (p *parser) Finish(emit parsers.Emit) error {
-	p.emit = emit
+	p.out.Emit = emit
 	if err := p.flushPending(); err != nil {
 		return err
 	}
@@ -152,18 +150,6 @@ func (p *parser) remember(id string) *entry {
 	p.msgs[id] = e
 	p.order = append(p.order, id)
 	return e
-}
-
-// send stamps the scratch event with the line's time and emits it.
-func (p *parser) send() error { return p.sendAs(streaming.Delta) }
-
-// sendAs is send for a text-like event that mode says is a delta, a
-// snapshot or a final (parsers.Send).
-func (p *parser) sendAs(mode streaming.Mode) error {
-	if p.ev.Time.IsZero() {
-		p.ev.Time = p.now
-	}
-	return parsers.Send(p.emit, mode, &p.ev)
 }
 
 // boundaries starts runs, ends the open tool call and flushes a pending
@@ -219,8 +205,8 @@ func (p *parser) startRun(model, session string) error {
 	p.tool = nil // the session closes what is still open as incomplete
 	p.pending = nil
 	p.run = run{}
-	p.ev = streaming.Event{Kind: streaming.KindSessionStart, Model: model, SessionID: session}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindSessionStart, Model: model, SessionID: session}
+	return p.out.Push()
 }
 
 // activity reports a message that is part of the agent's work, as opposed
@@ -381,7 +367,5 @@ func (p *parser) unknown(m *msg, st *entry) error {
 	if !once(m, st) {
 		return nil
 	}
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: m.kind + ":" + m.sub}
-	p.ev.Text = p.line.JSON
-	return p.send()
+	return p.out.Unknown(m.kind+":"+m.sub, p.line.JSON)
 }

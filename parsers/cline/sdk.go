@@ -35,7 +35,7 @@ type sdkState struct {
 // SDK CLI's lines.
 func (p *parser) other(l *parsers.Line) error {
 	typ := l.Str("type")
-	p.now = time.Time{}
+	p.out.Time = time.Time{}
 	if l.Get("ts").Type == gjson.String || sdkTypes[typ] {
 		return p.sdkLine(l, typ)
 	}
@@ -59,8 +59,8 @@ func (p *parser) other(l *parsers.Line) error {
 		if text == "" {
 			text = l.Get("error").String()
 		}
-		p.ev = streaming.Event{Kind: streaming.KindError, Text: text}
-		return p.send()
+		p.out.Ev = streaming.Event{Kind: streaming.KindError, Text: text}
+		return p.out.Push()
 	case "completion":
 		if p.pending != nil {
 			return p.flushPending()
@@ -75,14 +75,14 @@ func (p *parser) other(l *parsers.Line) error {
 		}
 		return p.result(ok, "", reason)
 	}
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: typ, Text: l.JSON}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindUnknown, Type: typ, Text: l.JSON}
+	return p.out.Push()
 }
 
 // sdkLine handles one line of the SDK CLI.
 func (p *parser) sdkLine(l *parsers.Line, typ string) error {
 	if t, err := time.Parse(time.RFC3339Nano, l.Str("ts")); err == nil {
-		p.now = t
+		p.out.Time = t
 	}
 	s := &p.sdk
 	if !p.started || typ == "run_start" {
@@ -102,15 +102,15 @@ func (p *parser) sdkLine(l *parsers.Line, typ string) error {
 	case "run_aborted":
 		text := joinText("run aborted", l.Str("message"))
 		if s.resulted {
-			return p.status(text, streaming.LevelWarning)
+			return p.out.Status(text, streaming.LevelWarning)
 		}
 		s.resulted = true
-		p.ev = streaming.Event{Kind: streaming.KindResult, Reason: joinText("aborted", l.Str("message"))}
-		return p.send()
+		p.out.Ev = streaming.Event{Kind: streaming.KindResult, Reason: joinText("aborted", l.Str("message"))}
+		return p.out.Push()
 	case "run_abort_requested":
-		return p.status(joinText("abort requested", l.Str("reason")), streaming.LevelWarning)
+		return p.out.Status(joinText("abort requested", l.Str("reason")), streaming.LevelWarning)
 	case "team_restored":
-		return p.status(joinText("team restored", l.Str("teamName")), streaming.LevelInfo)
+		return p.out.Status(joinText("team restored", l.Str("teamName")), streaming.LevelInfo)
 	case "team_event":
 		ev := l.Get("event")
 		kind := ev.Get("type").String()
@@ -121,15 +121,15 @@ func (p *parser) sdkLine(l *parsers.Line, typ string) error {
 		if a := ev.Get("agentId").String(); a != "" {
 			text += " " + a
 		}
-		return p.status(text, streaming.LevelInfo)
+		return p.out.Status(text, streaming.LevelInfo)
 	case "hook_event":
 		return nil // hook bookkeeping: nothing to show
 	case "error":
-		p.ev = streaming.Event{Kind: streaming.KindError, Text: l.Str("message")}
-		return p.send()
+		p.out.Ev = streaming.Event{Kind: streaming.KindError, Text: l.Str("message")}
+		return p.out.Push()
 	}
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: typ, Text: l.JSON}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindUnknown, Type: typ, Text: l.JSON}
+	return p.out.Push()
 }
 
 // sdkMessage opens the iteration's assistant message.
@@ -142,8 +142,7 @@ func (p *parser) sdkMessage() error {
 		s.msg = "run" + strconv.Itoa(s.run) + ".iter" + strconv.Itoa(s.iter)
 	}
 	s.open = true
-	p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: s.msg, Role: streaming.RoleAssistant}
-	return p.send()
+	return p.out.Start(parsers.Msg{ID: s.msg, Role: streaming.RoleAssistant})
 }
 
 // sdkClose closes the iteration's message.
@@ -155,9 +154,9 @@ func (p *parser) sdkClose() error {
 		return nil
 	}
 	s.open = false
-	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: s.msg, Role: streaming.RoleAssistant}
+	m := parsers.Msg{ID: s.msg, Role: streaming.RoleAssistant}
 	s.msg = ""
-	return p.send()
+	return p.out.Stop(m)
 }
 
 // sdkEvent handles an agent_event's event.
@@ -181,8 +180,8 @@ func (p *parser) sdkEvent(l *parsers.Line, ev gjson.Result) error {
 	case "content_update":
 		id := ev.Get("toolCallId").String()
 		if u := ev.Get("update"); u.Type == gjson.String && id != "" {
-			p.ev = streaming.Event{Kind: streaming.KindToolOutputDelta, ID: id, Text: u.Str}
-			return p.send()
+			p.out.Ev = streaming.Event{Kind: streaming.KindToolOutputDelta, ID: id, Text: u.Str}
+			return p.out.Push()
 		}
 		return nil
 	case "usage":
@@ -194,8 +193,8 @@ func (p *parser) sdkEvent(l *parsers.Line, ev gjson.Result) error {
 			CostUSD:          ev.Get("cost").Float(),
 			HasCost:          ev.Get("cost").Type == gjson.Number,
 		}
-		p.ev = streaming.Event{Kind: streaming.KindUsage, Usage: &u}
-		return p.send()
+		p.out.Ev = streaming.Event{Kind: streaming.KindUsage, Usage: &u}
+		return p.out.Push()
 	case "notice":
 		text := ev.Get("message").String()
 		if text == "" {
@@ -204,7 +203,7 @@ func (p *parser) sdkEvent(l *parsers.Line, ev gjson.Result) error {
 		if text == "" {
 			return nil
 		}
-		return p.status(parsers.Clip(firstLine(text), 300), streaming.LevelInfo)
+		return p.out.Status(parsers.Clip(firstLine(text), 300), streaming.LevelInfo)
 	case "done":
 		s.done = true
 		s.doneReason = ev.Get("reason").String()
@@ -216,14 +215,14 @@ func (p *parser) sdkEvent(l *parsers.Line, ev gjson.Result) error {
 			text = ev.Get("error").String()
 		}
 		rec := ev.Get("recoverable").Bool()
-		p.ev = streaming.Event{Kind: streaming.KindError, Text: text, Fatal: !rec}
+		p.out.Ev = streaming.Event{Kind: streaming.KindError, Text: text, Fatal: !rec}
 		if rec {
-			p.ev.Level = streaming.LevelWarning
+			p.out.Ev.Level = streaming.LevelWarning
 		}
-		return p.send()
+		return p.out.Push()
 	}
-	p.ev = streaming.Event{Kind: streaming.KindUnknown, Type: "agent_event:" + kind, Text: l.JSON}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindUnknown, Type: "agent_event:" + kind, Text: l.JSON}
+	return p.out.Push()
 }
 
 // sdkContent handles content_start (a chunk) and content_end (the whole
@@ -249,8 +248,8 @@ func (p *parser) sdkContent(ev gjson.Result, end bool) error {
 				return err
 			}
 			*open = true
-			p.ev = streaming.Event{Kind: kind, Message: s.msg, Block: *block, Text: v.Str, Role: streaming.RoleAssistant}
-			if err := p.sendAs(mode); err != nil {
+			p.out.Ev = streaming.Event{Kind: kind, Message: s.msg, Block: *block, Text: v.Str, Role: streaming.RoleAssistant}
+			if err := p.out.Send(mode); err != nil {
 				return err
 			}
 		}
@@ -268,28 +267,28 @@ func (p *parser) sdkContent(ev gjson.Result, end bool) error {
 			id = "run" + strconv.Itoa(s.run) + ".tool" + strconv.Itoa(s.tools)
 		}
 		if !end {
-			p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: id,
+			p.out.Ev = streaming.Event{Kind: streaming.KindToolStart, ID: id,
 				Name: parsers.CleanToolName(ev.Get("toolName").String()), Input: parsers.JSONText(ev.Get("input"))}
-			return p.send()
+			return p.out.Push()
 		}
-		p.ev = streaming.Event{Kind: streaming.KindToolEnd, ID: id, Status: streaming.ToolOK,
+		p.out.Ev = streaming.Event{Kind: streaming.KindToolEnd, ID: id, Status: streaming.ToolOK,
 			DurationMS: ev.Get("durationMs").Int()}
 		if out := ev.Get("output"); out.Type == gjson.String {
-			p.ev.Output = out.Str
+			p.out.Ev.Output = out.Str
 		} else if out.Exists() && out.Type != gjson.Null {
-			p.ev.Output = out.Raw
+			p.out.Ev.Output = out.Raw
 		}
 		if e := ev.Get("error"); e.Exists() && e.Type != gjson.Null && e.String() != "" {
-			p.ev.Status = streaming.ToolError
+			p.out.Ev.Status = streaming.ToolError
 			msg := e.Get("message").String()
 			if msg == "" {
 				msg = e.String()
 			}
-			if p.ev.Output == "" {
-				p.ev.Output = msg
+			if p.out.Ev.Output == "" {
+				p.out.Ev.Output = msg
 			}
 		}
-		return p.send()
+		return p.out.Push()
 	}
 	return nil
 }
@@ -303,15 +302,15 @@ func (p *parser) sdkResult(l *parsers.Line) error {
 	s.resulted = true
 	reason := l.Str("finishReason")
 	ok := reason == "completed"
-	p.ev = streaming.Event{Kind: streaming.KindResult, OK: ok,
+	p.out.Ev = streaming.Event{Kind: streaming.KindResult, OK: ok,
 		DurationMS: l.Get("durationMs").Int(), Turns: int(l.Get("iterations").Int())}
 	text := l.Str("text")
 	if ok {
-		p.ev.Text = text
+		p.out.Ev.Text = text
 	} else {
-		p.ev.Reason = reason
+		p.out.Ev.Reason = reason
 		if text != "" {
-			p.ev.Reason += ": " + parsers.Clip(firstLine(text), 200)
+			p.out.Ev.Reason += ": " + parsers.Clip(firstLine(text), 200)
 		}
 	}
 	u := l.Get("aggregateUsage")
@@ -323,7 +322,7 @@ func (p *parser) sdkResult(l *parsers.Line) error {
 		if !cost.Exists() {
 			cost = u.Get("cost")
 		}
-		p.ev.Usage = &streaming.Usage{
+		p.out.Ev.Usage = &streaming.Usage{
 			InputTokens:      u.Get("inputTokens").Int(),
 			OutputTokens:     u.Get("outputTokens").Int(),
 			CacheReadTokens:  u.Get("cacheReadTokens").Int(),
@@ -332,7 +331,7 @@ func (p *parser) sdkResult(l *parsers.Line) error {
 			HasCost:          cost.Type == gjson.Number,
 		}
 	}
-	return p.send()
+	return p.out.Push()
 }
 
 // sdkFinish gives the result of an SDK run whose run_result line never
@@ -344,11 +343,11 @@ func (p *parser) sdkFinish() error {
 	}
 	s.resulted = true
 	ok := s.doneReason == "completed"
-	p.ev = streaming.Event{Kind: streaming.KindResult, OK: ok}
+	p.out.Ev = streaming.Event{Kind: streaming.KindResult, OK: ok}
 	if ok {
-		p.ev.Text = s.doneText
+		p.out.Ev.Text = s.doneText
 	} else {
-		p.ev.Reason = s.doneReason
+		p.out.Ev.Reason = s.doneReason
 	}
-	return p.emit.Push(&p.ev)
+	return p.out.Push()
 }

@@ -38,7 +38,7 @@ func (p *parser) apiRequest(m *msg, st *entry, isNew bool) error {
 			return nil
 		}
 		st.api = apiShown
-		return p.status("API request started", streaming.LevelInfo)
+		return p.out.Status("API request started", streaming.LevelVerbose)
 	}
 	st.api = apiDone
 	u := streaming.Usage{
@@ -51,8 +51,8 @@ func (p *parser) apiRequest(m *msg, st *entry, isNew bool) error {
 	}
 	if u.Total() > 0 || u.CacheReadTokens > 0 || u.CacheWriteTokens > 0 || u.CostUSD > 0 {
 		p.addUsage(u)
-		p.ev = streaming.Event{Kind: streaming.KindUsage, Usage: &u}
-		if err := p.send(); err != nil {
+		p.out.Ev = streaming.Event{Kind: streaming.KindUsage, Usage: &u}
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
@@ -65,9 +65,9 @@ func (p *parser) apiRequest(m *msg, st *entry, isNew bool) error {
 	case cancel == "streaming_failed":
 		return p.warnError("API request failed (streaming failed)")
 	case cancel != "":
-		return p.status("API request cancelled ("+cancel+")", streaming.LevelWarning)
+		return p.out.Status("API request cancelled ("+cancel+")", streaming.LevelWarning)
 	}
-	return p.status(apiSummary(u), streaming.LevelInfo)
+	return p.out.Status(apiSummary(u), streaming.LevelVerbose)
 }
 
 // apiSummary is the status line of a finished request:
@@ -117,16 +117,11 @@ func (p *parser) addUsage(u streaming.Usage) {
 	p.run.hasUsage = true
 }
 
-func (p *parser) status(text, level string) error {
-	p.ev = streaming.Event{Kind: streaming.KindStatus, Text: text, Level: level}
-	return p.send()
-}
-
 // warnError is an error the agent recovers from (a failed request it
 // retries, a diff that did not apply).
 func (p *parser) warnError(text string) error {
-	p.ev = streaming.Event{Kind: streaming.KindError, Text: text, Level: streaming.LevelWarning}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindError, Text: text, Level: streaming.LevelWarning}
+	return p.out.Push()
 }
 
 // retry is a retried or delayed API request: a warning status line.
@@ -161,7 +156,7 @@ func (p *parser) retry(m *msg, st *entry) error {
 			text += " (" + parsers.Clip(t, 200) + ")"
 		}
 	}
-	return p.status(text, streaming.LevelWarning)
+	return p.out.Status(text, streaming.LevelWarning)
 }
 
 // sayError is say error and its kin; only say error is an error proper,
@@ -176,8 +171,8 @@ func (p *parser) sayError(m *msg, st *entry) error {
 		if text == "" {
 			text = "error"
 		}
-		p.ev = streaming.Event{Kind: streaming.KindError, Text: text}
-		return p.send()
+		p.out.Ev = streaming.Event{Kind: streaming.KindError, Text: text}
+		return p.out.Push()
 	case "diff_error":
 		return p.warnError(joinText("diff edit failed", text))
 	case "rooignore_error", "clineignore_error":
@@ -218,7 +213,7 @@ func (p *parser) notice(m *msg, st *entry) error {
 	if strings.HasSuffix(m.sub, "_warning") {
 		level = streaming.LevelWarning
 	}
-	return p.status(text, level)
+	return p.out.Status(text, level)
 }
 
 // resumed is the ask that reopens a task.
@@ -226,7 +221,7 @@ func (p *parser) resumed(m *msg, st *entry) error {
 	if !once(m, st) {
 		return nil
 	}
-	return p.status("task resumed", streaming.LevelInfo)
+	return p.out.Status("task resumed", streaming.LevelInfo)
 }
 
 // checkpoint is say checkpoint_saved (Kilo: the hash is the text) or
@@ -241,7 +236,7 @@ func (p *parser) checkpoint(m *msg, st *entry) error {
 		hash = strings.TrimSpace(m.text)
 	}
 	if hash == "" {
-		return p.status("checkpoint saved", streaming.LevelInfo)
+		return p.out.Status("checkpoint saved", streaming.LevelVerbose)
 	}
 	if p.checkpoints[hash] {
 		return nil
@@ -254,7 +249,7 @@ func (p *parser) checkpoint(m *msg, st *entry) error {
 	if len(short) > 12 && !strings.ContainsAny(short, " \n") {
 		short = short[:12]
 	}
-	return p.status("checkpoint "+parsers.Clip(short, 80), streaming.LevelInfo)
+	return p.out.Status("checkpoint "+parsers.Clip(short, 80), streaming.LevelVerbose)
 }
 
 // plan is Cline's task_progress (a markdown checklist) or Kilo's edited
@@ -282,8 +277,8 @@ func (p *parser) emitPlan(entries []streaming.PlanEntry) error {
 		return nil
 	}
 	p.lastPlan = key.String()
-	p.ev = streaming.Event{Kind: streaming.KindPlan, Entries: entries}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindPlan, Entries: entries}
+	return p.out.Push()
 }
 
 // planEntries reads a todo list: a JSON {todos:[{content,status}]} or a
@@ -344,12 +339,12 @@ func (p *parser) context(m *msg, st *entry) error {
 		if cost := c.Get("cost").Float(); cost > 0 {
 			u := streaming.Usage{CostUSD: cost, HasCost: true}
 			p.addUsage(u)
-			p.ev = streaming.Event{Kind: streaming.KindUsage, Usage: &u}
-			if err := p.send(); err != nil {
+			p.out.Ev = streaming.Event{Kind: streaming.KindUsage, Usage: &u}
+			if err := p.out.Push(); err != nil {
 				return err
 			}
 		}
-		return p.status(text, streaming.LevelInfo)
+		return p.out.Status(text, streaming.LevelInfo)
 	}
 	c := p.line.Get("contextTruncation")
 	text := "context truncated"
@@ -359,7 +354,7 @@ func (p *parser) context(m *msg, st *entry) error {
 	if prev, next := c.Get("prevContextTokens").Int(), c.Get("newContextTokens").Int(); prev > 0 {
 		text += fmt.Sprintf(" (%s → %s tokens)", humanTokens(prev), humanTokens(next))
 	}
-	return p.status(text, streaming.LevelInfo)
+	return p.out.Status(text, streaming.LevelInfo)
 }
 
 // image is say image: summarised, never printed.
@@ -374,7 +369,7 @@ func (p *parser) image(m *msg, st *entry) error {
 	if s == "" {
 		return nil
 	}
-	return p.status("image "+s, streaming.LevelInfo)
+	return p.out.Status("image "+s, streaming.LevelInfo)
 }
 
 // imageSummaries summarises a message's images (data URLs or paths).

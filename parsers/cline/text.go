@@ -29,25 +29,23 @@ func (p *parser) block(m *msg, st *entry, kind streaming.Kind, role, text string
 			return nil
 		}
 		st.started = true
-		p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: m.id, Role: role}
-		if err := p.send(); err != nil {
+		if err := p.out.Start(parsers.Msg{ID: m.id, Role: role}); err != nil {
 			return err
 		}
 	}
-	p.ev = streaming.Event{Kind: kind, Message: m.id, Role: role, Text: text}
+	p.out.Ev = streaming.Event{Kind: kind, Message: m.id, Role: role, Text: text}
 	mode := streaming.Snapshot
 	if m.complete() {
 		mode = streaming.Final
 	}
-	if err := p.sendAs(mode); err != nil {
+	if err := p.out.Send(mode); err != nil {
 		return err
 	}
 	if !m.complete() {
 		return nil
 	}
 	st.done = true
-	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: m.id, Role: role}
-	return p.send()
+	return p.out.Stop(parsers.Msg{ID: m.id, Role: role})
 }
 
 // sayText is assistant text, except the first say text of a task: Cline
@@ -86,21 +84,7 @@ func (p *parser) userMessage(m *msg, st *entry) error {
 	if text == "" {
 		return nil
 	}
-	return p.wholeMessage(m.id, streaming.RoleUser, text)
-}
-
-// wholeMessage emits a complete message in one piece.
-func (p *parser) wholeMessage(id, role, text string) error {
-	p.ev = streaming.Event{Kind: streaming.KindMessageStart, Message: id, Role: role}
-	if err := p.send(); err != nil {
-		return err
-	}
-	p.ev = streaming.Event{Kind: streaming.KindTextDelta, Message: id, Role: role, Text: text}
-	if err := p.sendAs(streaming.Final); err != nil {
-		return err
-	}
-	p.ev = streaming.Event{Kind: streaming.KindMessageStop, Message: id, Role: role}
-	return p.send()
+	return p.out.Message(parsers.Msg{ID: m.id, Role: streaming.RoleUser}, streaming.KindTextDelta, text)
 }
 
 // completion is say completion_result: the final answer. It streams like
@@ -139,7 +123,7 @@ func (p *parser) completionAsk(m *msg, st *entry) error {
 		return nil // the answer of this run was already given
 	}
 	if text != "" && text != p.lastFinal {
-		if err := p.wholeMessage(m.id, streaming.RoleAssistant, text); err != nil {
+		if err := p.out.Message(parsers.Msg{ID: m.id, Role: streaming.RoleAssistant}, streaming.KindTextDelta, text); err != nil {
 			return err
 		}
 		p.lastFinal = text
@@ -166,15 +150,15 @@ func (p *parser) result(ok bool, text, reason string) error {
 	}
 	p.pending = nil
 	p.run.ended = true
-	p.ev = streaming.Event{Kind: streaming.KindResult, OK: ok, Text: text, Reason: reason, Turns: p.run.requests}
+	p.out.Ev = streaming.Event{Kind: streaming.KindResult, OK: ok, Text: text, Reason: reason, Turns: p.run.requests}
 	if p.run.hasUsage {
 		u := p.run.usage
-		p.ev.Usage = &u
+		p.out.Ev.Usage = &u
 	}
 	if p.run.firstTS > 0 && p.lastTS > p.run.firstTS {
-		p.ev.DurationMS = p.lastTS - p.run.firstTS
+		p.out.Ev.DurationMS = p.lastTS - p.run.firstTS
 	}
-	return p.send()
+	return p.out.Push()
 }
 
 // failureLabels name the idle asks that end a run in failure.
@@ -205,8 +189,8 @@ func (p *parser) failure(m *msg, st *entry) error {
 		full += ": " + text
 	}
 	p.pending = nil // a later failure is what the run ended with
-	p.ev = streaming.Event{Kind: streaming.KindError, Text: full, Fatal: true}
-	if err := p.send(); err != nil {
+	p.out.Ev = streaming.Event{Kind: streaming.KindError, Text: full, Fatal: true}
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	reason := m.sub
@@ -252,7 +236,7 @@ func (p *parser) followup(m *msg, st *entry) error {
 	if b.Len() == 0 {
 		return nil
 	}
-	return p.wholeMessage(m.id, streaming.RoleAssistant, b.String())
+	return p.out.Message(parsers.Msg{ID: m.id, Role: streaming.RoleAssistant}, streaming.KindTextDelta, b.String())
 }
 
 // planResponse is Cline's plan-mode answer (ask plan_mode_respond), JSON

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -68,8 +68,8 @@ func (p *parser) startTool(m *msg, st *entry, kind toolKind, name, title, input 
 		}
 	}
 	p.sawAgent = true
-	p.ev = streaming.Event{Kind: streaming.KindToolStart, ID: m.id, Name: name, Title: title, Input: input}
-	if err := p.send(); err != nil {
+	p.out.Ev = streaming.Event{Kind: streaming.KindToolStart, ID: m.id, Name: name, Title: title, Input: input}
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	p.tool = &openTool{id: m.id, kind: kind}
@@ -80,8 +80,8 @@ func (p *parser) startTool(m *msg, st *entry, kind toolKind, name, title, input 
 func (p *parser) endTool(status streaming.ToolStatus) error {
 	t := p.tool
 	p.tool = nil
-	p.ev = streaming.Event{Kind: streaming.KindToolEnd, ID: t.id, Status: status}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindToolEnd, ID: t.id, Status: status}
+	return p.out.Push()
 }
 
 // output shows new output of the open call.
@@ -92,8 +92,8 @@ func (p *parser) output(text string) error {
 	t := p.tool
 	t.hasOut = true
 	t.nl = strings.HasSuffix(text, "\n")
-	p.ev = streaming.Event{Kind: streaming.KindToolOutputDelta, ID: t.id, Text: text}
-	return p.send()
+	p.out.Ev = streaming.Event{Kind: streaming.KindToolOutputDelta, ID: t.id, Text: text}
+	return p.out.Push()
 }
 
 // fileTool is say/ask tool: JSON naming the tool with its path and diff or
@@ -244,7 +244,7 @@ func (p *parser) mcpRequest(m *msg, st *entry) error {
 		name = server + "." + name
 	}
 	input := d.Raw
-	if args := d.Get("arguments").String(); args != "" && jsonvalid.String(args) {
+	if args := d.Get("arguments").String(); args != "" && jsonscan.ValidString(args) {
 		input = args
 	}
 	if input == "" {

@@ -24,8 +24,19 @@ import (
 // Agent is the codex format for the registry.
 var Agent = parsers.Agent{
 	Name:   "codex",
-	Detect: detectAll, // exec, app-server and rollout lines (dispatch.go)
-	New:    newDispatch,
+	Detect: readers.Detect,
+	New:    readers.New,
+	Tools:  tools,
+}
+
+// readers are the three families of input the codex agent reads, told
+// apart line by line: `codex exec --json` (parser), the app-server's
+// JSON-RPC notifications (appServer, appserver.go) and the session
+// rollout files of ~/.codex/sessions (rollout, rollout.go).
+var readers = parsers.Readers{
+	{Detect: Detect, New: func() parsers.Parser { return newParser() }},
+	{Detect: detectAppServer, New: func() parsers.Parser { return newAppServer() }},
+	{Detect: detectRollout, New: func() parsers.Parser { return newRollout() }},
 }
 
 // tool is a tool call the parser has started and not ended.

@@ -397,7 +397,7 @@ func describeApp(ev *streaming.Event, typ string, it gjson.Result) {
 		ch := it.Get("changes")
 		ev.Title = changeTitle(ch)
 		ev.Input = jsonObject("changes", rawOrEmpty(ch))
-		ev.Edits = editsOf(ch)
+		ev.Edits = changeEdits(ch)
 	case "mcpToolCall", "dynamicToolCall":
 		server, tool := it.Get("server").String(), it.Get("tool").String()
 		if server == "" {

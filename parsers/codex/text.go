@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -30,7 +30,7 @@ func usageOf(u gjson.Result) *streaming.Usage {
 // "invalid_request_error (400): …". Anything else is kept as it is.
 func errorText(msg string) string {
 	s := strings.TrimSpace(msg)
-	if !strings.HasPrefix(s, "{") || !jsonvalid.String(s) {
+	if !strings.HasPrefix(s, "{") || !jsonscan.ValidString(s) {
 		return msg
 	}
 	v := gjson.Parse(s)

@@ -27,6 +27,7 @@ var Agent = parsers.Agent{
 	Name:   "copilot",
 	Detect: detect,
 	New:    func() parsers.Parser { return newParser() },
+	Tools:  tools,
 	// The parser copies every string it keeps (message ids, the model).
 	Borrow: true,
 }

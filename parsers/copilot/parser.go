@@ -14,9 +14,9 @@ import (
 // parser is the state of one Copilot stream: where the run is, and the
 // ids of the messages it opened. It keeps no text: the session does.
 type parser struct {
-	ev streaming.Event
-	t  time.Time // the line's timestamp
-	n  int       // the line's number
+	out parsers.Out // its Time is the line's timestamp
+	ids parsers.IDs
+	n   int // the line's number
 
 	started bool   // session.start was emitted for the current run
 	first   string // the event id of the run's first line: seen again, the log repeats
@@ -32,7 +32,6 @@ type parser struct {
 	think     string
 	thinkOpen bool
 	thinkDone bool // the call's assistant.message has come: its reasoning is over
-	seq       int  // generated ids
 
 	failMsg string // a session.error or failed shutdown of the run
 	aborted string // the abort reason, when the run was aborted
@@ -40,18 +39,6 @@ type parser struct {
 
 func newParser() *parser {
 	return &parser{open: make(map[string]bool)}
-}
-
-// event resets the scratch event to one of kind k at the line's time.
-func (p *parser) event(k streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: k, Time: p.t}
-	return &p.ev
-}
-
-// newID returns an id unique within the stream.
-func (p *parser) newID(prefix string, line int) string {
-	p.seq++
-	return prefix + strconv.Itoa(p.seq) + "@" + strconv.Itoa(line)
 }
 
 // quiet are the types shown as nothing: the session preamble, internal
@@ -122,21 +109,22 @@ func preamble(typ string) bool {
 
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.t, p.n = lineTime(l.Str("timestamp")), l.N
+	p.out.Emit = emit
+	p.out.Time, p.n = lineTime(l.Str("timestamp")), l.N
 	typ := l.Str("type")
 	if typ == "result" {
-		return p.result(l, emit)
+		return p.result(l)
 	}
 	d := readData(l)
 	if typ == "session.start" || typ == "session.resume" {
-		return p.sessionStart(l, &d, emit)
+		return p.sessionStart(l, &d)
 	}
 	if id := l.Str("id"); id != "" {
 		if p.started && id == p.first {
 			// The run's first event again: the log repeats (`cat
 			// run.jsonl run.jsonl`) or a cut-off run was replayed. -p
 			// stdout has no session.start, so this begins the new run.
-			if err := p.endRun(emit); err != nil {
+			if err := p.endRun(); err != nil {
 				return err
 			}
 		}
@@ -147,13 +135,13 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		}
 	}
 	if !p.started && !preamble(typ) {
-		if err := p.begin(emit); err != nil {
+		if err := p.begin(); err != nil {
 			return err
 		}
 	}
 	switch typ {
 	case "session.mcp_server_status_changed", "session.mcp_servers_loaded":
-		return p.mcpStatus(l, &d, emit)
+		return p.mcpStatus(l, &d)
 	case "session.tools_updated":
 		p.setModel(l.Text(d.model))
 		return nil
@@ -161,64 +149,64 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		p.setModel(l.Text(d.chosenModel))
 		return nil
 	case "user.message":
-		return p.userMessage(l, &d, emit)
+		return p.userMessage(l, &d)
 	case "assistant.turn_start":
 		p.turns++
 		p.setModel(l.Text(d.model))
-		return p.newCall(emit)
+		return p.newCall()
 	case "model.call_start":
-		return p.newCall(emit)
+		return p.newCall()
 	case "assistant.turn_end":
-		return p.closeThinking(emit)
+		return p.closeThinking()
 	case "assistant.reasoning_delta":
-		return p.thinking(l.Text(d.deltaContent), streaming.Delta, emit)
+		return p.thinking(l.Text(d.deltaContent), streaming.Delta)
 	case "assistant.reasoning":
-		return p.thinking(redacted(l.Text(d.content)), streaming.Final, emit)
+		return p.thinking(redacted(l.Text(d.content)), streaming.Final)
 	case "assistant.message_start":
-		if err := p.closeThinking(emit); err != nil {
+		if err := p.closeThinking(); err != nil {
 			return err
 		}
-		_, err := p.openText(p.messageID(l, &d), l.Text(d.parentToolCallID), emit)
+		_, err := p.openText(p.messageID(l, &d), l.Text(d.parentToolCallID))
 		return err
 	case "assistant.message_delta":
-		return p.textDelta(l, &d, emit)
+		return p.textDelta(l, &d)
 	case "assistant.message":
-		return p.message(l, &d, emit)
+		return p.message(l, &d)
 	case "assistant.usage":
-		return p.usage(l, &d, emit)
+		return p.usage(l, &d)
 	case "assistant.idle":
 		if d.aborted == "true" && p.aborted == "" {
 			p.aborted = "aborted"
 		}
-		return p.closeThinking(emit)
+		return p.closeThinking()
 	case "abort":
 		p.aborted = "aborted"
 		if r := l.Text(d.reason); r != "" {
 			p.aborted = "aborted (" + r + ")"
 		}
-		return p.status(p.aborted, streaming.LevelWarning, emit)
+		return p.out.Status(p.aborted, streaming.LevelWarning)
 	case "tool.execution_start":
-		return p.toolStart(l, &d, emit)
+		return p.toolStart(l, &d)
 	case "tool.execution_partial_result":
-		e := p.event(streaming.KindToolOutputDelta)
+		e := p.out.New(streaming.KindToolOutputDelta)
 		e.ID, e.Text = l.Text(d.toolCallID), l.Text(d.partialOutput)
 		if e.Text == "" {
 			return nil
 		}
-		return emit.Push(e)
+		return p.out.Push()
 	case "tool.execution_progress":
-		return p.status(l.Text(d.progressMessage), streaming.LevelInfo, emit)
+		return p.out.Status(l.Text(d.progressMessage), streaming.LevelInfo)
 	case "tool.execution_complete":
-		return p.toolEnd(l, &d, emit)
+		return p.toolEnd(l, &d)
 	case "session.error":
-		return p.sessionError(l, &d, emit)
+		return p.sessionError(l, &d)
 	case "session.shutdown":
 		if l.Text(d.shutdownType) == "error" {
 			msg := l.Text(d.errorReason)
 			if msg == "" {
 				msg = "the session shut down on an error"
 			}
-			return p.fail(msg, emit)
+			return p.fail(msg)
 		}
 		return nil
 	case "model.call_failure":
@@ -226,51 +214,50 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		if msg == "" {
 			msg = "a model call failed"
 		}
-		return p.status("model call failed: "+msg, streaming.LevelWarning, emit)
+		return p.out.Status("model call failed: "+msg, streaming.LevelWarning)
 	case "assistant.turn_retry":
 		msg := "retrying the turn"
 		if r := l.Text(d.reason); r != "" {
 			msg += ": " + r
 		}
-		return p.status(msg, streaming.LevelWarning, emit)
+		return p.out.Status(msg, streaming.LevelWarning)
 	case "session.info":
-		return p.status(l.Text(d.message), streaming.LevelInfo, emit)
+		return p.out.Status(l.Text(d.message), streaming.LevelInfo)
 	case "session.warning":
-		return p.status(l.Text(d.message), streaming.LevelWarning, emit)
+		return p.out.Status(l.Text(d.message), streaming.LevelWarning)
 	case "session.compaction_start":
-		return p.status("compacting the context", streaming.LevelInfo, emit)
+		return p.out.Status("compacting the context", streaming.LevelInfo)
 	case "session.compaction_complete":
 		if d.success == "false" {
 			msg := "compaction failed"
 			if m := errString(l, d.errorText); m != "" {
 				msg += ": " + m
 			}
-			return p.status(msg, streaming.LevelWarning, emit)
+			return p.out.Status(msg, streaming.LevelWarning)
 		}
-		return p.status("context compacted", streaming.LevelInfo, emit)
+		return p.out.Status("context compacted", streaming.LevelInfo)
 	case "session.task_complete":
-		return p.status(l.Text(d.summary), streaming.LevelInfo, emit)
+		return p.out.Status(l.Text(d.summary), streaming.LevelInfo)
 	case "system.notification":
-		return p.status(l.Text(d.content), streaming.LevelInfo, emit)
+		return p.out.Status(l.Text(d.content), streaming.LevelInfo)
 	case "session.plan_changed":
-		return p.status("plan "+l.Text(d.operation), streaming.LevelInfo, emit)
+		return p.out.Status("plan "+l.Text(d.operation), streaming.LevelInfo)
 	case "session.model_change":
-		return p.status("model: "+l.Text(d.newModel), streaming.LevelInfo, emit)
+		return p.out.Status("model: "+l.Text(d.newModel), streaming.LevelInfo)
 	case "subagent.started", "subagent.completed", "subagent.failed":
-		return p.subagent(typ, l, &d, emit)
+		return p.subagent(typ, l, &d)
 	}
 	if isQuiet(typ) {
 		return nil
 	}
-	e := p.event(streaming.KindUnknown)
-	e.Type, e.Text = typ, l.JSON
-	return emit.Push(e)
+	return p.out.Unknown(typ, l.JSON)
 }
 
 // Finish closes what the parser opened; open tool calls are left to the
 // session, which ends them as incomplete.
 func (p *parser) Finish(emit parsers.Emit) error {
-	return p.closeAll(emit)
+	p.out.Emit = emit
+	return p.closeAll()
 }
 
 func (p *parser) setModel(m string) {
@@ -280,45 +267,35 @@ func (p *parser) setModel(m string) {
 }
 
 // begin starts a run: Copilot's -p stdout has no session.start line.
-func (p *parser) begin(emit parsers.Emit) error {
+func (p *parser) begin() error {
 	p.started = true
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.Model = p.model
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // sessionStart is the session.start (or resume) of events.jsonl.
-func (p *parser) sessionStart(l *parsers.Line, d *data, emit parsers.Emit) error {
+func (p *parser) sessionStart(l *parsers.Line, d *data) error {
 	if p.started {
-		if err := p.endRun(emit); err != nil {
+		if err := p.endRun(); err != nil {
 			return err
 		}
 	}
 	p.started = true
 	p.first = strings.Clone(l.Str("id"))
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = l.Text(d.sessionID)
 	e.Model = l.Text(d.selectedModel)
 	if e.Model == "" {
 		e.Model = p.model
 	}
 	e.CWD = l.Field(d.context, "cwd").String()
-	return emit.Push(e)
-}
-
-// status emits a status line (nothing for an empty text).
-func (p *parser) status(text, level string, emit parsers.Emit) error {
-	if strings.TrimSpace(text) == "" {
-		return nil
-	}
-	e := p.event(streaming.KindStatus)
-	e.Text, e.Level = text, level
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // mcpStatus shows MCP servers that failed to start (the others are
 // preamble noise).
-func (p *parser) mcpStatus(l *parsers.Line, d *data, emit parsers.Emit) error {
+func (p *parser) mcpStatus(l *parsers.Line, d *data) error {
 	show := func(name, status, errText string) error {
 		switch status {
 		case "failed", "needs-auth":
@@ -329,7 +306,7 @@ func (p *parser) mcpStatus(l *parsers.Line, d *data, emit parsers.Emit) error {
 		if errText != "" {
 			msg += ": " + errText
 		}
-		return p.status(msg, streaming.LevelWarning, emit)
+		return p.out.Status(msg, streaming.LevelWarning)
 	}
 	if d.serverName != "" {
 		return show(l.Text(d.serverName), l.Text(d.status), errString(l, d.errorText))
@@ -344,7 +321,7 @@ func (p *parser) mcpStatus(l *parsers.Line, d *data, emit parsers.Emit) error {
 }
 
 // sessionError is a user-facing error of the session: the run failed.
-func (p *parser) sessionError(l *parsers.Line, d *data, emit parsers.Emit) error {
+func (p *parser) sessionError(l *parsers.Line, d *data) error {
 	msg := l.Text(d.message)
 	if t := l.Text(d.errorType); t != "" && msg != "" {
 		msg = t + ": " + msg
@@ -354,21 +331,21 @@ func (p *parser) sessionError(l *parsers.Line, d *data, emit parsers.Emit) error
 	if msg == "" {
 		msg = "session error"
 	}
-	return p.fail(msg, emit)
+	return p.fail(msg)
 }
 
-func (p *parser) fail(msg string, emit parsers.Emit) error {
+func (p *parser) fail(msg string) error {
 	if p.failMsg == "" {
 		p.failMsg = strings.Clone(msg)
 	}
-	e := p.event(streaming.KindError)
+	e := p.out.New(streaming.KindError)
 	e.Text, e.Fatal = msg, true
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // subagent shows a sub-agent's start and end as status lines under the
 // task call that started it.
-func (p *parser) subagent(typ string, l *parsers.Line, d *data, emit parsers.Emit) error {
+func (p *parser) subagent(typ string, l *parsers.Line, d *data) error {
 	name := l.Text(d.agentDisplayName)
 	if name == "" {
 		name = l.Text(d.agentName)
@@ -376,7 +353,7 @@ func (p *parser) subagent(typ string, l *parsers.Line, d *data, emit parsers.Emi
 	if name == "" {
 		name = "sub-agent"
 	}
-	level := streaming.LevelInfo
+	level := streaming.LevelVerbose // (its call shows it running and done: chatter)
 	msg := name + " started"
 	switch typ {
 	case "subagent.completed":
@@ -387,28 +364,28 @@ func (p *parser) subagent(typ string, l *parsers.Line, d *data, emit parsers.Emi
 			msg += ": " + m
 		}
 	}
-	e := p.event(streaming.KindStatus)
+	e := p.out.New(streaming.KindStatus)
 	e.Text, e.Level, e.Parent = msg, level, l.Text(d.toolCallID)
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // result ends the run: exitCode 0 is success unless the stream reported
 // a session error or an abort.
-func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) result(l *parsers.Line) error {
 	if !p.started {
-		if err := p.begin(emit); err != nil {
+		if err := p.begin(); err != nil {
 			return err
 		}
 	}
-	if err := p.closeAll(emit); err != nil {
+	if err := p.closeAll(); err != nil {
 		return err
 	}
 	u := l.Get("usage")
-	if err := p.status(usageNote(u), streaming.LevelInfo, emit); err != nil {
+	if err := p.out.Status(usageNote(u), streaming.LevelInfo); err != nil {
 		return err
 	}
 	code := l.Get("exitCode")
-	e := p.event(streaming.KindResult)
+	e := p.out.New(streaming.KindResult)
 	e.OK = code.Int() == 0 && p.failMsg == "" && p.aborted == ""
 	switch {
 	case code.Int() != 0 && p.failMsg != "":
@@ -423,7 +400,7 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	e.Turns = p.turns
 	e.DurationMS = u.Get("sessionDurationMs").Int()
 	p.endRunState()
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // usageNote is what Copilot reports of a run's cost instead of tokens
@@ -459,8 +436,8 @@ func plural(n int) string {
 
 // endRun closes the run's messages when another run begins without a
 // result (the session reports the missing result).
-func (p *parser) endRun(emit parsers.Emit) error {
-	err := p.closeAll(emit)
+func (p *parser) endRun() error {
+	err := p.closeAll()
 	p.endRunState()
 	return err
 }

@@ -10,11 +10,11 @@ import (
 
 // toolStart is tool.execution_start: the call, with its arguments (an
 // object; "[REDACTED]" in some captures, then left out).
-func (p *parser) toolStart(l *parsers.Line, d *data, emit parsers.Emit) error {
-	if err := p.closeThinking(emit); err != nil {
+func (p *parser) toolStart(l *parsers.Line, d *data) error {
+	if err := p.closeThinking(); err != nil {
 		return err
 	}
-	e := p.event(streaming.KindToolStart)
+	e := p.out.New(streaming.KindToolStart)
 	e.ID = l.Text(d.toolCallID)
 	e.Name = toolName(l, d)
 	if strings.HasPrefix(d.arguments, "{") {
@@ -28,7 +28,7 @@ func (p *parser) toolStart(l *parsers.Line, d *data, emit parsers.Emit) error {
 		e.Subject = strings.Clone(l.Field(d.shellToolInfo, "displayCommand").String())
 	}
 	e.Parent = l.Text(d.parentToolCallID)
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // toolName is the call's name; an MCP call is server.tool.
@@ -48,8 +48,8 @@ func toolName(l *parsers.Line, d *data) string {
 // "<shellId: N completed with exit code X>" trailer of the content (or a
 // shell_exit block), and the trailer is not shown as output. An edit's
 // detailedContent is its diff.
-func (p *parser) toolEnd(l *parsers.Line, d *data, emit parsers.Emit) error {
-	e := p.event(streaming.KindToolEnd)
+func (p *parser) toolEnd(l *parsers.Line, d *data) error {
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID = l.Text(d.toolCallID)
 	if n := l.Text(d.toolName); n != "" {
 		e.Name = toolName(l, d)
@@ -91,7 +91,7 @@ func (p *parser) toolEnd(l *parsers.Line, d *data, emit parsers.Emit) error {
 			e.Output += msg
 		}
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // errString is an error field's text: a string, or an object's message.
@@ -197,4 +197,12 @@ func diffPath(s string) string {
 		}
 	}
 	return s
+}
+
+// tools is what Copilot's tool arguments mean: the keys that name a call's
+// subject (bash command, view/edit/create path, grep and glob pattern,
+// web_fetch url, task description and prompt). Edits are read by the
+// parser itself, from the edit tool's result.
+var tools = parsers.Tools{
+	Subject: []string{"command", "path", "pattern", "url", "query", "description", "prompt", "name"},
 }

@@ -18,6 +18,7 @@ var Agent = parsers.Agent{
 	Aliases: []string{"cursor-agent"},
 	Detect:  detect,
 	New:     func() parsers.Parser { return newParser() },
+	Tools:   tools,
 }
 
 // detect scores a line. Cursor shares system/user/assistant/result with

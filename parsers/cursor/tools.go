@@ -3,7 +3,7 @@ package cursor
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/jsonvalid"
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -63,7 +63,7 @@ func (c *call) describe() {
 	switch c.variant {
 	case "function":
 		c.name = c.v.Get("name").Str
-		if args := c.v.Get("arguments"); args.Type == gjson.String && jsonvalid.String(args.Str) {
+		if args := c.v.Get("arguments"); args.Type == gjson.String && jsonscan.ValidString(args.Str) {
 			c.input = args.Str
 		} else {
 			c.input = parsers.JSONText(args)
@@ -177,4 +177,38 @@ func (p *parser) toolCompleted(l *parsers.Line, emit parsers.Emit) error {
 		return p.todoPlan(l, c.v.Get("result.success"), emit)
 	}
 	return nil
+}
+
+// tools is what Cursor's tool arguments mean: the keys that name a call's
+// subject (shell command, read/edit/write/ls path, grep pattern, semSearch
+// query, the target_file of older builds), and the new text of a write.
+// An edit's diff comes in its result, which the decoder reads (a unified
+// diff as the output).
+var tools = parsers.Tools{
+	Subject: []string{"command", "path", "pattern", "url", "query", "description", "prompt", "name",
+		"target_file", "directory"},
+	Edits: toolEdits,
+}
+
+// toolEdits is the whole new text of a file a write makes: path and
+// fileText (content in function calls).
+func toolEdits(name, input, _ string) []streaming.FileEdit {
+	in := strings.TrimSpace(input)
+	if in == "" || in[0] != '{' {
+		return nil
+	}
+	if n := strings.ToLower(name); !strings.Contains(n, "write") && !strings.Contains(n, "create") {
+		return nil
+	}
+	var f parsers.Object
+	f.Reset(in)
+	path := f.Str("path")
+	text := f.Get("fileText")
+	if !text.Exists() {
+		text = f.Get("content")
+	}
+	if path == "" || text.Type != gjson.String {
+		return nil
+	}
+	return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: text.Str}}
 }

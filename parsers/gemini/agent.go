@@ -19,8 +19,17 @@ import (
 // Agent is the Gemini CLI format for the registry.
 var Agent = parsers.Agent{
 	Name:   "gemini",
-	Detect: detectAll, // stream-json lines and saved chats (dispatch.go)
-	New:    newDispatch,
+	Detect: readers.Detect,
+	New:    readers.New,
+	Tools:  tools,
+}
+
+// readers are the two families of input the gemini agent reads: the
+// headless stream (parser) and Gemini CLI's saved chats (session,
+// session.go).
+var readers = parsers.Readers{
+	{Detect: detect, New: func() parsers.Parser { return newParser() }},
+	{Detect: detectSession, New: func() parsers.Parser { return newSession() }},
 }
 
 // detect scores a line. Gemini's lines are flat objects with snake_case

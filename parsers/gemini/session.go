@@ -42,12 +42,11 @@ func isSessionMessage(l *parsers.Line) bool {
 	if !l.Has("id") || !l.Has("timestamp") || !l.Has("content") {
 		return false
 	}
-	switch l.Str("type") {
-	case "user", "gemini", "info", "warning", "error":
-		return true
-	}
-	return false
+	return sessionTypes[l.Str("type")]
 }
+
+// sessionTypes are the types of a saved chat's message records.
+var sessionTypes = map[string]bool{"user": true, "gemini": true, "info": true, "warning": true, "error": true}
 
 // session is the state of one saved chat.
 type session struct {
@@ -120,7 +119,13 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 		}
 		return nil
 	}
-	return s.message(gjson.Parse(l.JSON))
+	if sessionTypes[l.Str("type")] {
+		return s.message(gjson.Parse(l.JSON))
+	}
+	// A line among saved chat records that no family of the agent claims.
+	ev := s.set(streaming.KindUnknown)
+	ev.Type, ev.Text = l.Str("type"), l.JSON
+	return s.send()
 }
 
 func (s *session) start() error {
@@ -256,7 +261,6 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 		ev.ID = id
 		ev.Name = parsers.CleanToolName(c.Get("name").String())
 		ev.Input = compact(c.Get("args"))
-		ev.Edits = toolEdits(ev.Name, c.Get("args"))
 		if err := s.send(); err != nil {
 			return false, err
 		}
@@ -277,6 +281,7 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 	ev := s.set(streaming.KindToolEnd)
 	ev.ID, ev.Status = id, st
 	ev.Output = callOutput(c)
+	ev.Display = shellDisplay(ev.Output)
 	return true, s.send()
 }
 
@@ -311,21 +316,6 @@ func compact(v gjson.Result) string {
 		return parsers.JSONText(v)
 	}
 	return v.Get("@ugly").Raw
-}
-
-// toolEdits are the file changes of write_file and replace calls.
-func toolEdits(name string, args gjson.Result) []streaming.FileEdit {
-	path := args.Get("file_path").String()
-	if path == "" {
-		path = args.Get("absolute_path").String()
-	}
-	switch name {
-	case "write_file":
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: args.Get("content").String()}}
-	case "replace":
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: args.Get("old_string").String(), New: args.Get("new_string").String()}}
-	}
-	return nil
 }
 
 // newTurn begins a turn at a user prompt; the turn before it ends.

@@ -92,3 +92,39 @@ func TestSessionExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionUnclaimedLineKept: a line among saved chat records that no
+// family of the agent claims stays with the chat reader (as the lines
+// around it) and is kept as an unknown event, not dropped.
+func TestSessionUnclaimedLineKept(t *testing.T) {
+	r := chatRun(t, strings.Join([]string{
+		`{"sessionId":"s-1","projectHash":"h","startTime":"t","kind":"main"}`,
+		`{"id":"u","timestamp":"t","type":"user","content":[{"text":"hi"}]}`,
+		`{"type":"checkpoint","note":"a record of a later version"}`,
+		`{"id":"g","timestamp":"t","type":"gemini","content":"Hello."}`,
+	}, "\n"))
+	u := r.Of(streaming.KindUnknown)
+	if len(u) != 1 || u[0].Type != "checkpoint" || u[0].Line != 3 {
+		t.Errorf("unknown events %+v, want the checkpoint line", u)
+	}
+	if got := r.Text(streaming.KindTextDelta); got != "Hello." {
+		t.Errorf("text %q", got)
+	}
+}
+
+// A shell call's tool.end keeps the framed result as Output and gives
+// the command's own output as Display.
+func TestSessionShellDisplay(t *testing.T) {
+	r := chatRun(t, `{"sessionId":"s","projectHash":"h","messages":[`+
+		`{"id":"g1","timestamp":"t","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"ls"},"status":"success",`+
+		`"result":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"Command: ls\nDirectory: (root)\nOutput: a.go\nError: (none)\nExit Code: 0\nSignal: 0\nBackground PIDs: (none)\nProcess Group PGID: 1"}}}]}]}]}`)
+	for _, ev := range r.Events {
+		if ev.Kind == streaming.KindToolEnd {
+			if ev.Display != "a.go" || !strings.HasPrefix(ev.Output, "Command: ls\n") {
+				t.Errorf("Display %q, Output %q", ev.Display, ev.Output)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool.end")
+}

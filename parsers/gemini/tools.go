@@ -86,3 +86,36 @@ func (p *parser) toolResult(l *parsers.Line, emit parsers.Emit) error {
 	}
 	return emit.Push(e)
 }
+
+// tools is what Gemini CLI's tool inputs mean: the keys that name a
+// call's subject (run_shell_command command, read_file and write_file
+// file_path, list_directory path, glob and search_file_content pattern,
+// web_fetch url and prompt, google_web_search query), and the edits of
+// write_file and replace.
+var tools = parsers.Tools{
+	Subject: []string{"command", "file_path", "path", "pattern", "url", "query", "description", "prompt", "name",
+		"directory", "dir"},
+	Edits: toolEdits,
+}
+
+// toolEdits are the file changes of write_file (its content) and replace
+// (old_string to new_string) calls, at file_path (absolute_path in older
+// versions).
+func toolEdits(name, input, _ string) []streaming.FileEdit {
+	if name != "write_file" && name != "replace" {
+		return nil
+	}
+	var args parsers.Object
+	args.Reset(input)
+	path := args.Str("file_path")
+	if path == "" {
+		path = args.Str("absolute_path")
+	}
+	if path == "" {
+		return nil // a call's end, without its input
+	}
+	if name == "write_file" {
+		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: args.Get("content").String()}}
+	}
+	return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: args.Get("old_string").String(), New: args.Get("new_string").String()}}
+}

@@ -20,6 +20,7 @@ var Agent = parsers.Agent{
 	Name:   "opencode",
 	Detect: detect,
 	New:    func() parsers.Parser { return newParser() },
+	Tools:  tools,
 }
 
 // detect scores a line. Every OpenCode line carries a camelCase sessionID

@@ -12,7 +12,7 @@ import (
 // errorLine is a session error (API error, auth, aborted, output length).
 // It does not stop the stream, but OpenCode exits 1 after any: the run's
 // result will not be OK, whatever follows.
-func (p *parser) errorLine(v gjson.Result, emit parsers.Emit) error {
+func (p *parser) errorLine(v gjson.Result) error {
 	msg := errorMessage(v)
 	if !p.run.failed {
 		p.run.failed = true
@@ -21,9 +21,9 @@ func (p *parser) errorLine(v gjson.Result, emit parsers.Emit) error {
 			p.run.failMsg = name + ": " + msg
 		}
 	}
-	e := p.event(streaming.KindError)
+	e := p.out.New(streaming.KindError)
 	e.Text, e.Fatal = msg, true
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // errorMessage is error.data.message, falling back to error.name, with
@@ -57,8 +57,8 @@ func errorMessage(v gjson.Result) string {
 // done is the newest versions' last line: the session went idle, so the
 // run is over whatever its last step said. Auto-rejected permissions are
 // reported as a warning.
-func (p *parser) done(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) done(l *parsers.Line) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	var names []string
@@ -67,10 +67,7 @@ func (p *parser) done(l *parsers.Line, emit parsers.Emit) error {
 		return true
 	})
 	if len(names) > 0 {
-		e := p.event(streaming.KindStatus)
-		e.Text = "permissions auto-rejected: " + strings.Join(names, ", ")
-		e.Level = streaming.LevelWarning
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Status("permissions auto-rejected: "+strings.Join(names, ", "), streaming.LevelWarning); err != nil {
 			return err
 		}
 	}
@@ -80,5 +77,5 @@ func (p *parser) done(l *parsers.Line, emit parsers.Emit) error {
 	if !p.run.terminal {
 		p.run.termReason = l.Str("reason")
 	}
-	return p.result(emit)
+	return p.result()
 }

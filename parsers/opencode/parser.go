@@ -1,7 +1,6 @@
 package opencode
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -12,11 +11,9 @@ import (
 
 // parser is the state of one OpenCode stream.
 type parser struct {
-	ev   streaming.Event // scratch event
-	t    time.Time       // time of the current line
-	part parsers.Object  // the part of the line being read
-
-	gen int // generated ids
+	out  parsers.Out    // its Time is the current line's
+	part parsers.Object // the part of the line being read
+	ids  parsers.IDs    // for parts that have none (sanitized logs)
 
 	// The run: one sessionID.
 	run     run
@@ -57,40 +54,38 @@ func newParser() *parser {
 
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.t = lineTime(l.Get("timestamp"))
+	p.out.Emit = emit
+	p.out.Time = lineTime(l.Get("timestamp"))
 	// The run's first step again: the log starts over (`cat run.jsonl
 	// run.jsonl`), a run of its own (the session scopes identity to it).
 	again := p.run.firstStep != "" && l.Str("type") == "step_start" && l.Path("part.messageID").Str == p.run.firstStep
-	if err := p.session(l.Str("sessionID"), again, emit); err != nil {
+	if err := p.session(l.Str("sessionID"), again); err != nil {
 		return err
 	}
-	if !p.t.IsZero() {
+	if !p.out.Time.IsZero() {
 		if p.run.firstTime.IsZero() {
-			p.run.firstTime = p.t
+			p.run.firstTime = p.out.Time
 		}
-		p.run.endTime = p.t
+		p.run.endTime = p.out.Time
 	}
 	part := p.part.Reset(l.Get("part").Raw) // its fields, read once
 	switch typ := l.Str("type"); typ {
 	case "step_start":
-		return p.stepStart(part, emit)
+		return p.stepStart(part)
 	case "step_finish":
-		return p.stepFinish(part, emit)
+		return p.stepFinish(part)
 	case "text":
-		return p.text(part, streaming.KindTextDelta, emit)
+		return p.text(part, streaming.KindTextDelta)
 	case "reasoning":
-		return p.text(part, streaming.KindThinkingDelta, emit)
+		return p.text(part, streaming.KindThinkingDelta)
 	case "tool_use":
-		return p.toolUse(part, emit)
+		return p.toolUse(part)
 	case "error":
-		return p.errorLine(l.Get("error"), emit)
+		return p.errorLine(l.Get("error"))
 	case "done":
-		return p.done(l, emit)
+		return p.done(l)
 	default:
-		e := p.event(streaming.KindUnknown)
-		e.Type = typ
-		e.Text = l.JSON
-		return emit.Push(e)
+		return p.out.Unknown(typ, l.JSON)
 	}
 }
 
@@ -98,18 +93,19 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 // lines): a run whose last step finished with a final reason, or that
 // reported an error, gets its result; any other run is left incomplete.
 func (p *parser) Finish(emit parsers.Emit) error {
-	return p.endRun(emit)
+	p.out.Emit = emit
+	return p.endRun()
 }
 
 // session begins a run at the first line, whenever the sessionID
 // changes (logs of several runs concatenated), and when the run's first
 // step comes again. OpenCode has no init line.
-func (p *parser) session(id string, again bool, emit parsers.Emit) error {
+func (p *parser) session(id string, again bool) error {
 	if p.started && !again && (id == "" || id == p.run.session) {
 		return nil
 	}
 	if p.started {
-		if err := p.endRun(emit); err != nil {
+		if err := p.endRun(); err != nil {
 			return err
 		}
 	}
@@ -117,31 +113,31 @@ func (p *parser) session(id string, again bool, emit parsers.Emit) error {
 	p.run = run{session: id}
 	p.stepMsg, p.inStep = "", false
 	clear(p.tools)
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = id
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // endRun closes the open message and emits the run's result when the
 // stream says how it ended.
-func (p *parser) endRun(emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) endRun() error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	r := &p.run
 	if r.ended || !(r.terminal || r.failed) {
 		return nil
 	}
-	return p.result(emit)
+	return p.result()
 }
 
 // result emits the run's result: failed when an error line was seen,
 // else successful. It is emitted when the run is known to be over (done,
 // another run, the end of input), so it carries the line that told.
-func (p *parser) result(emit parsers.Emit) error {
+func (p *parser) result() error {
 	r := &p.run
 	r.ended = true
-	e := p.event(streaming.KindResult)
+	e := p.out.New(streaming.KindResult)
 	e.OK = !r.failed
 	if r.failed {
 		e.Reason = r.failMsg
@@ -157,19 +153,7 @@ func (p *parser) result(emit parsers.Emit) error {
 		u.CostUSD = math.Round(u.CostUSD*1e9) / 1e9 // sums of floats: 0.0006, not 0.0006000000000000001
 		e.Usage = &u
 	}
-	return emit.Push(e)
-}
-
-// event resets the scratch event to a new event of the given kind.
-func (p *parser) event(kind streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: kind, Time: p.t}
-	return &p.ev
-}
-
-// genID returns a fresh id for parts that have none (sanitized logs).
-func (p *parser) genID(prefix string) string {
-	p.gen++
-	return fmt.Sprintf("%s%d", prefix, p.gen)
+	return p.out.Push()
 }
 
 // lineTime reads the envelope timestamp: Unix epoch milliseconds.

@@ -14,17 +14,17 @@ import (
 // shows only what changed while the message is open, and nothing once it
 // has stopped. The run's final answer is the session's: the text of the
 // last message that showed some.
-func (p *parser) text(part *parsers.Object, kind streaming.Kind, emit parsers.Emit) error {
+func (p *parser) text(part *parsers.Object, kind streaming.Kind) error {
 	text := part.Get("text").String()
 	if strings.TrimSpace(text) == "" || part.Get("ignored").Bool() {
 		return nil
 	}
 	id := part.Get("id").String()
 	if id == "" {
-		id = p.genID("part")
+		id = p.ids.Next("part")
 	}
-	e := p.event(kind)
+	e := p.out.New(kind)
 	e.Message, e.Role, e.Part = p.partMsg(part), streaming.RoleAssistant, id
 	e.Text = text
-	return emit.Final(e)
+	return p.out.Final()
 }

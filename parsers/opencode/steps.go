@@ -12,8 +12,8 @@ import (
 // (part.messageID); its message is opened with its first text or
 // reasoning part, so a step of tool calls only shows no empty message.
 // A step after a "stop" means the run went on: "stop" was only a hint.
-func (p *parser) stepStart(part *parsers.Object, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) stepStart(part *parsers.Object) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.stepMsg = strings.Clone(part.Get("messageID").String())
@@ -21,7 +21,7 @@ func (p *parser) stepStart(part *parsers.Object, emit parsers.Emit) error {
 		p.run.firstStep = p.stepMsg
 	}
 	if p.stepMsg == "" {
-		p.stepMsg = p.genID("step")
+		p.stepMsg = p.ids.Next("step")
 	}
 	p.stepTools = false
 	p.inStep = true
@@ -34,9 +34,9 @@ func (p *parser) stepStart(part *parsers.Object, emit parsers.Emit) error {
 // ends with it. The run goes on after "tool-calls" and "unknown" (as
 // OpenCode's own loop does); any other reason ends it. A missing reason
 // (older versions) ends it unless the step ran tools.
-func (p *parser) stepFinish(part *parsers.Object, emit parsers.Emit) error {
+func (p *parser) stepFinish(part *parsers.Object) error {
 	p.inStep = false
-	if err := p.closeMsg(emit); err != nil {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	if u, ok := stepUsage(part); ok {
@@ -48,9 +48,9 @@ func (p *parser) stepFinish(part *parsers.Object, emit parsers.Emit) error {
 		r.usage.CostUSD += u.CostUSD
 		r.usage.HasCost = r.usage.HasCost || u.HasCost
 		r.hasUsage = true
-		e := p.event(streaming.KindUsage)
+		e := p.out.New(streaming.KindUsage)
 		e.Usage = &u
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
@@ -98,7 +98,7 @@ func (p *parser) partMsg(part *parsers.Object) string {
 		// the step's.
 		p.stepMsg, p.inStep = strings.Clone(id), true
 		if id == "" {
-			p.stepMsg = p.genID("step")
+			p.stepMsg = p.ids.Next("step")
 		}
 	}
 	if id == "" {
@@ -111,13 +111,11 @@ func (p *parser) partMsg(part *parsers.Object) string {
 }
 
 // closeMsg ends the step's assistant message, if a part opened it.
-func (p *parser) closeMsg(emit parsers.Emit) error {
+func (p *parser) closeMsg() error {
 	if p.openMsg == "" {
 		return nil
 	}
 	id := p.openMsg
 	p.openMsg = ""
-	e := p.event(streaming.KindMessageStop)
-	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit.Push(e)
+	return p.out.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 }

@@ -12,7 +12,7 @@ import (
 // ended (state completed or error), so its start and end are emitted
 // together. Pending and running states (never written by the CLI, but in
 // the schema) only start the call.
-func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
+func (p *parser) toolUse(part *parsers.Object) error {
 	p.stepTools = true
 	state := part.Get("state")
 	id := part.Get("callID").String()
@@ -20,18 +20,18 @@ func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
 		id = part.Get("id").String()
 	}
 	if id == "" {
-		id = p.genID("call")
+		id = p.ids.Next("call")
 	}
 	name := parsers.CleanToolName(part.Get("tool").String())
 	input := state.Get("input")
 
 	if !p.tools[id] {
 		p.tools[id] = true
-		e := p.event(streaming.KindToolStart)
+		e := p.out.New(streaming.KindToolStart)
 		e.ID, e.Name = id, name
 		e.Input = parsers.JSONText(input)
 		e.Title = toolTitle(state, input)
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
@@ -41,7 +41,7 @@ func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
 		return nil
 	}
 	delete(p.tools, id)
-	e := p.event(streaming.KindToolEnd)
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, name
 	meta := state.Get("metadata")
 	if status == "completed" {
@@ -66,11 +66,11 @@ func (p *parser) toolUse(part *parsers.Object, emit parsers.Emit) error {
 	if start.Exists() && end.Exists() && end.Int() >= start.Int() {
 		e.DurationMS = end.Int() - start.Int()
 	}
-	if err := emit.Push(e); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	if name == "todowrite" && status == "completed" {
-		return p.plan(input.Get("todos"), emit)
+		return p.plan(input.Get("todos"))
 	}
 	return nil
 }
@@ -112,11 +112,11 @@ func attachments(list gjson.Result) string {
 }
 
 // plan turns todowrite's input into the latest full plan.
-func (p *parser) plan(todos gjson.Result, emit parsers.Emit) error {
+func (p *parser) plan(todos gjson.Result) error {
 	if !todos.IsArray() {
 		return nil
 	}
-	e := p.event(streaming.KindPlan)
+	e := p.out.New(streaming.KindPlan)
 	todos.ForEach(func(_, t gjson.Result) bool {
 		e.Entries = append(e.Entries, streaming.PlanEntry{
 			Text:     t.Get("content").String(),
@@ -125,5 +125,47 @@ func (p *parser) plan(todos gjson.Result, emit parsers.Emit) error {
 		})
 		return true
 	})
-	return emit.Push(e)
+	return p.out.Push()
+}
+
+// tools is what OpenCode's tool inputs mean (and Kilo's, its fork): the
+// keys that name a call's subject (bash command, read/write/edit
+// filePath, glob and grep pattern and path, webfetch url, task description
+// and prompt), and the edits of edit, multiedit and write.
+var tools = parsers.Tools{
+	Subject: []string{"command", "filePath", "path", "pattern", "url", "query", "description", "prompt", "name"},
+	Edits:   toolEdits,
+}
+
+// toolEdits reads the file changes of a call at filePath: oldString to
+// newString (edit), edits[] of them (multiedit), or the whole content of
+// a tool named for writing (write).
+func toolEdits(name, input, _ string) []streaming.FileEdit {
+	in := strings.TrimSpace(input)
+	if in == "" || in[0] != '{' {
+		return nil
+	}
+	var f parsers.Object
+	f.Reset(in)
+	path := f.Get("filePath").String()
+	if path == "" {
+		return nil
+	}
+	oldS, newS := f.Get("oldString"), f.Get("newString")
+	switch edits := f.Get("edits"); {
+	case oldS.Exists() && newS.Exists():
+		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: oldS.String(), New: newS.String()}}
+	case edits.IsArray():
+		var out []streaming.FileEdit
+		edits.ForEach(func(_, e gjson.Result) bool {
+			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify,
+				Old: e.Get("oldString").String(), New: e.Get("newString").String()})
+			return true
+		})
+		return out
+	}
+	if c := f.Get("content"); c.Type == gjson.String && strings.Contains(strings.ToLower(name), "write") {
+		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: c.Str}}
+	}
+	return nil
 }

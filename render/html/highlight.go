@@ -5,7 +5,7 @@ import (
 	_ "embed"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/internal/lexers"
+	"github.com/agentfmt/agentfmt/internal/highlight"
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark/ast"
@@ -73,13 +73,8 @@ func lines(n ast.Node, src []byte) string {
 
 // code writes a code block, highlighted when its language is known.
 func code(w util.BufWriter, lang, text string) {
-	var lexer chroma.Lexer
-	if lang != "" && len(text) <= maxHighlight {
-		lexer = lexers.Get(lang)
-	}
-	if lexer != nil {
-		toks, err := lexers.Tokens(lexer, text)
-		if err == nil {
+	if len(text) <= maxHighlight {
+		if toks, ok := highlight.Tokens(lang, text); ok {
 			var b bytes.Buffer
 			if formatter.Format(&b, classStyle, chroma.Literator(toks...)) == nil {
 				w.Write(b.Bytes())

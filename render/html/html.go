@@ -106,12 +106,23 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
 		r.text(ev)
 		return r.err()
-	case streaming.KindMessageStart, streaming.KindToolInputDelta, streaming.KindToolOutputDelta,
+	case streaming.KindMessageStart, streaming.KindMessageStop, streaming.KindToolInputDelta, streaming.KindToolOutputDelta,
 		streaming.KindUsage, streaming.KindTextSentence:
 		return nil
-	case streaming.KindMessageStop:
-		if b := r.blockOf(ev.Parent); b != nil && b.msg == ev.Message {
+	case streaming.KindBlockStop:
+		// The session says the block is final: it is rendered whole.
+		if b := r.blockOf(ev.Parent); b != nil && b.msg == ev.Message && b.kind == ev.BlockKind && b.index == ev.Block {
 			r.endBlock(ev.Parent)
+		}
+		return r.err()
+	case streaming.KindToolStart:
+		// Written when it ends: nothing to interrupt a block for.
+		r.ensureRun()
+		if _, ok := r.tools[ev.ID]; !ok {
+			r.order = append(r.order, strings.Clone(ev.ID))
+			r.tools[strings.Clone(ev.ID)] = &openTool{start: keep(ev)}
+		} else {
+			r.tools[ev.ID].start = keep(ev)
 		}
 		return r.err()
 	case streaming.KindSessionStart:
@@ -127,18 +138,13 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 		r.openRun(ev)
 		return r.err()
 	}
+	// An item of its own: the block being collected in its scope is
+	// interrupted (written as it stands; more of it would follow below).
 	r.endBlock(ev.Parent)
 	r.ensureRun()
 	switch ev.Kind {
 	case streaming.KindTextRevision, streaming.KindThinkingRevision:
 		r.revision(ev)
-	case streaming.KindToolStart:
-		if _, ok := r.tools[ev.ID]; !ok {
-			r.order = append(r.order, strings.Clone(ev.ID))
-			r.tools[strings.Clone(ev.ID)] = &openTool{start: keep(ev)}
-		} else {
-			r.tools[ev.ID].start = keep(ev)
-		}
 	case streaming.KindToolEnd:
 		r.endTool(ev)
 	case streaming.KindPlan:

@@ -31,9 +31,10 @@ func (r *Renderer) blockOf(parent string) *block {
 }
 
 // text collects a delta of assistant text, a prompt or thinking into the
-// block of its scope. Each scope (the main conversation, the work of each
-// subagent) has one block at a time: a delta of another block of that
-// scope ends it.
+// block of its scope, until the session ends the block (block.stop). Each
+// scope (the main conversation, the work of each subagent) collects one
+// block at a time: a delta of another block of that scope (messages
+// interleaved) interrupts it.
 func (r *Renderer) text(ev *streaming.Event) {
 	if ev.Kind == streaming.KindThinkingDelta && r.cfg.Thinking == render.ThinkingNone {
 		return

@@ -160,10 +160,11 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML) {
 	if in := strings.TrimSpace(ev.Input); in != "" && in != "{}" && in != "null" {
 		it.Input, it.InputSize = esc(clean(in)), size(len(in))
 	}
-	if r.cfg.Tools != render.ToolsNone || ev.Output == "" {
-		r.output(&it, ev.Output)
+	out := render.ToolOutput(ev)
+	if r.cfg.Tools != render.ToolsNone || out == "" {
+		r.output(&it, out)
 	} else {
-		it.HasOutput, it.OutputSize = true, sizeLines(ev.Output)+" (not shown: --tools none)"
+		it.HasOutput, it.OutputSize = true, sizeLines(out)+" (not shown: --tools none)"
 	}
 	r.exec(r.sink(ev.Parent), "tool", it)
 }
@@ -177,7 +178,7 @@ func (r *Renderer) output(it *toolItem, out string) {
 	it.HasOutput, it.OutputSize = true, sizeLines(out)
 	lines := strings.Count(out, "\n") + 1
 	if r.cfg.Tools == render.ToolsFull || (lines <= foldLines && len(out) <= foldBytes) {
-		it.Output = esc(clean(out))
+		it.Output = ansiHTML(cleanOutput(out))
 		return
 	}
 	// The head: headLines lines, at most headBytes (cut at a line end
@@ -198,8 +199,8 @@ func (r *Renderer) output(it *toolItem, out string) {
 		}
 	}
 	head, rest := out[:cut], out[cut:]
-	it.Output = esc(clean(strings.TrimSuffix(head, "\n")))
-	it.More = esc(clean(rest))
+	it.Output = ansiHTML(cleanOutput(strings.TrimSuffix(head, "\n")))
+	it.More = ansiHTML(cleanOutput(rest))
 	more := lines - n
 	if strings.HasSuffix(head, "\n") {
 		it.MoreLabel = "… " + strconv.Itoa(more) + " more line" + plural(more) + " · " + size(len(rest))

@@ -1,0 +1,238 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/agentfmt/agentfmt/internal/input"
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// stream is one of several streams: a followed file, its decoder, session
+// and filters, and its lane of the view.
+type stream struct {
+	set  *streamSet
+	name string // the file
+	tag  string
+	src  *follower
+	tee  *teeWriter
+	lane render.Renderer
+	out  *output
+	sess *streaming.Session
+	dec  *parsers.Decoder
+	// untilMissing reports whether a final answer lacks --until's marker.
+	untilMissing func(string) bool
+	closers      []func()
+	// err is what ended the reading other than the end of the input.
+	err error
+}
+
+// add follows the file path as one more stream, in a lane described by
+// lane (its Tag made unique: longTag is how far it may grow), and starts
+// reading it. endWithRun: the stream ends when its run has ended and the
+// file settled (--follow); otherwise (watch) only with the whole run.
+func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithRun bool) error {
+	ss.mu.Lock()
+	closing := ss.closing
+	ss.mu.Unlock()
+	if closing {
+		return nil
+	}
+	fl, err := openFollow(path, ss.stop, nil)
+	if err != nil {
+		ss.fileError(err)
+		return nil
+	}
+	lane.Tag = ss.uniqueTag(lane.Tag, longTag)
+	s := &stream{set: ss, name: path, tag: lane.Tag, src: fl.(*follower)}
+	s.closers = append(s.closers, func() { s.src.Close() })
+	if ss.teeDir != "" {
+		tee, closeTee, err := ss.teeFile(lane.Tag, path)
+		if err != nil {
+			s.close()
+			return err
+		}
+		s.tee = tee
+		s.closers = append(s.closers, closeTee)
+	}
+	s.lane = ss.view.Lane(lane)
+	s.out, s.untilMissing = wrapOutput(s.lane, ss.format, ss.o)
+	if endWithRun {
+		s.src.ended, s.src.endWake = s.out.runEnded, s.out.endWake()
+	}
+	s.src.notice = func(msg string) { warnf(ss.stderr, "--follow %s: %s", s.tag, msg) }
+	if s.src.f == nil {
+		s.src.say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
+	}
+	var report func(int, string)
+	if ss.o.Debug {
+		report = func(line int, msg string) {
+			if line > 0 {
+				warnf(ss.stderr, "%s: line %d: %s", s.tag, line, msg)
+			} else {
+				warnf(ss.stderr, "%s: %s", s.tag, msg)
+			}
+		}
+	}
+	s.sess = streaming.NewSession(s.out, streaming.Options{Strict: ss.o.Strict, Report: report})
+	s.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: ss.o.Agent, Strict: ss.o.Strict, Report: report,
+		NoEdits: !render.ShowsEdits(s.lane), Scribble: ss.env.Scribble}, s.sess)
+	if err != nil {
+		s.close()
+		return usagef("%v", err)
+	}
+	ss.mu.Lock()
+	if ss.closing {
+		ss.mu.Unlock()
+		s.close()
+		return nil
+	}
+	ss.streams = append(ss.streams, s)
+	ss.reading++
+	ss.mu.Unlock()
+	go s.read()
+	return nil
+}
+
+// fileError reports an input that could not be read (exit 2 at the end).
+func (ss *streamSet) fileError(err error) {
+	ss.mu.Lock()
+	ss.fileErrs++
+	ss.mu.Unlock()
+	var ee *exitError
+	if errors.As(err, &ee) {
+		err = errors.New(ee.msg)
+	}
+	warnf(ss.stderr, "%v", err)
+}
+
+func (s *stream) close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+// read reads and decodes the stream to its end, in its own goroutine,
+// and hands the stream to the set. Its lane is flushed whenever the file
+// has nothing more to give.
+func (s *stream) read() {
+	defer func() {
+		if r := recover(); r != nil {
+			s.err = &exitError{code: ExitInternal,
+				msg: fmt.Sprintf("internal error: %v (please report it, with the input; stack in %s)", r, saveStack(debug.Stack()))}
+		}
+		s.set.ended <- s
+	}()
+	var src io.Reader = s.src
+	if s.tee != nil {
+		src = &teeReader{src: s.src, tee: s.tee}
+	}
+	r := input.NewReader(src, int(min(s.set.o.MaxLine, int64(^uint(0)>>1))))
+	flusher, _ := s.lane.(render.Flusher)
+	for {
+		l, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			s.err = &readError{err: err}
+			return
+		}
+		if err := s.dec.Decode(l); err != nil {
+			s.err = err
+			if s.tee != nil && (isClosedPipe(err) || isOutputError(err)) {
+				// Nowhere to show it: the copy still gets all of it.
+				_, _ = io.Copy(io.Discard, src)
+			}
+			return
+		}
+		if flusher != nil && r.Buffered() == 0 && s.src.atEnd() {
+			if err := flusher.Flush(); err != nil {
+				s.err = err
+				return
+			}
+		}
+	}
+}
+
+// fatal reports that the stream's end ends the whole run: the output
+// failed, --strict was broken, agentfmt itself failed.
+func (s *stream) fatal() bool {
+	return s.err != nil && (isClosedPipe(s.err) || isOutputError(s.err) || isDataErr(s.err) || codeOf(s.err) == ExitInternal)
+}
+
+// finishStream ends a stream whose reading ended: closes its session,
+// finishes its lane (its summary line), and counts its status. A stream
+// cut by an interruption is shown interrupted when its run was still
+// going.
+func (ss *streamSet) finishStream(s *stream, interrupted bool) {
+	ss.mu.Lock()
+	ss.reading--
+	ss.mu.Unlock()
+	defer s.close()
+	err := s.err
+	var rerr *readError
+	if errors.As(err, &rerr) {
+		ss.fileError(fmt.Errorf("%s: %w", s.name, rerr.err))
+		err = nil
+	}
+	if err == nil && !interrupted {
+		if err = s.dec.Close(); err == nil {
+			err = s.sess.Close()
+		}
+	}
+	outcome, reason := s.sess.Outcome()
+	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: s.sess.FinalAnswer(), Stats: s.sess.Stats(),
+		Interrupted: interrupted && !s.out.runEnded()}
+	if err != nil && !isClosedPipe(err) && !isOutputError(err) {
+		sum.Outcome, sum.Reason = streaming.Incomplete, err.Error()
+	}
+	if ss.o.Until != "" && !sum.Interrupted && outcome == streaming.Success {
+		sum.UntilMissing = s.untilMissing(sum.Answer)
+	}
+	if ferr := s.out.Finish(sum); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		ss.mu.Lock()
+		if ss.failure == nil || isClosedPipe(ss.failure) {
+			ss.failure = err
+		}
+		ss.mu.Unlock()
+		return
+	}
+	if interrupted {
+		return
+	}
+	if code := outcomeCode(outcome, sum.UntilMissing); rank(code) > rank(ss.worst) {
+		ss.worst = code
+	}
+	step := render.StepSummary(&s.out.facts, sum, s.out.shown(sum.Answer), ss.o.Until, s.name)
+	ss.mu.Lock()
+	werr := writeStepSummary(ss.env, ss.o, []string{step})
+	ss.mu.Unlock()
+	if werr != nil {
+		warnf(ss.stderr, "--summary: %v", werr)
+	}
+}
+
+// teeReader copies what a follower gives to the --tee file, but for the
+// newline it adds to end a last line.
+type teeReader struct {
+	src *follower
+	tee *teeWriter
+}
+
+func (t *teeReader) Read(p []byte) (int, error) {
+	n, err := t.src.Read(p)
+	if n > 0 && !added(t.src) {
+		t.tee.write(p[:n])
+	}
+	return n, err
+}

@@ -1,0 +1,18 @@
+package pi_test
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/parsertest"
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/pi"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var agents = []parsers.Agent{pi.Agent}
+
+// TestGolden runs every fixture through the decoder and session and
+// compares the event dump with the .events file beside it.
+func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "pi", *update) }

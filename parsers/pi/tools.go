@@ -1,0 +1,120 @@
+package pi
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// toolStart starts a tool call once its arguments are whole: at the
+// model's toolcall_end, at the assistant message_end, or at
+// tool_execution_start, whichever comes first (the others find it
+// started).
+func (p *parser) toolStart(id, name string, args gjson.Result) error {
+	if id == "" {
+		id = p.ids.Next("call")
+	}
+	if p.tools[id] {
+		return nil
+	}
+	p.tools[strings.Clone(id)] = true
+	e := p.out.New(streaming.KindToolStart)
+	e.ID, e.Name = id, parsers.CleanToolName(name)
+	e.Input = parsers.JSONText(args)
+	e.Edits = edits(name, args)
+	return p.out.Push()
+}
+
+// toolUpdate is the output so far of a running call (partialResult holds
+// all of it, not what is new): a snapshot.
+func (p *parser) toolUpdate(l *parsers.Line) error {
+	id := l.Str("toolCallId")
+	if err := p.toolStart(id, l.Str("toolName"), l.Get("args")); err != nil {
+		return err
+	}
+	text := contentText(l.Get("partialResult").Get("content"))
+	if text == "" {
+		return nil
+	}
+	e := p.out.New(streaming.KindToolOutputDelta)
+	e.ID, e.Text = id, text
+	return p.out.Snapshot()
+}
+
+// toolEnd is an execution's end: its result, failed when isError.
+func (p *parser) toolEnd(l *parsers.Line) error {
+	id, name := l.Str("toolCallId"), l.Str("toolName")
+	if err := p.toolStart(id, name, l.Get("args")); err != nil {
+		return err
+	}
+	return p.endTool(id, name, l.Get("result"), l.Get("isError").Bool())
+}
+
+// endTool ends a call with a result ({content, details}, or a toolResult
+// message, which has the same content).
+func (p *parser) endTool(id, name string, result gjson.Result, isError bool) error {
+	delete(p.tools, id)
+	e := p.out.New(streaming.KindToolEnd)
+	e.ID, e.Name = id, parsers.CleanToolName(name)
+	e.Output = contentText(result.Get("content"))
+	if e.Output == "" && result.Type == gjson.String {
+		e.Output = result.Str
+	}
+	e.Status = streaming.ToolOK
+	if isError {
+		e.Status = streaming.ToolError
+	}
+	return p.out.Push()
+}
+
+// bashExecution is the user's own `!command`: a bash call started and
+// ended at once.
+func (p *parser) bashExecution(m gjson.Result) error {
+	id := p.ids.Next("bash")
+	e := p.out.New(streaming.KindToolStart)
+	e.ID, e.Name = id, "bash"
+	e.Input = `{"command":` + m.Get("command").Raw + `}`
+	if !m.Get("command").Exists() {
+		e.Input = ""
+	}
+	if err := p.out.Push(); err != nil {
+		return err
+	}
+	e = p.out.New(streaming.KindToolEnd)
+	e.ID, e.Name, e.Output = id, "bash", m.Get("output").Str
+	e.ExitCode = parsers.IntOrNil(m.Get("exitCode"))
+	e.Status = streaming.ToolOK
+	switch {
+	case m.Get("cancelled").Bool():
+		e.Status = streaming.ToolIncomplete
+	case e.ExitCode != nil && *e.ExitCode != 0:
+		e.Status = streaming.ToolError
+	}
+	return p.out.Push()
+}
+
+// edits are the file changes of pi's edit tool, {path, edits:[{oldText,
+// newText}]} or the older {path, oldText, newText}: its key names are its
+// own, so they are read here. Other tools' edits (write's {path,
+// content}) are derived from their input as every agent's are.
+func edits(name string, args gjson.Result) []streaming.FileEdit {
+	if name != "edit" || !args.IsObject() {
+		return nil
+	}
+	path := args.Get("path").Str
+	if path == "" {
+		return nil
+	}
+	var out []streaming.FileEdit
+	add := func(e gjson.Result) {
+		o, n := e.Get("oldText"), e.Get("newText")
+		if o.Type == gjson.String && n.Type == gjson.String {
+			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.Str, New: n.Str})
+		}
+	}
+	args.Get("edits").ForEach(func(_, e gjson.Result) bool { add(e); return true })
+	add(args)
+	return out
+}

@@ -1,0 +1,55 @@
+package render
+
+import "strings"
+
+// Headed is implemented by the renderers that put a heading naming each
+// input above its events when several are read one after the other
+// (pretty, plain, markdown: as head and tail do, "==> a.jsonl <=="). The
+// command calls Heading before the first event of each input. json, text
+// and html have none: json's events and html's runs need no file name
+// between them.
+type Headed interface {
+	Heading(name string) error
+}
+
+// fileHeading is "==> name <==".
+func fileHeading(name string) string { return "==> " + name + " <==" }
+
+// Heading writes "==> name <==" (bold), after a blank line unless it is
+// the first thing written. The next session's header follows it without
+// one.
+func (p *Plain) Heading(name string) error {
+	p.endBlock()
+	if p.printed {
+		p.emitLine(nil, 0, "")
+	}
+	p.emitLine(nil, 0, p.p.Bold(fileHeading(p.clean(oneLine(name)))))
+	p.printed = false
+	return p.err()
+}
+
+// Heading queues "==> name <==" (bold) in the scrollback's order.
+func (r *Pretty) Heading(name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil || r.finished {
+		return r.err
+	}
+	r.endBlock()
+	if r.printed {
+		r.lines(0, "")
+	}
+	r.lines(0, r.p.Bold(fileHeading(r.clean(oneLine(name)))))
+	r.printed = false
+	return r.err
+}
+
+// Heading writes a first-level heading naming the input; the input's
+// first run gets its own heading under it.
+func (m *Markdown) Heading(name string) error {
+	m.endBlock()
+	m.begin(elemHeading)
+	m.w.WriteString("# " + codeSpan(strings.TrimSpace(oneLine(name))) + "\n")
+	m.heading = false
+	return m.err()
+}
