@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/mddepth"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -200,7 +201,9 @@ func (r *Renderer) revision(ev *streaming.Event) {
 // safeNodes (markdown.go) handles the nodes that could carry markup.
 func (r *Renderer) markdown(s string) template.HTML {
 	r.md0.Reset()
-	if err := r.md.Convert([]byte(s), &r.md0); err != nil {
+	// Containers nested beyond mddepth.Max are text: the parse stays
+	// linear however deep the text nests.
+	if err := r.md.Convert(mddepth.Limit([]byte(s), mddepth.Max), &r.md0); err != nil {
 		return template.HTML("<pre>" + template.HTMLEscapeString(s) + "</pre>\n")
 	}
 	return template.HTML(r.md0.String())
