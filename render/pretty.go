@@ -90,7 +90,7 @@ func NewPretty(w io.Writer, cfg Config) *Pretty {
 	if width <= 0 {
 		width = 100
 	}
-	r.scr = screen{out: w, width: max(width, 10), noReflow: cfg.NoReflow}
+	r.scr = screen{out: w, width: width, noReflow: cfg.NoReflow}
 	r.height = cfg.Height
 	r.clock.init()
 	return r

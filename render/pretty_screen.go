@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 )
 
 // Terminal sequences the screen writer uses, and no others: the
@@ -89,6 +91,11 @@ var drawHook func(width int, commit, live []row)
 // draw writes commit (rows that go to the scrollback for good) followed by
 // live (the new live region) over the old live region.
 func (s *screen) draw(commit, live []row) {
+	// Never a row wider than the terminal: one would wrap, and the rows
+	// counted for the live region would be wrong. Layouts fit their rows
+	// to the width; on a terminal of a few columns some cannot (a status
+	// line's fixed words), and are cut here.
+	commit, live = s.fit(commit), s.fit(live)
 	if drawHook != nil {
 		drawHook(s.width, commit, live)
 	}
@@ -135,6 +142,25 @@ func (s *screen) draw(commit, live []row) {
 	s.rows = append(s.rows[:0], live...)
 	s.cy -= len(commit)
 	s.committed += len(commit)
+}
+
+// fit returns rows with every row wider than the terminal cut to its
+// width (ending in an ellipsis); rows itself when none is.
+func (s *screen) fit(rows []row) []row {
+	for i := range rows {
+		if rows[i].w <= s.width {
+			continue
+		}
+		out := append([]row(nil), rows...)
+		for j := i; j < len(out); j++ {
+			if out[j].w > s.width {
+				l := termwrap.Truncate(out[j].s, s.width)
+				out[j].s, out[j].w = l.S, l.W
+			}
+		}
+		return out
+	}
+	return rows
 }
 
 // eraseRows erases rows from to to-1 of the region, one by one. Never with
