@@ -138,6 +138,14 @@ func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, u
 // shows only the answer).
 var hidesChatter = map[string]bool{"pretty": true, "plain": true, "markdown": true, "html": true}
 
+// UseState hands the session's state to the renderer, if it reads it
+// (streaming.StateUser): the filters keep none.
+func (o *output) UseState(st streaming.State) {
+	if u, ok := o.rend.(streaming.StateUser); ok {
+		u.UseState(st)
+	}
+}
+
 // Handle passes a session event through the filters to the renderer.
 func (o *output) Handle(ev *streaming.Event) error {
 	o.tally.handle(ev)

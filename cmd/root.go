@@ -77,7 +77,8 @@ func newRoot(env *Env, code *int) *cobra.Command {
 		Use:   "agentfmt [flags] [FILE...]",
 		Short: "Render the JSON stream of AI coding agents for people, CI logs and scripts",
 		Long: `agentfmt reads the NDJSON that AI coding agents print when run headless (Claude Code,
-Codex, Gemini CLI, OpenCode, Cursor, Copilot, Antigravity, Amp, ACP transcripts, Cline/Kilo)
+Codex, Gemini CLI, OpenCode, Cursor, Copilot, Antigravity, Amp, pi, CodeBuddy Code, OpenClaw,
+ACP transcripts, Cline/Kilo)
 from stdin or FILEs, and renders it: live on a terminal, append-only in CI logs, as normalized
 JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON flags it needs.`,
 		Example: `  agentfmt run claude -p "fix the test"
@@ -85,7 +86,9 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
   codex exec --json "add a flag" | agentfmt -o plain > job.log
   answer=$(opencode run --format json "summarise" | agentfmt -o text)
   agentfmt session.ndjson
-  agentfmt --latest --follow        # the newest saved session of this directory, live`,
+  agentfmt --latest --follow        # the newest saved session of this directory, live
+  agentfmt --follow a.jsonl b.jsonl # several logs being written, at once
+  agentfmt watch                    # every live agent session of this directory`,
 		Version:       build().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -118,9 +121,9 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.StringVar(&o.Tools, "tools", "preview", "tool output: preview (head and tail), full, none")
 	f.IntVar(&o.ToolLines, "tool-lines", 6, "lines of tool output in a preview")
 	f.IntVar(&o.Width, "width", 0, "output width in cells (default: the terminal's, $COLUMNS, 100)")
-	f.StringVar(&o.Tee, "tee", "", "copy the raw input to `FILE` byte for byte")
+	f.StringVar(&o.Tee, "tee", "", "copy the raw input to `FILE` byte for byte (with several streams, --follow A B or watch: a directory, one TAG.jsonl per stream)")
 	f.StringVar(&o.Until, "until", "", "completion marker: stripped from output; exit 4 if the final answer lacks it")
-	f.BoolVar(&o.Follow, "follow", false, "follow a FILE that is still being written")
+	f.BoolVar(&o.Follow, "follow", false, "follow a FILE that is still being written; several FILEs at once, in one view")
 	f.StringVar(&o.CI, "ci", "auto", "CI log markers and workflow-command escaping in every format: auto, github, gitlab, none (none: content bytes as they came)")
 	f.StringVar(&o.Summary, "summary", "auto", "append a markdown summary to $GITHUB_STEP_SUMMARY: auto, always, never")
 	f.BoolVar(&o.AllowColor, "allow-color", false, "let colour (SGR) sequences in tool output through")

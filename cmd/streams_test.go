@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
 )
 
 // runLog is a Claude run of session sid, as lines: its start, a text and
@@ -219,5 +222,100 @@ func TestFollowSeveralHostileNames(t *testing.T) {
 		if strings.Contains(fr.out.String(), "\x07") || strings.Contains(fr.out.String(), "\x1b]") {
 			t.Errorf("-o %s: raw controls of a file name in %q", f, fr.out.String())
 		}
+	}
+}
+
+// TestFollowSeveralPrettyScreen: two logs followed with -o pretty, as a
+// terminal emulator shows the end: each run's text under a separator
+// naming its stream, and a summary line per stream at the end.
+func TestFollowSeveralPrettyScreen(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 2, true), "")), 0o644)
+	os.WriteFile(b, []byte(strings.Join(runLog("bbbb", 2, false), "")), 0o644)
+	fr := startFollow(t, "-o", "pretty", "--width", "80", a, b)
+	select {
+	case <-fr.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("--follow did not end")
+	}
+	if err := vtcheck.Sequences([]byte(fr.out.String())); err != nil {
+		t.Fatal(err)
+	}
+	rows := vtcheck.Screen([]byte(fr.out.String()), 80)
+	owner, whose := "", map[string][]string{}
+	for _, r := range rows[:len(rows)-2] {
+		switch {
+		case strings.HasPrefix(r, "── a"):
+			owner = "a"
+		case strings.HasPrefix(r, "── b"):
+			owner = "b"
+		default:
+			whose[owner] = append(whose[owner], r)
+		}
+	}
+	for _, s := range []string{"a", "b"} {
+		id := strings.Repeat(s, 4)
+		if err := vtcheck.InOrder(whose[s], []string{"session " + id, "Step 1 of " + id + ".", "Step 2 of " + id + "."}); err != nil {
+			t.Errorf("%s's rows: %v\n%s", s, err, strings.Join(rows, "\n"))
+		}
+	}
+	if !strings.HasPrefix(rows[len(rows)-2], "✓ a · claude · work · aaaa · done") || !strings.HasPrefix(rows[len(rows)-1], "✗ b · claude · work · bbbb · failed") {
+		t.Errorf("summary lines:\n%s", strings.Join(rows[len(rows)-2:], "\n"))
+	}
+}
+
+// TestFollowSeveralGitHub: in a GitHub Actions job, several followed logs
+// stop workflow commands once and resume them once, each tool call's
+// output in a group of its own named after its stream, never two open.
+func TestFollowSeveralGitHub(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 3, true), "")), 0o644)
+	os.WriteFile(b, []byte(strings.Join(runLog("bbbb", 3, false), "")), 0o644)
+	r := cli{args: []string{"--follow", a, b}, env: map[string]string{"GITHUB_ACTIONS": "true"}}.run(t)
+	if r.code != ExitFailed {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	if n := strings.Count(r.stdout, "::stop-commands::"); n != 2 { // (once, and again after b's failure annotation)
+		t.Errorf("stop-commands %d times:\n%s", n, r.stdout)
+	}
+	open, groups := "", 0
+	for _, l := range strings.Split(sgrRE.ReplaceAllString(r.stdout, ""), "\n") {
+		switch {
+		case strings.HasPrefix(l, "##[group]"):
+			if open != "" {
+				t.Fatalf("a group inside another:\n%s", r.stdout)
+			}
+			open = strings.Fields(strings.TrimPrefix(l, "##[group]"))[0]
+			groups++
+		case l == "##[endgroup]":
+			open = ""
+		case open != "" && !strings.HasPrefix(l, open+" "):
+			t.Fatalf("a line of another stream in %s's group: %q", open, l)
+		}
+	}
+	if groups != 6 || open != "" {
+		t.Errorf("%d groups, %q open:\n%s", groups, open, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "::error::b: agent run failed") {
+		t.Errorf("no annotation naming b:\n%s", r.stdout)
+	}
+}
+
+var sgrRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestWatchRefusesOneRunFormats: watch shows several sessions; -o text,
+// markdown and html show one run.
+func TestWatchRefusesOneRunFormats(t *testing.T) {
+	h := newFakeHome(t)
+	for _, f := range []string{"text", "markdown", "html"} {
+		r := h.cli("watch", "-o", f).run(t)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "use -o pretty, plain or json") {
+			t.Errorf("-o %s: exit %d, %q", f, r.code, r.stderr)
+		}
+	}
+	if r := h.cli("watch", "--since", "0s").run(t); r.code != ExitUsage {
+		t.Errorf("--since 0s: exit %d", r.code)
 	}
 }

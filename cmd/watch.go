@@ -27,7 +27,7 @@ Each session is a stream of its own, tagged with its agent and the first charact
 running, waiting on a tool, done or failed) with its live block under it, and its finished work
 in the scrollback under its tag; a finished session stays as its summary line. -o plain begins
 every line with the session's tag (as docker compose logs does); -o json gives every event a
-"stream" field. --tee DIR copies each session's new lines to DIR/TAG.jsonl.
+"stream" field. --tee DIR copies each session file, as it is read, to DIR/TAG.jsonl.
 
 Where the sessions are looked for is as for 'agentfmt sessions'; --agent watches one agent's.
 Watching sleeps on the file system's notifications (inotify, kqueue, …): idle sessions cost
@@ -202,6 +202,9 @@ func (w *watcher) watchPlaces() {
 		dirs := pl.Dirs()
 		if _, err := os.Stat(pl.Dir); err != nil {
 			dirs = []string{w.existingAbove(pl.Dir)}
+			if dirs[0] == "" {
+				w.poll = true // nothing above it to watch either
+			}
 		}
 		for _, d := range dirs {
 			if d != "" {

@@ -125,6 +125,7 @@ type decoderEmit struct{ d *Decoder }
 func (e decoderEmit) Push(ev *streaming.Event) error     { return e.d.out.Push(e.d.prepare(ev)) }
 func (e decoderEmit) Snapshot(ev *streaming.Event) error { return e.d.out.Snapshot(e.d.prepare(ev)) }
 func (e decoderEmit) Final(ev *streaming.Event) error    { return e.d.out.Final(e.d.prepare(ev)) }
+func (e decoderEmit) Restate(ev *streaming.Event) error  { return e.d.out.Restate(e.d.prepare(ev)) }
 
 func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 	if ev.Kind == streaming.KindUnknown && ev.Type == "" {

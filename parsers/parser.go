@@ -1,27 +1,3 @@
-// Package parsers turns agents' wire formats into streaming events.
-//
-// Each agent has a package of its own (parsers/claude, parsers/codex, …)
-// that provides an Agent: a detector that scores a line and a constructor
-// for a stateful Parser. A Decoder picks the parser from the first decisive
-// lines, re-detects when a concatenated log switches agent, and hands every
-// event to a streaming.Session. Parsers never print.
-//
-// Every parser has one shape. It reads a Line: the top-level fields with
-// Str, Get and Has (indexed by the line's validation); an object whose
-// fields it reads several of through an Object (one pass over its text:
-// Codex items, ACP updates, OpenCode parts), or, on the hottest path, a
-// FieldsOf loop into a struct of its own (Claude's content blocks); any
-// other nested value as the gjson.Result those give. It hands events to
-// its Emit, saying what their text is by the method it calls (Push,
-// Snapshot, Final), under the agent's own ids, and keeps no accumulated
-// text and no record of what it sent: the session does. What the wire
-// sends again (a completed item, a part rewritten, a frame after its
-// message stopped) goes to the session again under the same ids, and the
-// session, which scopes identity to the run, shows what is new of it.
-// Only message.start resets a message (DESIGN §4 rule 4): a parser sends
-// it where the wire begins one, and lets content under an id open its
-// message otherwise. An event's strings may be the line's memory, valid
-// during the call only.
 package parsers
 
 import (
@@ -48,7 +24,10 @@ const (
 // Decoder), and says what the Text of a text-like event (text.delta,
 // thinking.delta, tool.output.delta) is: Push for new text (a delta), and
 // for every other event; Snapshot for the whole block or output so far;
-// Final for the complete block or output. The event may be reused by the
+// Final for the complete block or output; Restate for a piece of the
+// agent repeating the message's current block (a consolidated
+// restatement, an echo of the prompt: the session compares, see
+// streaming.Session.Restate). The event may be reused by the
 // parser once the call returns. An error (a --strict contract violation,
 // a closed output) must be returned by Parse as it is.
 //
@@ -57,6 +36,7 @@ type Emit interface {
 	Push(ev *streaming.Event) error
 	Snapshot(ev *streaming.Event) error
 	Final(ev *streaming.Event) error
+	Restate(ev *streaming.Event) error
 }
 
 // EmitFunc adapts a function to Emit: it is called with each event and
@@ -72,6 +52,9 @@ func (f EmitFunc) Snapshot(ev *streaming.Event) error { return f(streaming.Snaps
 // Final calls f with Final.
 func (f EmitFunc) Final(ev *streaming.Event) error { return f(streaming.Final, ev) }
 
+// Restate calls f with Restate.
+func (f EmitFunc) Restate(ev *streaming.Event) error { return f(streaming.Restate, ev) }
+
 // Send hands ev to emit as mode says: for parsers that decide the mode
 // of a text in one place and send it in another.
 func Send(emit Emit, mode streaming.Mode, ev *streaming.Event) error {
@@ -80,6 +63,8 @@ func Send(emit Emit, mode streaming.Mode, ev *streaming.Event) error {
 		return emit.Snapshot(ev)
 	case streaming.Final:
 		return emit.Final(ev)
+	case streaming.Restate:
+		return emit.Restate(ev)
 	}
 	return emit.Push(ev)
 }

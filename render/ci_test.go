@@ -126,11 +126,7 @@ func renderCI(t *testing.T, ci CI, evs []streaming.Event, sum Summary) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range evs {
-		if err := r.Handle(&evs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	feed(t, r, evs)
 	if err := r.Finish(sum); err != nil {
 		t.Fatal(err)
 	}

@@ -47,12 +47,7 @@ func renderEvents(t *testing.T, format string, cfg Config, evs []streaming.Event
 	if !ShowsEdits(r) {
 		t.Fatalf("%s says it shows no edits: the decoder would not derive them", format)
 	}
-	for i := range evs {
-		ev := evs[i]
-		if err := r.Handle(&ev); err != nil {
-			t.Fatal(err)
-		}
-	}
+	feed(t, r, evs)
 	if err := r.Finish(Summary{Outcome: streaming.Success}); err != nil {
 		t.Fatal(err)
 	}

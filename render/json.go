@@ -153,6 +153,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 	switch ev.Kind {
 	case streaming.KindSessionStart:
 		str("session_id", ev.SessionID)
+		str("title", ev.Title)
 		str("model", ev.Model)
 		str("cwd", ev.CWD)
 		if ev.Tools != nil {

@@ -102,7 +102,7 @@ func (v *prettyView) nextDue(now time.Time) (time.Time, bool) {
 		}
 		// The heading's clock counts seconds, and its spinner turns while
 		// the stream waits on a tool.
-		if len(r.tools) > 0 {
+		if r.running > 0 {
 			last := time.Duration(v.now.UnixNano())
 			at(time.Unix(0, int64(last-last%spinnerInterval+spinnerInterval)))
 		}

@@ -254,3 +254,6 @@ func (l *plainLane) Finish(s Summary) error {
 	}
 	return err
 }
+
+// UseState gives the lane's renderer its stream's session state.
+func (l *plainLane) UseState(st streaming.State) { l.p.UseState(st) }

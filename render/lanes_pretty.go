@@ -87,8 +87,21 @@ type prettyLane struct {
 	// is the stream's end (Finish).
 	result *laneResult
 	end    *Summary
-	// described: a separator said what the stream is.
+	// described: a separator said what the stream is; sep is the
+	// separator since.
 	described bool
+	sep       row
+	// head is the heading as last made, for key: it changes only with an
+	// event of the stream, the width, a second of its clock or a turn of
+	// its spinner.
+	head    row
+	headKey headKey
+	gen     int // events and the end seen
+}
+
+type headKey struct {
+	gen, width int
+	sec, spin  int64
 }
 
 type laneResult struct {
@@ -110,6 +123,11 @@ func (v *prettyView) Lane(l Lane) Renderer {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	l.Tag = cleanTag(l.Tag)
+	for _, f := range []*string{&l.Agent, &l.Project, &l.Session} {
+		if *f != "" {
+			*f = cleanTag(*f) // (a session's directory and id come from its file)
+		}
+	}
 	cfg := v.cfg
 	cfg.Height, cfg.Tick, cfg.TermSize, cfg.Resize = laneHeight, nil, nil, nil
 	ln := &prettyLane{v: v, info: l, style: tagStyle(v.p, l.Tag)}
@@ -128,6 +146,16 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 	v.seq++
 	l.seq = v.seq
 	switch ev.Kind {
+	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolInputDelta, streaming.KindToolOutputDelta,
+		streaming.KindMessageStart, streaming.KindMessageStop:
+		// (the heading says nothing of these, but that the run goes on)
+		if !l.r.run.active {
+			l.gen++
+		}
+	default:
+		l.gen++
+	}
+	switch ev.Kind {
 	case streaming.KindSessionStart:
 		l.result = nil
 		if l.info.Agent == "" {
@@ -142,7 +170,10 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 	case streaming.KindResult:
 		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(oneLine(ev.Reason)), facts: ResultFacts(ev, l.r.run.usage)}
 	}
-	return l.r.Handle(ev)
+	if err := l.r.Handle(ev); err != nil {
+		return err
+	}
+	return v.err // (the terminal is the view's: its write errors are every lane's)
 }
 
 // baseName is the last element of a path, either separator.
@@ -167,8 +198,12 @@ func (l *prettyLane) Finish(s Summary) error {
 	defer l.v.mu.Unlock()
 	sum := s
 	l.end = &sum
+	l.gen++
 	l.r.clock.dirty = true
-	return l.r.Finish(s)
+	if err := l.r.Finish(s); err != nil {
+		return err
+	}
+	return l.v.err
 }
 
 func (v *prettyView) Flush() error {
@@ -261,7 +296,7 @@ func (v *prettyView) frame() {
 			r.scr.width = v.scr.width
 			r.clock.dirty = true
 		}
-		if !r.clock.dirty && len(r.tools) == 0 && r.curTh == nil {
+		if !r.clock.dirty && r.running == 0 && r.curTh == nil {
 			continue // nothing new to lay out: its rows stand
 		}
 		c, live := r.layout()
@@ -407,120 +442,5 @@ func (l *prettyLane) liveLen() int {
 	return len(l.live)
 }
 
-// describe is what the heading says of the stream besides its tag: the
-// agent, the project and the session, each unless the tag says it.
-func (l *prettyLane) describe() []string {
-	var parts []string
-	tag := l.info.Tag
-	if a := l.info.Agent; a != "" && !strings.HasPrefix(tag, a+"·") && tag != a {
-		parts = append(parts, a)
-	}
-	if p := l.info.Project; p != "" {
-		parts = append(parts, p)
-	}
-	if s := l.info.Session; s != "" {
-		_, short, ok := strings.Cut(tag, "·")
-		if !ok || !strings.HasPrefix(s, short) {
-			parts = append(parts, TruncateRunes(s, 9))
-		}
-	}
-	return parts
-}
-
-// separator is the row before a stream's rows in the scrollback: its
-// tag, and the first time what the stream is.
-func (l *prettyLane) separator(v *prettyView) row {
-	p := v.p
-	s := p.Dim("── ") + p.Bold(l.style(l.info.Tag))
-	if d := l.describe(); len(d) > 0 && !l.described {
-		s += p.Dim(" · " + strings.Join(d, " · "))
-		l.described = l.info.Agent != "" // (known once its session started)
-	}
-	return fitRow(s, v.scr.width)
-}
-
-// fitRow is s on one row of width cells, cut with an ellipsis.
-func fitRow(s string, width int) row {
-	rows := wrapStyled(nil, s, width, "", "", 0, true)
-	if len(rows) == 0 {
-		return row{}
-	}
-	return rows[0]
-}
-
-// heading is the stream's line in the live region: its state, tag, what
-// it is, and its figures.
-func (l *prettyLane) heading(v *prettyView) row {
-	p := v.p
-	r := l.r
-	var mark, state string
-	var facts []string
-	switch {
-	case l.end != nil && l.end.Interrupted:
-		mark, state = p.Yellow("⊘"), p.Yellow("interrupted")
-	case r.run.active && l.end == nil:
-		mark, state = p.Cyan("●"), "running"
-		if name := l.waitingOn(); name != "" {
-			mark, state = p.Cyan(spinnerAt(v.now)), "waiting on "+p.Bold(name)
-		}
-		facts = append(facts, elapsed(v.now.Sub(r.run.start)))
-		if u := r.run.usage; u != nil {
-			if t := u.Total(); t > 0 {
-				facts = append(facts, Tokens(t)+" tokens")
-			}
-			if u.HasCost {
-				facts = append(facts, Cost(u.CostUSD))
-			}
-		}
-	case l.result != nil && l.result.ok:
-		mark, state, facts = p.Green("✓"), p.Green("done"), l.result.facts
-	case l.result != nil:
-		mark, state, facts = p.Red("✗"), p.Red("failed"), l.result.facts
-		if l.result.reason != "" {
-			state += p.Red(": " + l.result.reason)
-		}
-	case l.end != nil:
-		mark, state = p.Yellow("…"), p.Yellow("incomplete")
-		if why := l.r.clean(oneLine(l.end.Reason)); why != "" {
-			state += p.Yellow(": " + why)
-		}
-	default:
-		mark, state = p.Dim("·"), p.Dim("idle")
-	}
-	s := mark + " " + p.Bold(l.style(l.info.Tag))
-	if d := l.describe(); len(d) > 0 {
-		s += p.Dim(" · " + strings.Join(d, " · "))
-	}
-	s += p.Dim(" · ") + state
-	if len(facts) > 0 {
-		s += p.Dim(" · " + strings.Join(facts, " · "))
-	}
-	if st := r.run.status; st != "" && r.run.active && l.end == nil {
-		s += " " + p.Yellow("⚠ "+st)
-	}
-	return fitRow(s, v.scr.width)
-}
-
-// waitingOn names the call the stream has been waiting on longest.
-func (l *prettyLane) waitingOn() string {
-	var first *toolItem
-	for _, t := range l.r.tools {
-		if first == nil || t.start.Before(first.start) || t.start.Equal(first.start) && t.id < first.id {
-			first = t
-		}
-	}
-	if first == nil {
-		return ""
-	}
-	name := l.r.clean(oneLine(first.name))
-	if n := len(l.r.tools); n > 1 {
-		name += " +" + Tokens(int64(n-1))
-	}
-	return name
-}
-
-// spinnerAt is the spinner frame for a time.
-func spinnerAt(t time.Time) string {
-	n := t.UnixNano() / int64(spinnerInterval)
-	return spinnerFrames[int(n%int64(len(spinnerFrames)))]
-}
+// UseState gives the lane's renderer its stream's session state.
+func (l *prettyLane) UseState(st streaming.State) { l.r.UseState(st) }

@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -267,5 +269,44 @@ func TestPrettyViewStates(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("headings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPrettyViewHostileLane: what describes a stream (its tag, and the
+// project and session a session file names) reaches the terminal with
+// its controls made visible.
+func TestPrettyViewHostileLane(t *testing.T) {
+	lv := newLiveView(t, 24)
+	l := lv.v.Lane(Lane{Tag: "claude·\x1b[2J", Agent: "claude", Project: "app\x1b]0;pwned\x07", Session: "\u202eid"})
+	l.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash\x1b[31m", Subject: "x"})
+	lv.frame(t)
+	l.Finish(Summary{Interrupted: true})
+	lv.v.Finish(true)
+	if err := vtcheck.Sequences(lv.out.Bytes()); err != nil {
+		t.Error(err)
+	}
+	for _, raw := range []string{"\x1b[2J", "\x1b]0", "\x07", "\u202e", "\x1b[31m"} {
+		if bytes.Contains(lv.out.Bytes(), []byte(raw)) {
+			t.Errorf("raw %q reached the terminal", raw)
+		}
+	}
+}
+
+type pipeClosed struct{}
+
+func (pipeClosed) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestPrettyViewWriteError: the terminal is the view's; once writing to
+// it fails, every lane's next event says so.
+func TestPrettyViewWriteError(t *testing.T) {
+	tick := make(chan time.Time, 1)
+	v, _ := NewView("pretty", pipeClosed{}, Config{Width: 60, Height: 24, Now: fixedNow, Tick: tick})
+	a, b := v.Lane(Lane{Tag: "a"}), v.Lane(Lane{Tag: "b"})
+	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "hello\n"}
+	a.Handle(&ev)
+	tick <- time.Time{}
+	a.(Flusher).Flush()
+	if err := b.Handle(&ev); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("the other lane's next event: %v", err)
 	}
 }

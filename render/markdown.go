@@ -53,8 +53,7 @@ type Markdown struct {
 	blanks  int // blank lines held until the next line of the block
 	think   thinkingSummary
 
-	open    map[string]streaming.Event // tool calls started, not ended
-	openOrd []string
+	st streaming.State // the session's: its open tool calls
 }
 
 type elem int
@@ -79,7 +78,7 @@ func NewMarkdown(w io.Writer, cfg Config) *Markdown {
 	if cfg.Tools == "" {
 		cfg.Tools = ToolsPreview
 	}
-	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg, open: map[string]streaming.Event{}}
+	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg}
 }
 
 // Flush writes what is buffered.
@@ -104,8 +103,10 @@ func (m *Markdown) ensureHeading(ev *streaming.Event) {
 	m.begin(elemHeading)
 	title := fmt.Sprintf("## Run %d", m.facts.Runs)
 	if ev != nil && ev.Kind == streaming.KindSessionStart {
-		if ev.Agent != "" {
-			title += " · " + inline(ev.Agent)
+		for _, p := range [...]string{ev.Agent, ev.Title} {
+			if p != "" {
+				title += " · " + inline(p)
+			}
 		}
 		if ev.Model != "" {
 			title += " · " + codeSpan(ev.Model)
@@ -144,11 +145,6 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		return m.err()
 	case streaming.KindToolStart:
 		// Written when it ends: nothing to interrupt the text for.
-		t := keptTool(ev)
-		if _, ok := m.open[t.ID]; !ok {
-			m.openOrd = append(m.openOrd, t.ID)
-		}
-		m.open[t.ID] = t
 		return nil
 	case streaming.KindSessionStart:
 		m.endBlock()
@@ -174,10 +170,11 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.endBlock()
 	case streaming.KindToolEnd:
 		edits := ev.Edits
-		if start, ok := m.open[ev.ID]; ok && len(edits) == 0 {
-			edits = start.Edits // the start's, kept: closeTool forgets them
+		if m.st != nil && len(edits) == 0 {
+			if c := m.st.Call(ev.ID); c != nil {
+				edits = c.Edits // the start's
+			}
 		}
-		m.closeTool(ev.ID)
 		m.ensureHeading(nil)
 		m.tool(ev, edits)
 	case streaming.KindPlan:
@@ -278,31 +275,10 @@ func (m *Markdown) quoteText(lead, text string) {
 	m.last = elemLine // a following quote starts a new one
 }
 
-// keptTool is what tool needs of a tool call's start event (Finish sets
-// the status), copied: it is kept past Handle, for Finish to show the call
-// if it never ends.
-func keptTool(ev *streaming.Event) streaming.Event {
-	t := streaming.Event{Kind: ev.Kind, ID: strings.Clone(ev.ID), Parent: strings.Clone(ev.Parent),
-		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title), Subject: strings.Clone(ev.Subject),
-		Output: strings.Clone(ev.Output), DurationMS: ev.DurationMS, Edits: streaming.CloneEdits(ev.Edits)}
-	if ev.ExitCode != nil {
-		t.ExitCode = streaming.IntPtr(*ev.ExitCode)
-	}
-	return t
-}
-
-func (m *Markdown) closeTool(id string) {
-	if _, ok := m.open[id]; !ok {
-		return
-	}
-	delete(m.open, id)
-	for i, o := range m.openOrd {
-		if o == id {
-			m.openOrd = append(m.openOrd[:i], m.openOrd[i+1:]...)
-			break
-		}
-	}
-}
+// UseState gives the renderer the session's state (streaming.StateUser):
+// the calls still open when an interrupted run finishes are written from
+// it.
+func (m *Markdown) UseState(st streaming.State) { m.st = st }
 
 // tool writes a finished tool call as a list item with its output, or
 // the diff of the file edits it made.
@@ -556,13 +532,14 @@ func (m *Markdown) outcomeLine(ok, incomplete bool, reason string) string {
 // Finish writes the end of a run that did not finish, and flushes.
 func (m *Markdown) Finish(s Summary) error {
 	m.endBlock()
-	for _, id := range m.openOrd {
-		ev := m.open[id]
-		ev.Kind = streaming.KindToolEnd
-		ev.Status = streaming.ToolIncomplete
-		m.tool(&ev, nil)
+	if m.st != nil {
+		// An interrupted run: the session did not end its calls.
+		for _, c := range m.st.Calls() {
+			ev := streaming.Event{Kind: streaming.KindToolEnd, ID: c.ID, Name: c.Name, Parent: c.Parent, Input: c.Input,
+				Title: c.Title, Subject: c.Subject, Status: streaming.ToolIncomplete, Output: c.Output()}
+			m.tool(&ev, nil)
+		}
 	}
-	m.open, m.openOrd = map[string]streaming.Event{}, nil
 	switch {
 	case s.Interrupted:
 		m.ensureHeading(nil)

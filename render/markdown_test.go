@@ -16,11 +16,7 @@ func renderMarkdown(t *testing.T, cfg Config, evs []streaming.Event, sum Summary
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range evs {
-		if err := r.Handle(&evs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	feed(t, r, evs)
 	if err := r.Finish(sum); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
-	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -43,11 +42,7 @@ type Plain struct {
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
 
-	// tool id → the call begun: its depth and start label. Each key is a
-	// view of its entry's buffer (events are valid only during Handle),
-	// which goes to free for reuse once the entry is deleted.
-	tools    map[string]toolCall
-	free     [][]byte
+	st       streaming.State // the session's: its open tool calls
 	lbuf     []byte          // scratch for an end line's own label
 	usage    streaming.Usage // the last usage reported, if hasUsage
 	hasUsage bool
@@ -68,7 +63,7 @@ func NewPlain(w io.Writer, cfg Config) *Plain {
 // newPlain is a plain renderer without its writer and CI markers (a lane
 // of several streams gets them from its view).
 func newPlain(cfg Config) *Plain {
-	p := &Plain{cfg: cfg, p: cfg.Palette, tools: map[string]toolCall{}}
+	p := &Plain{cfg: cfg, p: cfg.Palette}
 	if p.p.Dim == nil {
 		p.p = NewPalette(false)
 	}
@@ -99,15 +94,7 @@ func (p *Plain) clean(s string) string {
 	return sanitize.String(s, sanitize.Options{})
 }
 
-func (p *Plain) depthOf(parent string) int {
-	if parent == "" {
-		return 0
-	}
-	if c, ok := p.tools[parent]; ok {
-		return c.depth
-	}
-	return 1
-}
+func (p *Plain) depthOf(parent string) int { return callDepth(p.st, parent) }
 
 // emitLine writes one finished line with the event's indent and timestamp.
 func (p *Plain) emitLine(ev *streaming.Event, depth int, s string) {
@@ -201,14 +188,14 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		if p.printed {
 			p.emitLine(ev, 0, "")
 		}
-		// "● session ID · agent · model · cwd", the parts there are.
+		// "● session ID · agent · title · model · cwd", the parts there are.
 		b := append(p.buf[:0], "● "...)
 		sep := ""
 		if ev.SessionID != "" {
 			b = append(append(b, "session "...), p.clean(ev.SessionID)...)
 			sep = factSep
 		}
-		for _, s := range [...]string{ev.Agent, ev.Model, ev.CWD} {
+		for _, s := range [...]string{ev.Agent, ev.Title, ev.Model, ev.CWD} {
 			if s != "" {
 				b = append(append(b, sep...), p.clean(s)...)
 				sep = factSep
@@ -219,7 +206,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		p.styledBytes(p.p.Dim, b)
 		p.w.WriteByte('\n')
 	case streaming.KindToolStart:
-		p.emitPrefixed(ev, d, p.p.Cyan("▸ "), p.startTool(ev, d))
+		p.emitPrefixed(ev, d, p.p.Cyan("▸ "), p.startTool(ev))
 	case streaming.KindToolEnd:
 		p.toolEnd(ev, d)
 	case streaming.KindPlan:
@@ -287,22 +274,10 @@ func (p *Plain) err() error {
 func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	// The end line's label is its start line's when made from the same
 	// name, input and title.
-	c, started := p.tools[ev.ID]
-	var label string
-	if started {
-		delete(p.tools, ev.ID)
-		// The label is written before the buffer is reused.
-		defer p.release(c.buf)
-	}
-	if started && c.madeFrom(ev) {
-		label = c.label()
-	} else {
-		p.lbuf = p.appendLabel(p.lbuf[:0], ev)
-		label = view.String(p.lbuf)
-	}
+	label := p.endLabel(ev)
 	edits := ev.Edits
-	if len(edits) == 0 && started {
-		edits = c.edits
+	if c := p.call(ev.ID); len(edits) == 0 && c != nil {
+		edits = c.Edits // the start's
 	}
 	diff, add, del, showDiff := editDiff(ev.Status, edits, ev.Subject)
 	// The facts, each after factSep.

@@ -5,78 +5,62 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// The plain renderer's tool calls begun: each kept in a buffer of its own,
-// the buffers of ended calls reused (a free list, bounded).
+// The plain renderer's tool calls are the session's (streaming.State):
+// plain keeps on each only the label of its start line (Call.Mark), which
+// the end line reuses when it is made from the same name, subject and
+// title (reading the input again costs as much as the rest of the line).
 
-// toolCall is a tool call begun: the nesting depth of its subagent work
-// and the label of its start line, with what it was made from: the end
-// line of the call reuses it (reading the input again costs as much as
-// the rest of the line). All is copied (events are valid only during
-// Handle) into buf: id, name, subject, title, label.
-type toolCall struct {
-	depth                 int
-	buf                   []byte
-	idEnd, nameEnd, inEnd int // where the id, name and subject end in buf
-	titleEnd              int
-	inputKept             bool                 // a large subject is not kept (nor the label reused)
-	edits                 []streaming.FileEdit // the file changes the start named, for the end's diff
-}
-
-// maxKeptInput is the largest tool subject kept to reuse the label.
+// maxKeptInput is the largest tool subject whose label is kept.
 const maxKeptInput = 4 << 10
 
-// Buffers of ended calls kept for reuse: how many, and how large.
-const (
-	maxFree    = 256
-	maxFreeCap = 16 << 10
-)
+// UseState gives the renderer the session's state (streaming.StateUser).
+func (p *Plain) UseState(st streaming.State) { p.st = st }
 
-func (c *toolCall) id() string { return view.String(c.buf[:c.idEnd]) }
-
-func (c *toolCall) label() string { return view.String(c.buf[c.titleEnd:]) }
-
-// madeFrom reports whether the label was made from the end event's name,
-// subject and title.
-func (c *toolCall) madeFrom(ev *streaming.Event) bool {
-	return c.inputKept && view.String(c.buf[c.idEnd:c.nameEnd]) == ev.Name &&
-		view.String(c.buf[c.nameEnd:c.inEnd]) == ev.Subject && view.String(c.buf[c.inEnd:c.titleEnd]) == ev.Title
+// callDepth is how deep the work under the tool call parent is nested,
+// as the session says (1 for a call it does not hold).
+func callDepth(st streaming.State, parent string) int {
+	if parent == "" {
+		return 0
+	}
+	if st != nil {
+		if c := st.Call(parent); c != nil {
+			return c.Depth
+		}
+	}
+	return 1
 }
 
-// startTool keeps a tool call begun at depth d and returns the label of
-// its start line (valid until the call's entry is deleted).
-func (p *Plain) startTool(ev *streaming.Event, d int) string {
-	if old, ok := p.tools[ev.ID]; ok {
-		// The id again: the entry goes (and with it the key, a view of
-		// its buffer) before its buffer is reused.
-		delete(p.tools, ev.ID)
-		p.release(old.buf)
+// call is the session's open tool call id, or nil.
+func (p *Plain) call(id string) *streaming.Call {
+	if p.st == nil {
+		return nil
 	}
-	var b []byte
-	if n := len(p.free); n > 0 {
-		b, p.free[n-1] = p.free[n-1], nil
-		p.free = p.free[:n-1]
-	}
-	c := toolCall{depth: d + 1, edits: streaming.CloneEdits(ev.Edits)}
-	b = append(b, ev.ID...)
-	c.idEnd = len(b)
-	b = append(b, ev.Name...)
-	c.nameEnd = len(b)
-	if c.inputKept = len(ev.Subject) <= maxKeptInput; c.inputKept {
-		b = append(b, ev.Subject...)
-	}
-	c.inEnd = len(b)
-	b = append(b, ev.Title...)
-	c.titleEnd = len(b)
-	c.buf = p.appendLabel(b, ev)
-	p.tools[c.id()] = c
-	return c.label()
+	return p.st.Call(id)
 }
 
-// release keeps the buffer of a deleted call's entry for reuse.
-func (p *Plain) release(b []byte) {
-	if len(p.free) < maxFree && cap(b) <= maxFreeCap {
-		p.free = append(p.free, b[:0])
+// startTool returns the label of a call's start line, kept on the call
+// for its end line.
+func (p *Plain) startTool(ev *streaming.Event) string {
+	c := p.call(ev.ID)
+	if c == nil || len(ev.Subject) > maxKeptInput {
+		p.lbuf = p.appendLabel(p.lbuf[:0], ev)
+		return view.String(p.lbuf)
 	}
+	label := string(p.appendLabel(p.lbuf[:0], ev))
+	c.Mark = label
+	return label
+}
+
+// endLabel is the label of a call's end line: its start line's when made
+// from the same name, subject and title.
+func (p *Plain) endLabel(ev *streaming.Event) string {
+	if c := p.call(ev.ID); c != nil {
+		if l, ok := c.Mark.(string); ok && c.Name == ev.Name && c.Subject == ev.Subject && c.Title == ev.Title {
+			return l
+		}
+	}
+	p.lbuf = p.appendLabel(p.lbuf[:0], ev)
+	return view.String(p.lbuf)
 }
 
 // appendLabel appends a tool call's name and key argument.

@@ -11,16 +11,17 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Tool calls begun and ended in any order, ids used again, ends without
-// starts, starts without ends, inputs changed at the end and inputs too
-// large to keep: each start and end line has the depth and label a
-// simple model gives, though the renderer reuses the buffers of ended
-// calls and the events' text is scribbled over after each Handle.
-func TestPlainToolCallsReuseBuffers(t *testing.T) {
+// Tool calls begun and ended in any order, under each other, inputs
+// changed at the end and inputs too large to keep: each start and end line
+// has the depth and label a simple model gives, though plain keeps only
+// labels on the session's calls and the events' text is scribbled over
+// after each Handle.
+func TestPlainToolCalls(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out bytes.Buffer
 	p := NewPlain(&out, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
 		Thinking: ThinkingSummary, Tools: ToolsNone, CI: CINone})
+	sess := streaming.NewSession(p, streaming.Options{})
 	depth := map[string]int{}
 	depthOf := func(parent string) int {
 		if parent == "" {
@@ -31,12 +32,25 @@ func TestPlainToolCallsReuseBuffers(t *testing.T) {
 		}
 		return 1
 	}
+	var open []string
+	parentOf := map[string]string{}
 	var scratch []byte
 	for step := range 20000 {
-		id := fmt.Sprintf("toolu_%d", rng.IntN(40))
-		parent := ""
-		if rng.IntN(3) > 0 {
-			parent = fmt.Sprintf("toolu_%d", rng.IntN(40))
+		kind := streaming.KindToolStart
+		var id, parent string
+		if len(open) > 0 && rng.IntN(2) == 0 {
+			kind = streaming.KindToolEnd
+			i := rng.IntN(len(open))
+			id = open[i]
+			open = append(open[:i], open[i+1:]...)
+			parent = parentOf[id]
+		} else {
+			id = fmt.Sprintf("toolu_%d", step)
+			if len(open) > 0 && rng.IntN(3) > 0 {
+				parent = open[rng.IntN(len(open))]
+			}
+			open = append(open, id)
+			parentOf[id] = parent
 		}
 		name := []string{"Bash", "Read", "Task", "Grep"}[rng.IntN(4)]
 		cmd := fmt.Sprintf("cmd %d of step %d", rng.IntN(5), step)
@@ -44,10 +58,6 @@ func TestPlainToolCallsReuseBuffers(t *testing.T) {
 			cmd += strings.Repeat(" long", 1000) // past maxKeptInput
 		}
 		input := `{"command":"` + cmd + `"}`
-		kind := streaming.KindToolStart
-		if rng.IntN(2) == 0 {
-			kind = streaming.KindToolEnd
-		}
 		// The event's text lives in scratch, scribbled over afterwards.
 		scratch = append(scratch[:0], id+parent+name+input...)
 		s := view.String(scratch)
@@ -63,7 +73,7 @@ func TestPlainToolCallsReuseBuffers(t *testing.T) {
 			delete(depth, id)
 		}
 		out.Reset()
-		if err := p.Handle(&ev); err != nil {
+		if err := sess.Push(&ev); err != nil {
 			t.Fatal(err)
 		}
 		if err := p.Flush(); err != nil {
@@ -75,8 +85,5 @@ func TestPlainToolCallsReuseBuffers(t *testing.T) {
 		if got := out.String(); got != want {
 			t.Fatalf("step %d, %v %s (parent %q):\n got %q\nwant %q", step, kind, id, parent, got, want)
 		}
-	}
-	if len(p.free) > maxFree {
-		t.Fatalf("%d buffers kept", len(p.free))
 	}
 }

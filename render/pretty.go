@@ -30,10 +30,10 @@ type Pretty struct {
 
 	height int
 
-	items  []item               // in order; the head is the oldest not in the scrollback
-	opened []*toolItem          // running calls whose header is committed
-	tools  map[string]*toolItem // running calls by id
-	depth  map[string]int       // tool id → depth of the work it started
+	items   []item          // in order; the head is the oldest not in the scrollback
+	opened  []*toolItem     // running calls whose header is committed
+	st      streaming.State // the session's: its open tool calls, each with its item (Mark)
+	running int             // calls running
 
 	cur     *textItem  // the open text block
 	curTh   *thinkItem // the open thinking block (summary mode)
@@ -76,7 +76,7 @@ const sinceMax = 512 << 10
 
 // NewPretty returns a live renderer writing to w.
 func NewPretty(w io.Writer, cfg Config) *Pretty {
-	r := &Pretty{cfg: cfg, p: cfg.Palette, tools: map[string]*toolItem{}, depth: map[string]int{}}
+	r := &Pretty{cfg: cfg, p: cfg.Palette}
 	if r.p.Dim == nil {
 		r.p = NewPalette(false)
 	}
@@ -183,6 +183,28 @@ func (r *Pretty) Flush() error {
 	return r.err
 }
 
+// eachRunning calls f with each call still running: in the sequence, or
+// with its header committed.
+func (r *Pretty) eachRunning(f func(t *toolItem)) {
+	for _, it := range r.items {
+		switch t := it.(type) {
+		case *toolItem:
+			if !t.ended {
+				f(t)
+			}
+		case *headerItem:
+			if !t.t.ended && !t.t.opened {
+				f(t.t)
+			}
+		}
+	}
+	for _, t := range r.opened {
+		if !t.ended {
+			f(t)
+		}
+	}
+}
+
 // Finish finalises the live region as it stands (a partial line, running
 // calls marked interrupted or incomplete), writes the closing line of a
 // run that did not finish, shows the cursor again and stops the clock.
@@ -197,23 +219,7 @@ func (r *Pretty) Finish(s Summary) error {
 		r.flushEarly()
 	}
 	var running []*toolItem
-	for _, it := range r.items {
-		switch t := it.(type) {
-		case *toolItem:
-			if !t.ended {
-				running = append(running, t)
-			}
-		case *headerItem:
-			if !t.t.ended && !t.t.opened {
-				running = append(running, t.t)
-			}
-		}
-	}
-	for _, t := range r.opened {
-		if !t.ended {
-			running = append(running, t)
-		}
-	}
+	r.eachRunning(func(t *toolItem) { running = append(running, t) })
 	for _, t := range running {
 		t.interrupted = s.Interrupted
 		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})

@@ -117,7 +117,7 @@ func (r *Pretty) nextDue(now time.Time) (time.Time, bool) {
 	// then has moved on since.
 	shown := r.cfg.Now()
 	at := func(next time.Time) { set(now.Add(next.Sub(shown))) }
-	if len(r.tools) > 0 {
+	if r.running > 0 {
 		last := time.Duration(r.now.UnixNano())
 		at(time.Unix(0, int64(last-last%spinnerInterval+spinnerInterval)))
 	}

@@ -10,15 +10,29 @@ import (
 // clean makes agent text safe for the terminal.
 func (r *Pretty) clean(s string) string { return sanitize.String(s, sanitize.Options{}) }
 
+// UseState gives the renderer the session's state (streaming.StateUser):
+// each open call keeps its item there (Call.Mark). It is read while an
+// event is handled, never while a frame is drawn.
+func (r *Pretty) UseState(st streaming.State) { r.st = st }
+
 // depthOf is the nesting depth of work started by the call parent.
-func (r *Pretty) depthOf(parent string) int {
-	if parent == "" {
-		return 0
+func (r *Pretty) depthOf(parent string) int { return callDepth(r.st, parent) }
+
+// call is the session's open call id, or nil.
+func (r *Pretty) call(id string) *streaming.Call {
+	if r.st == nil {
+		return nil
 	}
-	if d, ok := r.depth[parent]; ok {
-		return d
+	return r.st.Call(id)
+}
+
+// item is the item of the session's open call id, or nil.
+func (r *Pretty) item(id string) *toolItem {
+	if c := r.call(id); c != nil {
+		t, _ := c.Mark.(*toolItem)
+		return t
 	}
-	return 1
+	return nil
 }
 
 // child notes work under a tool call: the call's header is committed so
@@ -32,7 +46,7 @@ func (r *Pretty) child(parent string) {
 	if parent == "" {
 		return
 	}
-	t := r.tools[parent]
+	t := r.item(parent)
 	if t == nil || t.opened || t.split {
 		return
 	}
@@ -149,12 +163,9 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		}
 		return
 	case streaming.KindToolInputDelta:
-		if t := r.tools[ev.ID]; t != nil && len(t.inDelta) < 1<<20 {
-			t.inDelta = append(t.inDelta, ev.Text...)
-		}
 		return
 	case streaming.KindToolOutputDelta:
-		if t := r.tools[ev.ID]; t != nil {
+		if t := r.item(ev.ID); t != nil {
 			t.outTail = append(t.outTail, ev.Text...)
 			if len(t.outTail) > 4096 {
 				t.outTail = t.outTail[:copy(t.outTail, t.outTail[len(t.outTail)-1024:])]
@@ -184,7 +195,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		if ev.SessionID != "" {
 			parts = append(parts, "session "+r.clean(ev.SessionID))
 		}
-		for _, s := range []string{ev.Agent, ev.Model, ev.CWD} {
+		for _, s := range []string{ev.Agent, ev.Title, ev.Model, ev.CWD} {
 			if s != "" {
 				parts = append(parts, r.clean(s))
 			}
@@ -217,23 +228,26 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.activate()
 		r.run.status = ""
 		r.child(ev.Parent)
-		// What the call shows later is kept as copies: the event's strings
-		// are valid during Handle only.
-		id := strings.Clone(ev.ID)
-		r.depth[id] = d + 1
-		t := &toolItem{id: id, name: strings.Clone(ev.Name), title: strings.Clone(ev.Title), subject: strings.Clone(ev.Subject),
-			input: strings.Clone(ev.Input), depth: d, start: r.cfg.Now(), edits: streaming.CloneEdits(ev.Edits)}
-		if old := r.tools[id]; old != nil {
-			r.endTool(old, &streaming.Event{Status: streaming.ToolIncomplete})
+		// What the call shows later is the session's (its strings stay
+		// as they are), else copied: the event's are valid during Handle
+		// only.
+		t := &toolItem{depth: d, start: r.cfg.Now()}
+		if c := r.call(ev.ID); c != nil {
+			t.id, t.name, t.title, t.subject, t.input, t.edits = c.ID, c.Name, c.Title, c.Subject, c.Input, c.Edits
+			c.Mark = t
+		} else {
+			t.id, t.name, t.title, t.subject = strings.Clone(ev.ID), strings.Clone(ev.Name), strings.Clone(ev.Title), strings.Clone(ev.Subject)
+			t.input, t.edits = strings.Clone(ev.Input), streaming.CloneEdits(ev.Edits)
 		}
-		r.tools[id] = t
+		r.running++
 		r.push(t)
 	case streaming.KindToolEnd:
 		r.run.status = ""
 		r.child(ev.Parent)
-		t := r.tools[ev.ID]
+		t := r.item(ev.ID)
 		if t == nil {
 			t = &toolItem{id: strings.Clone(ev.ID), name: strings.Clone(ev.Name), depth: d, start: r.cfg.Now()}
+			r.running++
 			r.push(t)
 		}
 		r.endTool(t, ev)
@@ -299,8 +313,9 @@ func (r *Pretty) handle(ev *streaming.Event) {
 // into its done line in place; one whose header was committed moves to
 // the end of the sequence.
 func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
-	delete(r.tools, t.id)
-	delete(r.depth, t.id)
+	if !t.ended {
+		r.running--
+	}
 	t.ended = true
 	t.status = ev.Status
 	if t.status == "" {

@@ -156,12 +156,13 @@ func TestPrettyResize(t *testing.T) {
 		TermSize: func() (int, int, bool) { return width, 10, true }})
 	p := r.(*Pretty)
 	tm := newTerm(40, 10)
+	sess := streaming.NewSession(p, streaming.Options{})
 	text := func(s string) {
 		for _, c := range s {
-			_ = p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: string(c)})
+			_ = sess.Push(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: string(c)})
 		}
 	}
-	_ = p.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash", Input: `{"command":"sleep 1"}`, Subject: subj(`{"command":"sleep 1"}`)})
+	_ = sess.Push(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash", Input: `{"command":"sleep 1"}`, Subject: subj(`{"command":"sleep 1"}`)})
 	text("a first line that is long enough to wrap at forty cells\nand a partial")
 	tick <- time.Now()
 	_ = p.Flush()
@@ -174,7 +175,7 @@ func TestPrettyResize(t *testing.T) {
 	text(" line that goes on past the old width")
 	tick <- time.Now()
 	_ = p.Flush()
-	_ = p.Handle(&streaming.Event{Kind: streaming.KindToolEnd, ID: "t"})
+	_ = sess.Push(&streaming.Event{Kind: streaming.KindToolEnd, ID: "t"})
 	_ = p.Finish(Summary{})
 	tm.write(out.Bytes())
 	got := strings.Join(tm.rows(), "\n")
@@ -199,11 +200,12 @@ func TestNextDue(t *testing.T) {
 	shown := epoch
 	r, _ := New("pretty", io.Discard, Config{Width: 80, Tick: make(chan time.Time), Now: func() time.Time { return shown }})
 	p := r.(*Pretty)
+	sess := streaming.NewSession(p, streaming.Options{})
 	wall := time.Unix(5000, 0)
 	if _, ok := p.nextDue(wall); ok {
 		t.Error("a frame is due with nothing live")
 	}
-	_ = p.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash"})
+	_ = sess.Push(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash"})
 	p.frame(false) // drawn at shown = epoch
 	due, ok := p.nextDue(wall)
 	if !ok || due.Sub(wall) != spinnerInterval {
@@ -213,7 +215,7 @@ func TestNextDue(t *testing.T) {
 	if due, _ := p.nextDue(wall); due.After(wall) {
 		t.Errorf("a late spinner frame is not due now but in %v", due.Sub(wall))
 	}
-	_ = p.Handle(&streaming.Event{Kind: streaming.KindToolEnd, ID: "t"})
+	_ = sess.Push(&streaming.Event{Kind: streaming.KindToolEnd, ID: "t"})
 	p.frame(false)
 	due, ok = p.nextDue(wall)
 	if !ok || due.Sub(wall) <= 0 || due.Sub(wall) > time.Second {

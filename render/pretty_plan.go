@@ -103,7 +103,7 @@ func (r *Pretty) plan(ev *streaming.Event, depth int) {
 	changed := key.String() != r.plans.last
 	r.plans.last = key.String()
 	// The call that made it (the event's ID), shown with it.
-	if t := r.tools[ev.ID]; ev.ID != "" && t != nil {
+	if t := r.item(ev.ID); ev.ID != "" && t != nil {
 		t.hasPlan = true
 		if changed {
 			t.plan = entries

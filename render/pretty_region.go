@@ -269,7 +269,7 @@ func (r *Pretty) liveRows(dst []row) []row {
 		n += len(rows)
 		shownRunning++
 	}
-	if more := len(r.tools) - shownRunning; (i > 0 || j > 0) && more > 0 {
+	if more := r.running - shownRunning; (i > 0 || j > 0) && more > 0 {
 		s := truncCells("… "+Tokens(int64(more))+" more running", r.scr.width)
 		dst = append(dst, row{r.p.Dim(s), cells(s)})
 	}

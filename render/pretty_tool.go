@@ -17,7 +17,6 @@ import (
 type toolItem struct {
 	id, name, title, input string
 	subject                string
-	inDelta                []byte
 	depth                  int
 	start                  time.Time
 

@@ -188,3 +188,119 @@ func (t *text) HasPrefix(s string) bool {
 	}
 	return s == ""
 }
+
+// matchAt returns how many bytes at the start of s are the text's from
+// off on.
+func (t *text) matchAt(off int, s string) int {
+	n, pos := 0, 0
+	if off < len(t.head) {
+		seg := t.head[off:]
+		k := 0
+		for k < len(seg) && k < len(s) && seg[k] == s[k] {
+			k++
+		}
+		if n += k; k < len(seg) || k == len(s) {
+			return n
+		}
+		s, off = s[k:], len(t.head)
+	}
+	pos = len(t.head)
+	for _, c := range t.chunks {
+		if off >= pos+len(c) {
+			pos += len(c)
+			continue
+		}
+		seg := c[off-pos:]
+		k := 0
+		for k < len(seg) && k < len(s) && seg[k] == s[k] {
+			k++
+		}
+		if n += k; k < len(seg) || k == len(s) {
+			return n
+		}
+		s = s[k:]
+		pos += len(c)
+		off = pos
+	}
+	return n
+}
+
+// slice returns a copy of the text's bytes from..to.
+func (t *text) slice(from, to int) string {
+	var b strings.Builder
+	b.Grow(to - from)
+	pos := 0
+	add := func(seg []byte, s string) {
+		n := len(seg) + len(s)
+		lo, hi := max(from-pos, 0), min(to-pos, n)
+		if lo < hi {
+			if seg != nil {
+				b.Write(seg[lo:hi])
+			} else {
+				b.WriteString(s[lo:hi])
+			}
+		}
+		pos += n
+	}
+	add(nil, t.head)
+	for _, c := range t.chunks {
+		add(c, "")
+	}
+	return b.String()
+}
+
+// isSpace is the white space a restatement may differ in around a text.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// trimSpace is s without the white space around it.
+func trimSpace(s string) string {
+	a, b := 0, len(s)
+	for a < b && isSpace(s[a]) {
+		a++
+	}
+	for b > a && isSpace(s[b-1]) {
+		b--
+	}
+	return s[a:b]
+}
+
+// span returns where the text without the white space around it begins
+// and ends.
+func (t *text) span() (from, to int) {
+	from, to = t.n, 0
+	pos := 0
+	seg := func(b []byte, s string) {
+		n := len(b) + len(s)
+		at := func(i int) byte {
+			if b != nil {
+				return b[i]
+			}
+			return s[i]
+		}
+		for i := 0; i < n; i++ {
+			if !isSpace(at(i)) {
+				from = min(from, pos+i)
+				to = max(to, pos+i+1)
+			}
+		}
+		pos += n
+	}
+	seg(nil, t.head)
+	for _, c := range t.chunks {
+		seg(c, "")
+	}
+	if from > to {
+		return 0, 0
+	}
+	return from, to
+}
+
+// EqualTrimmed reports whether the text and s are the same but for the
+// white space around them.
+func (t *text) EqualTrimmed(s string) bool {
+	s = trimSpace(s)
+	from, to := t.span()
+	return to-from == len(s) && t.matchAt(from, s) == len(s)
+}

@@ -4,13 +4,23 @@
 // A parser hands events to the Session and says, by the method it calls,
 // what the Text of a text, thinking or tool output event is: Push for new
 // text (a delta; and for every other event), Snapshot for the whole block
-// so far, Final for the complete block (PushAs takes the Mode as a value).
+// so far, Final for the complete block, Restate for a piece of the agent
+// repeating a block it sent (PushAs takes the Mode as a value).
 // The Event a Handler receives has no such distinction: it is always a
 // delta. The Session hands its Handler only deltas, and:
 //
 //   - turns snapshots and finals into deltas by comparing them with the
-//     block it holds: equal gives nothing, an extension gives the new
-//     suffix, a rewrite gives a text.revision (or thinking.revision);
+//     block it holds: equal (or equal but for the white space around it)
+//     gives nothing, an extension gives the new suffix, a rewrite gives a
+//     text.revision (or thinking.revision);
+//   - judges restatements (an agent re-sending a message it streamed,
+//     under a new id on the wire; an echo of the prompt it was sent): what
+//     repeats the message's current block shows nothing, the rest is new
+//     text (see Restate). Parsers keep no copy or hash of text to tell;
+//   - announces each text or thinking block that showed text as final,
+//     once (block.stop): when its message shows another block, before the
+//     message stops, at a run's end and at Close. Renderers and filters
+//     end blocks there and nowhere else;
 //   - repairs one contract violation, and only this one: a text or
 //     thinking delta that begins with the block's whole text (at least
 //     SnapshotMinBytes of it) and is longer than it is a snapshot sent as

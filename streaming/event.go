@@ -56,6 +56,12 @@ const (
 	Snapshot
 	// Final is the complete block, sent after (or instead of) streaming.
 	Final
+	// Restate is the next piece of the agent repeating the current block
+	// (the block that showed text last) of the message Event.Restates
+	// names: a consolidated restatement of what it streamed, an echo of
+	// the prompt it was sent. What is not a repetition goes to the event's
+	// own message and block (see Session.Restate).
+	Restate
 )
 
 func (m Mode) String() string {
@@ -64,6 +70,8 @@ func (m Mode) String() string {
 		return "snapshot"
 	case Final:
 		return "final"
+	case Restate:
+		return "restatement"
 	}
 	return "delta"
 }
@@ -183,6 +191,11 @@ type Event struct {
 	// BlockKind is the kind of block a block.stop ends: KindTextDelta or
 	// KindThinkingDelta.
 	BlockKind Kind
+	// Restates is, on a text event a parser hands over with Restate, the
+	// id of the open message whose current block the text may repeat (the
+	// event's own message, or the one before it). The session never
+	// passes it on.
+	Restates string
 
 	// Text is the payload of text-like kinds, status, notice, raw and error
 	// (message) events, and the final answer of a result.
@@ -192,7 +205,7 @@ type Event struct {
 	ID         string     // tool call id, permission request id
 	Name       string     // tool name (MCP prefixes cleaned), permission tool
 	Input      string     // tool input as JSON text
-	Title      string     // a human title for the call, when the agent gives one
+	Title      string     // a human title for the call, when the agent gives one; for session.start, what the run is (a subagent's own transcript)
 	Subject    string     // what the call is about: its command, path, pattern (filled by the parsers)
 	Edits      []FileEdit // file changes the call makes (tool.start or tool.end)
 	Status     ToolStatus // tool.end
@@ -239,7 +252,7 @@ func (ev *Event) Clone() Event {
 	c := *ev
 	c.Kind, c.Status = Kind(strings.Clone(string(c.Kind))), ToolStatus(strings.Clone(string(c.Status)))
 	c.BlockKind = Kind(strings.Clone(string(c.BlockKind)))
-	for _, s := range [...]*string{&c.Agent, &c.Stream, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
+	for _, s := range [...]*string{&c.Agent, &c.Restates, &c.Stream, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
 		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Display, &c.Choice, &c.From, &c.To,
 		&c.Level, &c.Reason, &c.Type} {
 		*s = strings.Clone(*s)

@@ -27,10 +27,27 @@ import (
 //     message, block or tool call id that ended before is new again;
 //   - a tool call is shown started once and ended once per run, and its
 //     output is every delta it got, repeats included;
+//   - a snapshot or final that is the block but for the white space
+//     around it shows nothing;
+//   - a restatement (Restate) is compared, piece by piece, with the
+//     current block of the open message it names (the block that showed
+//     text last, of its kind and not its own): pieces that repeat it from where the
+//     restatement stands (white space before it aside) show nothing; what
+//     goes past its end is new text (white space alone is not); a
+//     restatement that departs from it is shown whole from where it began,
+//     and so is every later piece; the new text goes to the event's own
+//     message and block. A restatement for a stopped message is judged as
+//     a final; one naming a message that is not open, or that has no
+//     current block, is text, and so is what follows once the message it
+//     names stops;
 //   - the final answer is the text of the last message that showed text
 //     (a late block of another message does not change it), its text
 //     blocks by index, joined as paragraphs; a message that starts again
-//     leaves the answer the text it had.
+//     leaves the answer the text it had;
+//   - block.stop (checked on the consumer's side): a block is announced
+//     once after it showed text, before any other block of its message
+//     shows text, before its message stops, starts again or the run ends,
+//     and none is left open at the end.
 
 var modelAlphabet = []string{"=", "a", "b", " ", "\n", "é", "日", "🎉", "|---|"}
 
@@ -51,21 +68,55 @@ type reference struct {
 	output   map[string]string // tool output shown, per id (this run)
 	starts   map[string]int    // tool.start shown per "run/id"
 	ends     map[string]int
-	late     bool // the last step was a snapshot or final for a stopped message
+	late     bool              // the last step was a snapshot or final for a stopped message
+	cur      map[string]mkey   // per open message: the block that showed text last
+	rs       map[string]*refRs // per open message: the restatement being sent
 
 	ansMsg    string // the message whose text is the answer ("": ansFrozen)
 	ansFrozen string // the answer's text, once its message started again
 }
 
+// refRs is a restatement in the model.
+type refRs struct {
+	src             mkey
+	hasSrc          bool
+	of              string
+	dst             int
+	kind            Kind
+	start, at       int
+	begun, departed bool
+	gone            bool // the message repeated stopped or began again
+}
+
+// endRestatements notes that msg stopped or began again: the
+// restatements of it are over, what follows them is new text.
+func (r *reference) endRestatements(msg string) {
+	for _, rs := range r.rs {
+		if rs.of == msg {
+			rs.gone = true
+		}
+	}
+}
+
 func newReference() *reference {
 	return &reference{open: map[string]bool{}, done: map[string]bool{}, blocks: map[mkey]string{},
 		toolOpen: map[string]bool{}, toolDone: map[string]bool{}, output: map[string]string{},
-		starts: map[string]int{}, ends: map[string]int{}}
+		starts: map[string]int{}, ends: map[string]int{}, cur: map[string]mkey{}, rs: map[string]*refRs{}}
+}
+
+// modelSpace is the white space a restatement or recap may differ in.
+func modelSpace(c byte) bool { return strings.IndexByte(" \t\n\r\v\f", c) >= 0 }
+
+func modelTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r < 0x80 && modelSpace(byte(r)) })
 }
 
 // dropBlocks begins msg afresh (message.start, or text after its stop):
 // if it was the answer, the answer keeps the text it had.
 func (r *reference) dropBlocks(msg string) {
+	delete(r.cur, msg)
+	delete(r.rs, msg)
+	r.endRestatements(msg)
 	if r.ansMsg == msg {
 		r.ansFrozen, r.ansMsg = r.answer(), ""
 	}
@@ -113,6 +164,7 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 		r.open, r.done = map[string]bool{}, map[string]bool{}
 		r.toolOpen, r.toolDone = map[string]bool{}, map[string]bool{}
 		r.blocks, r.output = map[mkey]string{}, map[string]string{}
+		r.cur, r.rs = map[string]mkey{}, map[string]*refRs{}
 		r.ansMsg, r.ansFrozen = "", ""
 	case KindMessageStart:
 		if !r.open[ev.Message] {
@@ -124,6 +176,7 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 		if r.open[ev.Message] {
 			delete(r.open, ev.Message)
 			r.done[ev.Message] = true
+			r.endRestatements(ev.Message)
 		}
 	case KindTextDelta, KindThinkingDelta:
 		if !r.open[ev.Message] {
@@ -142,28 +195,10 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 			delete(r.done, ev.Message)
 			r.dropBlocks(ev.Message)
 		}
-		k := mkey{ev.Message, ev.Kind, ev.Block}
-		have := r.blocks[k]
-		shown := func() { // text went out: a text block makes its message the answer
-			if ev.Kind == KindTextDelta {
-				r.ansMsg, r.ansFrozen = ev.Message, ""
-			}
+		if mode == Restate {
+			return r.restate(ev)
 		}
-		if mode == Delta {
-			add := ev.Text
-			if len(have) >= 32 && len(add) > len(have) && strings.HasPrefix(add, have) {
-				add, violation = add[len(have):], true
-			}
-			r.blocks[k] = have + add
-			if add != "" {
-				shown()
-			}
-			return add, violation
-		}
-		if !strings.HasPrefix(have, ev.Text) {
-			r.blocks[k] = ev.Text
-			shown()
-		}
+		return r.text(ev, mode, ev.Text)
 	case KindToolStart:
 		if !r.toolOpen[ev.ID] && !r.toolDone[ev.ID] {
 			r.toolOpen[ev.ID] = true
@@ -193,10 +228,97 @@ func (r *reference) step(ev *Event, mode Mode) (want string, violation bool) {
 	return "", false
 }
 
-// consumer rebuilds the session's output.
+// text applies text sent in mode to ev's block of an open message.
+func (r *reference) text(ev *Event, mode Mode, t string) (want string, violation bool) {
+	k := mkey{ev.Message, ev.Kind, ev.Block}
+	have := r.blocks[k]
+	shown := func() { // text went out: a text block makes its message the answer
+		r.cur[ev.Message] = k
+		if ev.Kind == KindTextDelta {
+			r.ansMsg, r.ansFrozen = ev.Message, ""
+		}
+	}
+	if mode == Delta {
+		add := t
+		if len(have) >= 32 && len(add) > len(have) && strings.HasPrefix(add, have) {
+			add, violation = add[len(have):], true
+		}
+		r.blocks[k] = have + add
+		if add != "" {
+			shown()
+		}
+		return add, violation
+	}
+	switch {
+	case strings.HasPrefix(t, have):
+		if t != have {
+			r.blocks[k] = t
+			shown()
+		}
+	case strings.HasPrefix(have, t), modelTrim(have) == modelTrim(t):
+	default:
+		r.blocks[k] = t
+		shown()
+	}
+	return "", false
+}
+
+// restate applies a piece of a restatement to an open message.
+func (r *reference) restate(ev *Event) (want string, violation bool) {
+	rs := r.rs[ev.Message]
+	if rs == nil || rs.dst != ev.Block || rs.kind != ev.Kind || rs.of != ev.Restates {
+		rs = &refRs{dst: ev.Block, kind: ev.Kind, of: ev.Restates}
+		if c, ok := r.cur[ev.Restates]; ok && r.open[ev.Restates] && c.kind == ev.Kind &&
+			(ev.Restates != ev.Message || c.block != ev.Block) && r.blocks[c] != "" {
+			rs.src, rs.hasSrc = c, true
+		}
+		r.rs[ev.Message] = rs
+	}
+	t := ev.Text
+	if rs.gone {
+		rs.departed = true
+	}
+	if !rs.hasSrc || rs.departed {
+		return r.text(ev, Delta, t)
+	}
+	src := r.blocks[rs.src]
+	if !rs.begun {
+		t = strings.TrimLeftFunc(t, func(c rune) bool { return c < 0x80 && modelSpace(byte(c)) })
+		if t == "" {
+			return "", false
+		}
+		rs.start = len(src) - len(strings.TrimLeftFunc(src, func(c rune) bool { return c < 0x80 && modelSpace(byte(c)) }))
+		if modelTrim(src) == "" {
+			rs.start = 0
+		}
+		rs.at, rs.begun = rs.start, true
+	}
+	k := 0
+	for k < len(t) && rs.at+k < len(src) && t[k] == src[rs.at+k] {
+		k++
+	}
+	switch {
+	case k == len(t):
+		rs.at += k
+		return "", false
+	case rs.at+k == len(src):
+		rs.at += k
+		if modelTrim(t[k:]) == "" {
+			return "", false
+		}
+		rs.departed = true
+		return r.text(ev, Delta, t[k:])
+	}
+	rs.departed = true
+	hi := min(rs.at+k, len(src)) // (the block may have been rewritten shorter since)
+	return r.text(ev, Delta, src[min(rs.start, hi):hi]+t[k:])
+}
+
+// consumer rebuilds the session's output, and checks block.stop.
 type consumer struct {
 	runs   int
 	blocks map[mkey]string
+	open   map[mkey]bool // blocks that showed text since their block.stop
 	output map[string]string
 	starts map[string]int
 	ends   map[string]int
@@ -205,27 +327,65 @@ type consumer struct {
 }
 
 func newConsumer() *consumer {
-	return &consumer{blocks: map[mkey]string{}, output: map[string]string{}, starts: map[string]int{}, ends: map[string]int{}}
+	return &consumer{blocks: map[mkey]string{}, open: map[mkey]bool{}, output: map[string]string{}, starts: map[string]int{}, ends: map[string]int{}}
+}
+
+// noOpen fails when a block of msg ("": of any message) is open.
+func (c *consumer) noOpen(msg string, why string) {
+	for k := range c.open {
+		if c.err == nil && (msg == "" || k.msg == msg) {
+			c.err = fmt.Errorf("block %v not stopped before %s", k, why)
+		}
+	}
+}
+
+// shows notes text for block k: another open block of its message
+// should have stopped first.
+func (c *consumer) shows(k mkey) {
+	for o := range c.open {
+		if o.msg == k.msg && o != k && c.err == nil {
+			c.err = fmt.Errorf("block %v still open when %v shows text", o, k)
+		}
+	}
+	c.open[k] = true
 }
 
 func (c *consumer) Handle(ev *Event) error {
 	c.step = append(c.step, *ev)
 	switch ev.Kind {
 	case KindSessionStart:
+		c.noOpen("", "a new run")
 		c.runs++
 		c.blocks, c.output = map[mkey]string{}, map[string]string{}
-	case KindMessageStart:
-		for k := range c.blocks {
-			if k.msg == ev.Message {
-				delete(c.blocks, k)
+	case KindResult:
+		c.noOpen("", "the result")
+	case KindMessageStart, KindMessageStop:
+		c.noOpen(ev.Message, string(ev.Kind))
+		if ev.Kind == KindMessageStart {
+			for k := range c.blocks {
+				if k.msg == ev.Message {
+					delete(c.blocks, k)
+				}
 			}
 		}
+	case KindBlockStop:
+		k := mkey{ev.Message, ev.BlockKind, ev.Block}
+		if !c.open[k] && c.err == nil {
+			c.err = fmt.Errorf("block.stop for %v, which showed no text since its last", k)
+		}
+		delete(c.open, k)
 	case KindTextDelta, KindThinkingDelta:
-		c.blocks[mkey{ev.Message, ev.Kind, ev.Block}] += ev.Text
+		k := mkey{ev.Message, ev.Kind, ev.Block}
+		c.shows(k)
+		c.blocks[k] += ev.Text
 	case KindTextRevision:
-		c.blocks[mkey{ev.Message, KindTextDelta, ev.Block}] = ev.Text
+		k := mkey{ev.Message, KindTextDelta, ev.Block}
+		c.shows(k)
+		c.blocks[k] = ev.Text
 	case KindThinkingRevision:
-		c.blocks[mkey{ev.Message, KindThinkingDelta, ev.Block}] = ev.Text
+		k := mkey{ev.Message, KindThinkingDelta, ev.Block}
+		c.shows(k)
+		c.blocks[k] = ev.Text
 	case KindToolStart:
 		c.starts[fmt.Sprint(c.runs, "/", ev.ID)]++
 	case KindToolOutputDelta:
@@ -276,14 +436,60 @@ func genEvent(ref *reference, data []byte, i *int) (Event, Mode) {
 		kind = KindThinkingDelta
 	}
 	block := int(b>>6) % 2
+	mode := Mode(b % 10 % 3)
+	rs := ref.rs[msg]
+	going := ref.open[msg] && rs != nil && rs.hasSrc && !rs.departed
+	if mode == Final && (p&7 >= 6 || going && p&7 >= 3) {
+		// A restatement of the current block of a message (this one, or
+		// another): a piece of it from where the one being sent stands,
+		// it again or and more, or fresh text.
+		of := fmt.Sprint("m", (b>>6+p)%3)
+		if going {
+			of = rs.of
+		}
+		src := ""
+		if c, ok := ref.cur[of]; ok && ref.open[of] {
+			src = ref.blocks[c]
+			if going && rs.src == c && rs.at <= len(src) {
+				src = src[rs.at:]
+			}
+		}
+		var text string
+		f := fresh.String()
+		switch (p >> 3) % 6 {
+		case 0:
+			text = src
+		case 1:
+			text = src + f
+		case 2, 3:
+			text = src[:len(f)%(len(src)+1)]
+		case 4:
+			text = src[:len(f)%(len(src)+1)] + "#" + f
+		default:
+			text = f
+		}
+		dst := block
+		if of == msg {
+			dst = 1 + block
+		}
+		if going {
+			dst = rs.dst
+		}
+		return Event{Kind: kind, Message: msg, Block: dst, Restates: of, Text: text}, Restate
+	}
 	have := ""
 	if ref.open[msg] {
 		have = ref.blocks[mkey{msg, kind, block}]
 	}
 	var text string
 	switch p & 7 {
-	case 0, 1:
+	case 0:
 		text = fresh.String()
+	case 1:
+		text = "\n" + modelTrim(have) + " " // the block but for the white space around it
+		if have == "" {
+			text = fresh.String()
+		}
 	case 2:
 		text = have
 	case 3, 4:
@@ -293,7 +499,7 @@ func genEvent(ref *reference, data []byte, i *int) (Event, Mode) {
 	default:
 		text = have + fresh.String() + fresh.String()
 	}
-	return Event{Kind: kind, Message: msg, Block: block, Text: text}, Mode(b % 10 % 3)
+	return Event{Kind: kind, Message: msg, Block: block, Text: text}, mode
 }
 
 func checkAgainstReference(t *testing.T, data []byte) {
@@ -334,7 +540,7 @@ func checkAgainstReference(t *testing.T, data []byte) {
 			}
 			strictDone = violation
 		}
-		if (mode == Delta || ref.late) && (ev.Kind.IsText() || ev.Kind == KindToolOutputDelta) {
+		if (mode == Delta || mode == Restate || ref.late) && (ev.Kind.IsText() || ev.Kind == KindToolOutputDelta) {
 			var got strings.Builder
 			for _, e := range c.step {
 				if e.Kind == ev.Kind {
@@ -369,6 +575,10 @@ func checkAgainstReference(t *testing.T, data []byte) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
+	c.noOpen("", "the end of input")
+	if c.err != nil {
+		t.Fatalf("at the end: %v", c.err)
+	}
 }
 
 func FuzzSessionReference(f *testing.F) {
@@ -386,6 +596,9 @@ func FuzzSessionReference(f *testing.F) {
 	f.Add([]byte{1, 7, 3<<3 | 3, 1, 2, 3, 7, 2, 7, 5<<3 | 5, 1, 1, 1, 1, 1, 7, 2 << 3, 6, 6, 2, 7, 2})
 	// Seven "=" deltas of thinking; a message stopped, a late final.
 	f.Add([]byte{9, 1 << 3, 0, 9, 1 << 3, 0, 9, 1 << 3, 0, 9, 1 << 3, 0, 2, 7, 2, 1, 7, 2})
+	// A message's text restated: the block again, then a piece that
+	// departs ("#aaaa"); another restated past its end.
+	f.Add([]byte{1, 6, 3 << 3, 1, 2, 3, 8, 7, 8, 4<<3 | 7, 1, 1, 1, 1, 17, 22, 2 << 3, 1, 2, 24, 1<<3 | 7, 1, 8, 7, 2, 1})
 	f.Fuzz(checkAgainstReference)
 }
 

@@ -146,11 +146,11 @@ type Session struct {
 	opts  Options
 	stats Stats
 
-	msgs    map[string]*message  // open messages
-	tools   map[string]*toolCall // open tool calls
-	seq     uint64               // start order of open messages and tools, for closing them in order
-	stopped ring[*stopped]       // the stopped messages of this run
-	ended   ring[struct{}]       // ended tool ids of this run
+	msgs    map[string]*message // open messages
+	tools   map[string]*Call    // open tool calls
+	seq     uint64              // start order of open messages and tools, for closing them in order
+	stopped ring[*stopped]      // the stopped messages of this run
+	ended   ring[struct{}]      // ended tool ids of this run
 
 	run     run
 	pool    pieces // pieces of texts let go, for the next texts
@@ -161,16 +161,21 @@ type Session struct {
 	ev Event // scratch event handed to out, to avoid an allocation per delta
 }
 
-// NewSession returns a session that passes its output to out.
+// NewSession returns a session that passes its output to out (and hands
+// itself to out first, if out is a StateUser).
 func NewSession(out Handler, opts Options) *Session {
-	return &Session{
+	s := &Session{
 		out:     out,
 		opts:    opts,
 		msgs:    make(map[string]*message),
-		tools:   make(map[string]*toolCall),
+		tools:   make(map[string]*Call),
 		stopped: newRing[*stopped](finishedMemory),
 		ended:   newRing[struct{}](finishedMemory),
 	}
+	if u, ok := out.(StateUser); ok {
+		u.UseState(s)
+	}
+	return s
 }
 
 // Stats returns the repair counters so far.
@@ -223,7 +228,21 @@ func (s *Session) Snapshot(ev *Event) error { return s.push(ev, Snapshot) }
 // instead of) its streaming.
 func (s *Session) Final(ev *Event) error { return s.push(ev, Final) }
 
-// PushAs hands ev to Push, Snapshot or Final as mode says.
+// Restate hands the session a piece of an agent repeating a block it
+// sent: the current block (the one that showed text last) of the open
+// message ev.Restates names — a consolidated restatement of a message it
+// streamed, sent under a new id on the wire; an echo of the prompt it was
+// sent. The pieces of one restatement come in order, for the message and
+// block that take what is not a repetition (a message of its own, or a
+// block its message has not shown). The session compares them with the
+// block it holds: what repeats it (white space around either aside)
+// shows nothing; what goes on past its end is shown; a restatement that
+// departs from the block is new text, shown whole (what it repeated
+// included), and so is every later piece. When the message named is not
+// open, or has no current block of the event's kind, the text is new.
+func (s *Session) Restate(ev *Event) error { return s.push(ev, Restate) }
+
+// PushAs hands ev to Push, Snapshot, Final or Restate as mode says.
 func (s *Session) PushAs(mode Mode, ev *Event) error { return s.push(ev, mode) }
 
 func (s *Session) push(ev *Event, mode Mode) error {

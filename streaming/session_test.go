@@ -29,6 +29,8 @@ func send(s *Session, ev *Event) error {
 			m = Snapshot
 		case "final":
 			m = Final
+		case "restatement":
+			m = Restate
 		}
 		e.Type = ""
 	}

@@ -30,6 +30,7 @@ type message struct {
 	blocks []*block
 	cur    *block       // the block that passed text on last
 	next   int          // the index the next part gets: one past every index so far
+	rs     *restatement // the restatement being sent (Session.Restate), if any
 	shown  []shownBlock // blocks shown before the message was reopened (late)
 }
 
@@ -250,6 +251,9 @@ func (s *Session) late(ev *Event, mode Mode, st *stopped) error {
 	// A late block of another message than the answer does not make it
 	// the answer: the answer is the last message that showed text.
 	a := s.run.answer
+	if mode == Restate {
+		mode = Final // a block the message did not show: new text
+	}
 	if err := s.show(m, ev, mode, m == a.msg || a.msg == nil && a.text == ""); err != nil {
 		return err
 	}
@@ -290,6 +294,9 @@ func (s *Session) text(ev *Event, mode Mode) error {
 			return err
 		}
 	}
+	if mode == Restate {
+		return s.restate(m, ev)
+	}
 	return s.show(m, ev, mode, true)
 }
 
@@ -327,6 +334,7 @@ func (s *Session) show(m *message, ev *Event, mode Mode, isAnswer bool) error {
 	s.ev = *ev
 	s.ev.Role = m.role
 	s.ev.Parent = m.parent
+	s.ev.Restates = ""
 	s.ev.Block = b.key.index
 	if revised {
 		s.stats.Revisions++
@@ -370,6 +378,10 @@ func (s *Session) merge(acc *text, mode Mode, t string, line int) (delta string,
 		return rest, false
 	case acc.HasPrefix(t):
 		// An older, shorter snapshot: nothing new.
+		s.stats.Duplicates++
+		return "", false
+	case acc.EqualTrimmed(t):
+		// The block again, but for the white space around it (a recap).
 		s.stats.Duplicates++
 		return "", false
 	}

@@ -5,18 +5,73 @@ import (
 	"strings"
 )
 
-// toolCall is an open tool call: what tool.end needs that the agent may
-// not repeat there, and its output so far (kept once, appended).
-type toolCall struct {
+// Call is a tool call the session holds open, from its tool.start to the
+// Handle of its tool.end (or of the end the session makes for it): what a
+// renderer shows of a running call, and what its end line needs of its
+// start, read here instead of kept in a copy of its own (State). Its fields are the session's: a handler reads them and
+// sets only Mark.
+type Call struct {
+	ID, Name, Parent, Title, Subject string
+	Input                            string // the input as the start gave it (JSON)
+	// Depth is how deep the work the call starts is nested: 1 for a call
+	// of the main agent, one more for each subagent level (a call whose
+	// Parent is not open counts as one level down).
+	Depth int
+	// Edits are the file changes the start named (the session's copy:
+	// a tool.end names its own, if any).
+	Edits []FileEdit
+	// Mark is the handler's own: the session keeps it with the call and
+	// never reads it (a renderer's item for the call, the label it made).
+	Mark any
+
 	agent  string
-	id     string
-	name   string
-	parent string
-	input  string
-	title  string
-	subj   string
 	seq    uint64
-	output text
+	output text // the output so far (kept once, appended)
+}
+
+// Output is the call's output so far.
+func (c *Call) Output() string { return c.output.String() }
+
+// OutputLen is the length of the call's output so far.
+func (c *Call) OutputLen() int { return c.output.Len() }
+
+// OutputTail is the last n bytes of the call's output so far (fewer when
+// it is shorter), without joining the rest.
+func (c *Call) OutputTail(n int) string {
+	l := c.output.Len()
+	if n >= l {
+		return c.output.String()
+	}
+	return c.output.slice(l-n, l)
+}
+
+// State is what a Handler may read of the session while it handles an
+// event: the tool calls open at that event. *Session implements it.
+type State interface {
+	// Call is the open tool call id, or nil. During the Handle of a
+	// tool.end the call is still there.
+	Call(id string) *Call
+	// Calls are the open tool calls, in the order they started.
+	Calls() []*Call
+}
+
+// StateUser is a Handler that reads the session's state (a renderer):
+// NewSession hands it the session before any event.
+type StateUser interface {
+	UseState(State)
+}
+
+// Call returns the open tool call id, or nil (see State).
+func (s *Session) Call(id string) *Call { return s.tools[id] }
+
+// Calls returns the open tool calls in the order they started.
+func (s *Session) Calls() []*Call {
+	open := make([]*Call, 0, len(s.tools))
+	for _, t := range s.tools {
+		open = append(open, t)
+	}
+	slices.SortFunc(open, func(a, b *Call) int { return cmpSeq(a.seq, b.seq) })
+	return open
 }
 
 func (s *Session) toolStart(ev *Event) error {
@@ -25,21 +80,28 @@ func (s *Session) toolStart(ev *Event) error {
 		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
 		return nil
 	}
-	s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
+	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
+	t.Edits = CloneEdits(ev.Edits)
 	return s.out.Handle(ev)
 }
 
-func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *toolCall {
+func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *Call {
 	s.seq++
-	t := &toolCall{agent: s.intern(agent), id: strings.Clone(id), name: strings.Clone(name), parent: strings.Clone(parent),
-		input: strings.Clone(input), title: strings.Clone(title), subj: strings.Clone(subj), seq: s.seq}
+	t := &Call{agent: s.intern(agent), ID: strings.Clone(id), Name: strings.Clone(name), Parent: strings.Clone(parent),
+		Input: strings.Clone(input), Title: strings.Clone(title), Subject: strings.Clone(subj), seq: s.seq, Depth: 1}
+	if t.Parent != "" {
+		t.Depth = 2
+		if p := s.tools[t.Parent]; p != nil {
+			t.Depth = p.Depth + 1
+		}
+	}
 	t.output.pool = &s.pool
-	s.tools[t.id] = t
+	s.tools[t.ID] = t
 	return t
 }
 
 // ensureTool returns the open tool call of ev, starting it implicitly.
-func (s *Session) ensureTool(ev *Event) (*toolCall, error) {
+func (s *Session) ensureTool(ev *Event) (*Call, error) {
 	if t, ok := s.tools[ev.ID]; ok {
 		return t, nil
 	}
@@ -51,7 +113,7 @@ func (s *Session) ensureTool(ev *Event) (*toolCall, error) {
 	}
 	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		ID: t.id, Name: t.name, Parent: t.parent, Title: t.title}
+		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title}
 	return t, s.out.Handle(&s.ev)
 }
 
@@ -79,7 +141,7 @@ func (s *Session) toolOutput(ev *Event, mode Mode) error {
 	}
 	s.ev = *ev
 	s.ev.Text = delta
-	s.ev.Parent = t.parent
+	s.ev.Parent = t.Parent
 	return s.out.Handle(&s.ev)
 }
 
@@ -93,39 +155,42 @@ func (s *Session) toolEnd(ev *Event) error {
 	if err != nil {
 		return err
 	}
-	s.endTool(t)
 	s.ev = *ev
 	e := &s.ev
 	if e.Output == "" {
 		e.Output = t.output.String()
 	}
 	if e.Name == "" {
-		e.Name = t.name
+		e.Name = t.Name
 	}
 	if e.Parent == "" {
-		e.Parent = t.parent
+		e.Parent = t.Parent
 	}
 	if e.Input == "" {
-		e.Input = t.input
+		e.Input = t.Input
 	}
 	if e.Title == "" {
-		e.Title = t.title
+		e.Title = t.Title
 	}
 	if e.Subject == "" {
-		e.Subject = t.subj
+		e.Subject = t.Subject
 	}
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
-	err = s.out.Handle(e)
-	t.output.release() // e.Output is not its pieces (String joins them anew)
+	err = s.out.Handle(e) // (the call is still open: State.Call finds it)
+	s.endTool(t)
 	return err
 }
 
-// endTool ends t: O(1), however many calls are open.
-func (s *Session) endTool(t *toolCall) {
-	delete(s.tools, t.id)
-	s.ended.put(t.id, struct{}{})
+// endTool ends t: O(1), however many calls are open. Its output's pieces
+// go back to the pool (an event's Output is not them: String joins them
+// anew).
+func (s *Session) endTool(t *Call) {
+	delete(s.tools, t.ID)
+	s.ended.put(t.ID, struct{}{})
+	t.output.release()
+	t.Edits, t.Mark = nil, nil
 }
 
 // closeTools ends the open tool calls as incomplete, in the order they
@@ -134,17 +199,11 @@ func (s *Session) closeTools(line int) error {
 	if len(s.tools) == 0 {
 		return nil
 	}
-	open := make([]*toolCall, 0, len(s.tools))
-	for _, t := range s.tools {
-		open = append(open, t)
-	}
-	slices.SortFunc(open, func(a, b *toolCall) int { return cmpSeq(a.seq, b.seq) })
-	for _, t := range open {
-		s.endTool(t)
-		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.id, Name: t.name, Parent: t.parent,
-			Input: t.input, Title: t.title, Subject: t.subj, Status: ToolIncomplete, Output: t.output.String()}
+	for _, t := range s.Calls() {
+		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
+			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.output.String()}
 		err := s.out.Handle(&s.ev)
-		t.output.release()
+		s.endTool(t)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@
 //	go run ./bench/compare -input /tmp/claude.jsonl -runs 5
 //	go run ./bench/compare -latency
 //	go run ./bench/compare -tags purego -against HEAD -runs 9
+//	go run ./bench/compare -without region -input /tmp/long/claude.jsonl
 package main
 
 import (
@@ -40,16 +41,23 @@ func main() {
 	tags := flag.String("tags", "", "build tags for the agentfmt measured")
 	env := flag.String("env", "", "comma-separated NAME=VALUE settings for the agentfmt measured (GOGC=100,GOMEMLIMIT=off)")
 	against := flag.String("against", "", "compare with this agentfmt instead of jq: a binary, or a git revision to build")
+	off := flag.String("without", "", "compare HEAD without a piece of machinery ("+pieceNames()+") with HEAD")
 	flag.Parse()
 
 	dir, err := os.MkdirTemp("", "agentfmt-bench")
 	check(err)
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "agentfmt")
-	run("go", "build", "-tags", *tags, "-o", bin, ".")
+	var bin string
 	var extra []string
-	if *env != "" {
-		extra = strings.Split(*env, ",")
+	if *off != "" {
+		bin, extra = without(dir, *off)
+		*against = "HEAD"
+	} else {
+		bin = filepath.Join(dir, "agentfmt")
+		run("go", "build", "-tags", *tags, "-o", bin, ".")
+		if *env != "" {
+			extra = strings.Split(*env, ",")
+		}
 	}
 
 	if *latency {
@@ -69,7 +77,11 @@ func main() {
 	check(err)
 	fmt.Printf("input: %s (%.1f MB)\n", *in, float64(st.Size())/1e6)
 	if *against != "" {
-		abRuns(*in, *format, *runs, bin, extra, other(dir, *against))
+		cpuA, peakA, cpuB, peakB := abRuns(*in, *format, *runs, bin, extra, other(dir, *against))
+		if *off != "" {
+			fmt.Printf("without %s (-o %s): %+.0f %% CPU, %+.0f %% peak RSS (HEAD: %.3f s, %.1f MiB; without: %.3f s, %.1f MiB)\n",
+				*off, *format, (cpuA/cpuB-1)*100, (peakA/peakB-1)*100, cpuB, peakB, cpuA, peakA)
+		}
 		return
 	}
 
@@ -112,7 +124,7 @@ func other(dir, path string) string {
 // median CPU time and the peak RSS of each: the measured one (bin, with
 // env) against the other (base). The order alternates too, so that
 // neither always runs second.
-func abRuns(in, format string, runs int, bin string, env []string, base string) {
+func abRuns(in, format string, runs int, bin string, env []string, base string) (cpuA, rssA, cpuB, rssB float64) {
 	var a, b, gains []float64
 	var peakA, peakB []float64
 	for i := 0; i < runs; i++ {
@@ -132,6 +144,7 @@ func abRuns(in, format string, runs int, bin string, env []string, base string) 
 	}
 	fmt.Printf("median: measured %.3fs CPU, %.1f MiB peak; against %.3fs CPU, %.1f MiB peak; CPU against/measured %.3f (runs %.3f-%.3f); peak against/measured %.3f\n",
 		median(a), median(peakA), median(b), median(peakB), median(gains), slices.Min(gains), slices.Max(gains), median(peakB)/median(peakA))
+	return median(a), median(peakA), median(b), median(peakB)
 }
 
 // cpu runs a command on the input, with env added to its environment,

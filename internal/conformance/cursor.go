@@ -31,7 +31,7 @@ func cursorCapture(data []byte, _ string) Expect {
 	runTexts := 0
 	lines := bytes.Split(data, []byte("\n"))
 	// With partial output a segment's recap can come twice (a replay with
-	// model_call_id, then the final line): one text.
+	// model_call_id, then the final line, one after the other): one text.
 	partial := false
 	for _, line := range lines {
 		v := gjson.ParseBytes(line)
@@ -46,6 +46,8 @@ func cursorCapture(data []byte, _ string) Expect {
 			if v.Get("subtype").Str == "init" {
 				exit, last, runTexts = 3, "", 0
 			}
+		case "tool_call":
+			last = "" // a text said again after a tool call is said twice
 		case "assistant":
 			if v.Get("timestamp_ms").Exists() && !v.Get("model_call_id").Exists() {
 				continue

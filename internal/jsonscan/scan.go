@@ -15,14 +15,19 @@ import (
 // so a string is read once whatever its length.
 func scanString(data []byte, i int) (int, bool) {
 	// Most strings are keys and short values: the first words often hold
-	// the closing quote.
-	for j := i; j+8 <= len(data) && j < i+32; j += 8 {
-		if m := simd.Special(binary.LittleEndian.Uint64(data[j:])); m != 0 {
-			if k := j + bits.TrailingZeros64(m)>>3; data[k] == '"' {
-				return k + 1, true
-			}
-			break
+	// the closing quote. What they hold before anything else is text.
+	for j, end := i, i+32; j+8 <= len(data) && j < end; j += 8 {
+		m := simd.Special(binary.LittleEndian.Uint64(data[j:]))
+		if m == 0 {
+			i = j + 8
+			continue
 		}
+		k := j + bits.TrailingZeros64(m)>>3
+		if data[k] == '"' {
+			return k + 1, true
+		}
+		i = k
+		break
 	}
 	for {
 		i += simd.StringRun(data[i:])

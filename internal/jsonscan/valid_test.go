@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/simd/simdtest"
 	"github.com/tidwall/gjson"
 )
 
@@ -152,5 +153,27 @@ func TestStreamDeep(t *testing.T) {
 	data = append(data, strings.Repeat("]\n", n)...)
 	if st := s.Scan(data); st != Done {
 		t.Fatalf("closed: %v", st)
+	}
+}
+
+// TestValidStrings: every escape, good and bad, a control character and
+// a quote at every position of string bodies of every length up to 60 (so
+// in and after the first words scanString reads at once), judged as gjson
+// judges them, with the end of the string where it is.
+func TestValidStrings(t *testing.T) {
+	check := func(body string) {
+		for _, s := range []string{`"` + body + `"`, `["` + body + `",1]`, `{"` + body + `":"` + body + `"}`} {
+			if got, want := ValidString(s), gjson.Valid(s); got != want {
+				t.Fatalf("Valid(%q) = %v, gjson says %v", s, got, want)
+			}
+		}
+	}
+	simdtest.Escaped(check)
+	for n := 0; n <= 60; n++ {
+		for _, c := range []string{"\x00", "\x1f", "\n", `"`} {
+			for at := 0; at <= n; at++ {
+				check(strings.Repeat("a", at) + c + strings.Repeat("b", n-at))
+			}
+		}
 	}
 }

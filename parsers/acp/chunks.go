@@ -10,15 +10,19 @@ import (
 
 // message is an open run of chunks of one kind.
 type message struct {
-	id     string           // event message id (generated)
-	kind   entry            // entAgent, entThought or entUser
-	wireID string           // messageId from the wire, when the agent gives one
-	text   parsers.TextHash // the message's text, by hash: the session keeps it
+	id     string // event message id (generated)
+	kind   entry  // entAgent, entThought or entUser
+	wireID string // messageId from the wire, when the agent gives one
+	block  int    // the block its chunks go to
 
-	// A user message opened by the client's session/prompt request: the
-	// agent's user_message_chunk echo of it is compared, not appended.
-	prompt bool
-	echo   string
+	// restates is the id of the message its chunks may repeat: the one
+	// before it, when it began under a new messageId right after it
+	// (claude-agent-acp restates what it streamed so), or itself, for the
+	// agent's echo of the client's prompt. Its chunks go to the session
+	// as a restatement, which shows what is not a repetition. The message
+	// restated is kept open (prev) until this one stops.
+	restates string
+	prev     *message
 }
 
 func (k entry) eventKind() streaming.Kind {
@@ -48,10 +52,12 @@ func (k entry) prefix() string {
 // chunk handles user_message_chunk, agent_message_chunk and
 // agent_thought_chunk (seed 003 rules 1 and 9, acp.md §8):
 //   - it appends to the open message only if the last entry is that
-//     message (same kind) and its messageId, when both have one, is the
-//     same; otherwise it starts a new message;
-//   - a chunk that restates the message just streamed under a new
-//     messageId (claude-agent-acp) is not shown again;
+//     message (same kind); otherwise it starts a new message;
+//   - a run of chunks under a new messageId right after a message of the
+//     same kind may be the agent restating that message (claude-agent-acp)
+//     or a message of its own: the session tells (a restatement of the
+//     message, whose new text goes to a block of its own); so is the
+//     agent's echo of the prompt the client sent;
 //   - any other chunk is a delta, handed to the session as it came: the
 //     session alone decides whether it is a cumulative snapshot
 //     (DESIGN §4 rule 3). No overlap guessing.
@@ -62,61 +68,54 @@ func (p *parser) chunk(l *parsers.Line, kind entry, u *parsers.Object, emit pars
 	text := chunkText(u.Get("content"))
 	wireID := u.Get("messageId").String()
 	m := p.msg
-	if m != nil && m.kind == kind && p.last == kind {
-		if wireID != "" && m.wireID != "" && wireID != m.wireID {
-			if restates(&m.text, text) {
-				// A consolidated restatement of the message just streamed
-				// under another id.
-				return nil
-			}
-			m = nil
-		}
-	} else {
-		m = nil
-	}
-	if m == nil {
+	switch {
+	case m == nil || m.kind != kind || p.last != kind:
 		if err := p.openMsg(l, kind, wireID, emit); err != nil {
 			return err
 		}
 		m = p.msg
-	}
-	if m.wireID == "" {
+	case wireID != "" && m.wireID != "" && wireID != m.wireID:
+		// A new message, or the one before restated: the session tells.
+		if err := p.stopMsg(m.prev, emit); err != nil {
+			return err
+		}
+		m.prev = nil
+		if err := p.startMsg(l, kind, wireID, emit); err != nil {
+			return err
+		}
+		p.msg.restates, p.msg.prev = m.id, m
+		m = p.msg
+	case m.wireID == "":
 		m.wireID = wireID
 	}
 	if text == "" {
 		return nil
 	}
-	if m.prompt {
-		// The agent echoing the prompt the client sent: the session shows
-		// only what the echo adds to it.
-		if len(text) > len(m.echo) && strings.HasPrefix(text, m.echo) && m.echo != "" {
-			m.echo = text
-		} else {
-			m.echo += text
-		}
-		return p.emitChunk(m, streaming.Snapshot, m.echo, emit)
+	if m.restates != "" {
+		return p.emitChunk(m, streaming.Restate, text, emit)
 	}
-	m.text.Add(text)
 	return p.emitChunk(m, streaming.Delta, text, emit)
-}
-
-// restates reports whether text is the message's text again (white space
-// around either aside).
-func restates(h *parsers.TextHash, text string) bool {
-	t := strings.TrimSpace(text)
-	return t != "" && h.TrimmedIs(t)
 }
 
 func (p *parser) emitChunk(m *message, mode streaming.Mode, text string, emit parsers.Emit) error {
 	ev := p.reset(m.kind.eventKind())
-	ev.Message, ev.Role, ev.Text = m.id, m.kind.role(), text
+	ev.Message, ev.Role, ev.Block, ev.Text = m.id, m.kind.role(), m.block, text
+	if mode == streaming.Restate {
+		ev.Restates = m.restates
+	}
 	return parsers.Send(emit, mode, ev)
 }
 
+// openMsg closes the open message and starts a new one.
 func (p *parser) openMsg(l *parsers.Line, kind entry, wireID string, emit parsers.Emit) error {
 	if err := p.closeMsg(emit); err != nil {
 		return err
 	}
+	return p.startMsg(l, kind, wireID, emit)
+}
+
+// startMsg starts a message, which becomes the open one.
+func (p *parser) startMsg(l *parsers.Line, kind entry, wireID string, emit parsers.Emit) error {
 	p.msg = &message{id: p.newID(kind.prefix(), l.N), kind: kind, wireID: wireID}
 	p.last = kind
 	ev := p.reset(streaming.KindMessageStart)
@@ -124,29 +123,44 @@ func (p *parser) openMsg(l *parsers.Line, kind entry, wireID string, emit parser
 	return emit.Push(ev)
 }
 
+// closeMsg stops the open message, and the message it may restate.
 func (p *parser) closeMsg(emit parsers.Emit) error {
 	m := p.msg
 	if m == nil {
 		return nil
 	}
 	p.msg = nil
+	if err := p.stopMsg(m, emit); err != nil {
+		return err
+	}
+	return p.stopMsg(m.prev, emit)
+}
+
+func (p *parser) stopMsg(m *message, emit parsers.Emit) error {
+	if m == nil {
+		return nil
+	}
 	ev := p.reset(streaming.KindMessageStop)
 	ev.Message, ev.Role = m.id, m.kind.role()
 	return emit.Push(ev)
 }
 
-// prompt shows the client's session/prompt as a user message, left open
-// so that the agent's echo of it (user_message_chunk) is not shown twice.
+// prompt shows the client's session/prompt as a user message, left open:
+// the agent's echo of it (user_message_chunk) is a restatement of it,
+// which the session shows only where it differs.
 func (p *parser) prompt(l *parsers.Line, emit parsers.Emit) error {
 	text := blocksText(l.Path("params.prompt"))
 	if err := p.openMsg(l, entUser, "", emit); err != nil {
 		return err
 	}
-	p.msg.prompt = true
 	if text == "" {
 		return nil
 	}
-	return p.emitChunk(p.msg, streaming.Final, text, emit)
+	if err := p.emitChunk(p.msg, streaming.Final, text, emit); err != nil {
+		return err
+	}
+	p.msg.block, p.msg.restates = 1, p.msg.id
+	return nil
 }
 
 // chunkText is a chunk's content: one block, or (tolerated) an array of

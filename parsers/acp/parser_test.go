@@ -2,6 +2,7 @@ package acp_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -421,5 +422,33 @@ func TestMultiTurnRunsAndWrapper(t *testing.T) {
 	}
 	if got := assistantText(r); got != "firstsecond" || r.Outcome != streaming.Success || r.Answer != "second" {
 		t.Errorf("text %q outcome %v answer %q", got, r.Outcome, r.Answer)
+	}
+}
+
+// TestSentenceTwiceAroundATool: an agent that says the same sentence
+// before and after a tool call is shown saying it twice; the restatement
+// claude-agent-acp sends of each under a new messageId, and the echo of
+// the prompt, are shown once (the session compares: the parser keeps no
+// copy of the text).
+func TestSentenceTwiceAroundATool(t *testing.T) {
+	in, err := os.ReadFile("../../testdata/acp/09-sentence-twice-around-a-tool.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := parsertest.Run(agents, string(in)).Check(t)
+	if got := assistantText(r); got != "Let me check.Let me check.Green on the second run." {
+		t.Errorf("assistant text %q", got)
+	}
+	var user strings.Builder
+	for _, e := range r.Of(streaming.KindTextDelta) {
+		if e.Role == streaming.RoleUser {
+			user.WriteString(e.Text)
+		}
+	}
+	if user.String() != "Is the build green?" {
+		t.Errorf("user text %q", user.String())
+	}
+	if r.Answer != "Green on the second run." {
+		t.Errorf("answer %q", r.Answer)
 	}
 }

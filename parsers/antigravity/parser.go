@@ -25,11 +25,6 @@ type parser struct {
 
 func newParser() *parser { return &parser{} }
 
-func (p *parser) event(k streaming.Kind) *streaming.Event {
-	p.out.Ev = streaming.Event{Kind: k}
-	return &p.out.Ev
-}
-
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit

@@ -3,6 +3,14 @@
 // --include-partial-messages) into streaming events. Qwen Code and Amp
 // write the same shapes and are parsed here too; their events carry the
 // agent name "qwen" or "amp" when the stream says which it is.
+//
+// It also reads Claude Code's session transcripts (~/.claude/projects/…,
+// and a subagent's own transcript, a run of its own): transcript.go
+// (records, turns and runs), transcript_assistant.go and
+// transcript_user.go. The stream parser's files: parser.go (messages and
+// tool calls), stream.go (partial messages), assistant.go, user.go,
+// system.go, result.go, todo.go; tools.go says what the agent's tool
+// inputs mean.
 package claude
 
 import (

@@ -110,20 +110,50 @@ func TestTranscriptDetectedBeforeStreamJSON(t *testing.T) {
 	}
 }
 
-func TestTranscriptWarmupHidden(t *testing.T) {
-	side := strings.Replace(env, `"isSidechain":false`, `"isSidechain":true,"agentId":"af1ff21"`, 1)
-	sideUser := func(uuid, content string) string {
-		return `{"parentUuid":null,` + side + `,"type":"user","message":{"role":"user","content":` + content + `},"uuid":"` + uuid + `","timestamp":"t"}`
+// TestSubagentTranscript: a subagent's own transcript (every record
+// isSidechain with its agentId, in agent-<id>.jsonl) is a run of its own,
+// named for the subagent: its prompt, its tools (not hung under a Task
+// call, even one it makes itself) and its answer. A 2.0.x warm-up file
+// (the "Warmup" prompt and a canned reply, all an Explore agent's file
+// holds) is shown as what it holds; a file after it is a run of its own.
+func TestSubagentTranscript(t *testing.T) {
+	side := func(agent string) string {
+		return strings.Replace(env, `"isSidechain":false`, `"isSidechain":true,"agentId":"`+agent+`"`, 1)
 	}
-	sideAssistant := func(uuid, msg, text string) string {
-		return `{"parentUuid":null,` + side + `,"message":{"id":"` + msg + `","type":"message","role":"assistant","content":[{"type":"text","text":"` + text + `"}]},"type":"assistant","uuid":"` + uuid + `","timestamp":"t"}`
+	sideUser := func(agent, uuid, content string) string {
+		return `{"parentUuid":null,` + side(agent) + `,"type":"user","message":{"role":"user","content":` + content + `},"uuid":"` + uuid + `","timestamp":"t"}`
 	}
-	r := trRun(t, sideUser("w1", `"Warmup"`), sideAssistant("w2", "msg_w", "I'm ready to help."),
-		sideUser("s1", `"Find the config loader."`), sideAssistant("s2", "msg_s", "It is in config.go."))
-	if got := r.Text(streaming.KindTextDelta); got != "It is in config.go." {
-		t.Errorf("text %q: the warm-up reply is hidden", got)
+	sideAssistant := func(agent, uuid, msg, block string) string {
+		return `{"parentUuid":"p",` + side(agent) + `,"message":{"id":"` + msg + `","type":"message","role":"assistant","content":[` + block + `]},"type":"assistant","uuid":"` + uuid + `","timestamp":"t"}`
 	}
-	if r.Outcome != streaming.Success {
-		t.Errorf("outcome %v", r.Outcome)
+	text := func(s string) string { return `{"type":"text","text":"` + s + `"}` }
+	r := trRun(t,
+		sideUser("af1ff21", "w1", `"Warmup"`), sideAssistant("af1ff21", "w2", "msg_w", text("I'm ready to help.")),
+		sideUser("a2", "s1", `"Find the config loader."`),
+		sideAssistant("a2", "s2", "msg_s", `{"type":"tool_use","id":"toolu_t","name":"Task","input":{"description":"look deeper","prompt":"p"}}`),
+		`{"parentUuid":"s2",`+side("a2")+`,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_t","content":"in config/"}]},"uuid":"s3","timestamp":"t"}`,
+		sideAssistant("a2", "s4", "msg_t", text("It is in config.go.")))
+	var heads, prompts []string
+	for _, e := range r.Events {
+		switch {
+		case e.Kind == streaming.KindSessionStart:
+			heads = append(heads, e.Title)
+		case e.Kind == streaming.KindTextDelta && e.Role == streaming.RoleUser:
+			prompts = append(prompts, e.Text)
+		case e.Parent != "":
+			t.Errorf("%s under %q: a subagent's own records hang under no call", e.Kind, e.Parent)
+		}
+	}
+	if strings.Join(heads, "|") != "subagent af1ff21|subagent a2" {
+		t.Errorf("runs %q, want one per subagent file, named for it", heads)
+	}
+	if strings.Join(prompts, "|") != "Warmup|Find the config loader." {
+		t.Errorf("prompts %q", prompts)
+	}
+	if got := r.Text(streaming.KindTextDelta); got != "I'm ready to help.It is in config.go." {
+		t.Errorf("text %q", got)
+	}
+	if r.Outcome != streaming.Success || r.Answer != "It is in config.go." {
+		t.Errorf("outcome %v, answer %q", r.Outcome, r.Answer)
 	}
 }

@@ -21,8 +21,19 @@ import (
 // Agent is the CodeBuddy Code format for the registry.
 var Agent = parsers.Agent{
 	Name:   "codebuddy",
-	Detect: detect,
-	New:    func() parsers.Parser { return newParser() },
+	Detect: readers.Detect,
+	New:    readers.New,
+	// CodeBuddy is a Claude Code fork: its tools are Claude Code's (Bash,
+	// Read, Edit, Write, …, as in the capture's reminders and calls).
+	Tools: claude.Agent.Tools,
+}
+
+// readers are the two families of CodeBuddy's output: the json array's
+// items (parser; and CodeBuddy's own log lines), and stream-json, Claude
+// Code's shapes, which the Claude parser reads.
+var readers = parsers.Readers{
+	{Detect: detect, New: func() parsers.Parser { return newParser() }},
+	{Detect: detectStream, New: claude.Agent.New},
 }
 
 // detect scores a line. A Responses-style item with CodeBuddy's envelope
@@ -70,14 +81,19 @@ func detect(l *parsers.Line) parsers.Confidence {
 		if l.Get("log").IsObject() {
 			return parsers.Maybe
 		}
-	case "system", "assistant", "user", "stream_event", "control_request", "control_response":
-		// stream-json is Claude's shapes: decisive exactly where Claude's
-		// detector is, so that a stream begun here (at CodeBuddy's log
-		// lines) stays here, and Claude, first in the registry, keeps its
-		// own.
-		if claude.Agent.Detect(l) == parsers.Decisive {
-			return parsers.Decisive
-		}
+	}
+	return parsers.No
+}
+
+// detectStream scores a stream-json line, Claude's shapes, as Claude's
+// detector does: a stream begun here (at CodeBuddy's log lines) stays
+// here, and Claude, first in the registry, keeps its own (it wins every
+// tie).
+func detectStream(l *parsers.Line) parsers.Confidence {
+	switch l.Str("type") {
+	case "system", "assistant", "user", "stream_event", "control_request", "control_response",
+		"tool_progress", "rate_limit_event", "result":
+		return claude.Agent.Detect(l)
 	}
 	return parsers.No
 }

@@ -5,14 +5,12 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/claude"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
 
-// parser is the state of one CodeBuddy stream: the run it reads, the
-// assistant message open, and the Claude parser its stream-json lines go
-// to. It keeps no text: the session does.
+// parser is the state of one CodeBuddy array's items: the run it reads
+// and the assistant message open. It keeps no text: the session does.
 type parser struct {
 	out parsers.Out // scratch event and the line's Emit; out.Time is the item's timestamp
 	ids parsers.IDs // ids for what has none
@@ -22,24 +20,16 @@ type parser struct {
 	session  string          // the run's sessionId
 	open     string          // the assistant message open (providerData.messageId)
 	used     streaming.Usage // the run's tokens so far, from its messages
-
-	claude parsers.Parser // stream-json lines, once one came
 }
 
 func newParser() *parser { return &parser{} }
 
-// Parse handles one element of the json array, or one stream-json line.
+// Parse handles one element of the json array, or a log line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit, p.out.Time = emit, itemTime(l.Get("timestamp"))
 	typ := l.Str("type")
 	switch typ {
-	case "system", "assistant", "user", "stream_event", "control_request", "control_response",
-		"tool_progress", "rate_limit_event":
-		return p.toClaude(l)
 	case "result":
-		if p.claude != nil {
-			return p.claude.Parse(l, p.out.Emit)
-		}
 		return p.result(l)
 	case "log":
 		return p.log(l.Get("log"))
@@ -74,25 +64,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 // incomplete.
 func (p *parser) Finish(emit parsers.Emit) error {
 	p.out.Emit = emit
-	if err := p.closeOpen(); err != nil {
-		return err
-	}
-	if p.claude != nil {
-		return p.claude.Finish(p.out.Emit)
-	}
-	return nil
-}
-
-// toClaude hands a stream-json line (Claude Code's shapes) to the Claude
-// parser.
-func (p *parser) toClaude(l *parsers.Line) error {
-	if p.claude == nil {
-		if err := p.closeOpen(); err != nil {
-			return err
-		}
-		p.claude = claude.Agent.New()
-	}
-	return p.claude.Parse(l, p.out.Emit)
+	return p.closeOpen()
 }
 
 // begin starts a run at its first item, after the last run's result, or

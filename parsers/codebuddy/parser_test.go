@@ -194,7 +194,10 @@ func TestDetect(t *testing.T) {
 		{`{"type":"reasoning","timestamp":1,"sessionID":"ses_1","part":{"type":"reasoning","text":"x"}}`, parsers.No},
 		{`{"type":"result","subtype":"success","session_id":"s","stats":{}}`, parsers.No},
 		{`{"type":"result","status":"success","stats":{}}`, parsers.No},
-		{`{"type":"system","subtype":"init","session_id":"s","cwd":"/","model":"gpt-5","permissionMode":"default","apiKeySource":"env"}`, parsers.No},
+		// Claude's shapes, which CodeBuddy's stream-json writes: as sure as
+		// Claude's detector, which comes first in the registry and keeps
+		// them when it is as sure.
+		{`{"type":"system","subtype":"init","session_id":"s","cwd":"/","model":"gpt-5","permissionMode":"default","apiKeySource":"env"}`, parsers.Maybe},
 		{`{"type":"response_item","payload":{"type":"message","role":"assistant","content":[]}}`, parsers.No},
 		{`{"payloads":[],"meta":{"durationMs":1}}`, parsers.No},
 	}

@@ -1,16 +1,23 @@
-// Package codex parses `codex exec --json` output into streaming events.
+// Package codex parses what Codex writes into streaming events: `codex exec
+// --json`, the app-server's JSON-RPC notifications (IDE and SDK logs) and
+// the session rollout files of ~/.codex/sessions.
 //
-// Three generations of the format are read, recognised line by line (never
+// Three generations of the exec format are read, recognised line by line (never
 // by version): the current thread/turn/item format (thread.started,
 // turn.*, item.*), the 0.42 experimental one (session.created, item_type,
 // assistant_message) and the legacy protocol dump ({"id","msg"} lines after
 // a config summary and a prompt line). See shared/formats/codex.md.
 //
-// The files hold one concern each: detect.go (Detect), agent.go (the
-// parser, runs and turns), items.go (current items that carry text, plans
-// and warnings), tools.go (current tool items), legacy.go and
-// legacytext.go (the legacy protocol), output.go (tool output text) and
-// text.go (small text, JSON and usage helpers).
+// The agent reads three families of input (readers, below), each with
+// files of one concern: `codex exec --json` in detect.go (Detect), agent.go
+// (the parser, runs and turns), items.go (items that carry text, plans and
+// warnings), tools.go (tool items), legacy.go and legacytext.go (the
+// legacy protocol), output.go (tool output text) and text.go (small text,
+// JSON and usage helpers); the app-server's notifications in appserver.go
+// (threads and turns), appitems.go, apptools.go and appasks.go (approvals);
+// rollout files in rollout.go (turns), rolloutitems.go and
+// rollouttools.go. edits.go reads the file changes of every family's
+// calls (tools, Agent.Tools).
 package codex
 
 import (

@@ -11,9 +11,9 @@ import (
 // segment is a run of assistant text between tool calls: one message.
 type segment struct {
 	id     string
-	text   parsers.TextHash // the segment's text, by hash (the session keeps the text)
-	deltas bool             // partial-output fragments were seen
-	full   bool             // a complete line (recap or plain segment) was seen
+	deltas bool     // partial-output fragments were seen
+	full   bool     // a complete line (recap or plain segment) was seen
+	prev   *segment // the segment its complete line may repeat, open until it stops
 }
 
 // parser is the state of one Cursor stream.
@@ -22,14 +22,11 @@ type parser struct {
 	seq int // id counter, with the line number it makes ids unique
 
 	cur *segment // the open text segment, nil when none
-	// pending is the last closed segment that got fragments but no recap
-	// yet: a recap arriving after a boundary belongs to it.
-	pending   *segment
-	runText   parsers.TextHash // segment texts of the run (result.result's shape), by hash
-	runBefore parsers.TextHash // runText when the open segment began
-	segCount  int              // segments of the run
-	sawText   bool             // assistant text was shown in this run
-	lastParts []string
+	// pending is the last segment of fragments that a tool call or
+	// thinking closed before its recap: it stays open, as a recap after
+	// the boundary belongs to it.
+	pending *segment
+	sawText bool // assistant text was shown in this run
 
 	think string // open thinking message id
 
@@ -107,15 +104,14 @@ func (p *parser) Finish(emit parsers.Emit) error {
 	if err := p.closeThinking(nil, emit); err != nil {
 		return err
 	}
-	return p.closeSegment(nil, emit)
+	return p.endSegments(nil, emit)
 }
 
 func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.Finish(emit); err != nil {
 		return err
 	}
-	p.pending, p.segCount, p.sawText, p.lastParts = nil, 0, false, nil
-	p.runText.Reset()
+	p.sawText = false
 	p.todos, p.todoIDs, p.lastPlan = nil, nil, nil
 	clear(p.tools)
 	ev := p.reset(streaming.KindSessionStart, l)

@@ -2,6 +2,7 @@ package cursor_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -127,7 +128,12 @@ func TestSegmentsShownOnce(t *testing.T) {
 		{"equal fragments kept", []string{frag("="), frag("="), frag("="), final("===")}, "==="},
 		{"two segments of fragments", []string{frag("One."), replay("One."), frag("Two."), final("Two.")}, "One.Two."},
 		{"legit repeat across a tool call", []string{replay("Trying."), shell("c1", "started", ""), shell("c1", "completed", `{"success":{"exitCode":1}}`), replay("Trying."), final("Done.")}, "Trying.Trying.Done."},
-		{"whole turn repeated", []string{replay("A."), shell("c1", "started", ""), final("B."), shell("c2", "started", ""), final("A.B.")}, "A.B."},
+		{"said twice around a tool call, fragments and recaps", []string{frag("Let me "), frag("check."), replay("Let me check."),
+			shell("c1", "started", ""), shell("c1", "completed", `{"success":{"exitCode":1}}`), frag("Let me check."), final("Let me check.")}, "Let me check.Let me check."},
+		{"said twice around a tool call, the recap after it", []string{frag("Let me check."), shell("c1", "started", ""), replay("Let me check."),
+			shell("c1", "completed", `{"success":{"exitCode":1}}`), frag("Let me check."), final("Let me check.")}, "Let me check.Let me check."},
+		{"a segment of its own after a segment of fragments and a tool call", []string{frag("Looking."), shell("c1", "started", ""),
+			replay("Found it."), shell("c1", "completed", `{"success":{"exitCode":0}}`)}, "Looking.Found it."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -345,5 +351,22 @@ func TestUnknownLinesKept(t *testing.T) {
 	u := r.Of(streaming.KindUnknown)
 	if len(u) != 2 || u[0].Type != "interaction_query/x" || u[1].Type != "system/status" {
 		t.Errorf("unknown = %+v", u)
+	}
+}
+
+// TestSentenceTwiceAroundATool: a sentence said before and after a tool
+// call is shown twice; each segment's recap (one after the tool call
+// that ended its fragments) once.
+func TestSentenceTwiceAroundATool(t *testing.T) {
+	in, err := os.ReadFile("../../testdata/cursor/07-sentence-twice-around-a-tool.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := parsertest.Run(agents, string(in)).Check(t)
+	if got := assistantText(r); got != "Let me check.Let me check.Green on the second run." {
+		t.Errorf("assistant text %q", got)
+	}
+	if r.Answer != "Green on the second run." {
+		t.Errorf("answer %q", r.Answer)
 	}
 }

@@ -7,14 +7,13 @@ import (
 
 // result ends the run. result.result is every segment's text run together
 // without separators (cursor.md §2), so it is not the answer when the
-// segments were shown: the session's answer is then the last segment.
-// Composer models put progress and final text in separate parts of one
-// message: the answer is the last part.
+// segments were shown: the session's answer is then the last segment
+// (each part of a composer model's message is a segment: the last part).
 func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.closeThinking(l, emit); err != nil {
 		return err
 	}
-	if err := p.closeSegment(l, emit); err != nil {
+	if err := p.endSegments(l, emit); err != nil {
 		return err
 	}
 	ev := p.reset(streaming.KindResult, l)
@@ -23,11 +22,8 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	ev.OK = !isErr && (sub == "" || sub == "success")
 	ev.DurationMS = l.Get("duration_ms").Int()
 	text := l.Get("result").String()
-	switch {
-	case !p.sawText:
+	if !p.sawText {
 		ev.Text = text
-	case len(p.lastParts) > 1:
-		ev.Text = p.lastParts[len(p.lastParts)-1]
 	}
 	if !ev.OK {
 		reason := sub
@@ -61,7 +57,6 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 			ev.Usage.CostUSD, ev.Usage.HasCost = c.Float(), true
 		}
 	}
-	p.segCount, p.pending, p.sawText, p.lastParts = 0, nil, false, nil
-	p.runText.Reset()
+	p.sawText = false
 	return emit.Push(ev)
 }

@@ -27,21 +27,6 @@ func textParts(l *parsers.Line) []string {
 	return parts
 }
 
-// same reports whether text is the hashed segment text: equal, or equal
-// after trimming (Cursor's recaps may differ in surrounding space).
-func same(text string, h *parsers.TextHash) bool {
-	if h.Len() == len(text) && (h.Empty() || h.PrefixOf(text)) {
-		return true
-	}
-	t := strings.TrimSpace(text)
-	return t != "" && h.TrimmedIs(t)
-}
-
-// extends reports whether text begins with the hashed text.
-func extends(text string, h *parsers.TextHash) bool {
-	return h.Empty() || h.PrefixOf(text)
-}
-
 func (p *parser) user(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.closeThinking(l, emit); err != nil {
 		return err
@@ -136,8 +121,8 @@ func (p *parser) closeThinking(l *parsers.Line, emit parsers.Emit) error {
 //     output) or the recap of the fragments just streamed (with it);
 //   - with neither: the final segment, or its recap.
 //
-// Complete lines are Finals of the open segment, so the session shows a
-// recap's text only where it differs from what the fragments showed.
+// A recap is a final of its segment, so the session shows its text only
+// where it differs from what the fragments showed (see complete).
 func (p *parser) assistant(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.closeThinking(l, emit); err != nil {
 		return err
@@ -163,11 +148,13 @@ func (p *parser) fragment(l *parsers.Line, text string, emit parsers.Emit) error
 		return err
 	}
 	p.cur.deltas = true
-	p.cur.text.Add(text)
-	p.runText.Add(text)
-	return p.emitText(l, 0, streaming.Delta, text, emit)
+	return p.emitText(l, streaming.Delta, text, emit)
 }
 
+// complete handles a complete assistant line: the recap of the open
+// segment's fragments, a line that may repeat the segment before it, or a
+// segment of its own (one per part: composer models put progress and the
+// final text in separate parts, and the answer is the last).
 func (p *parser) complete(l *parsers.Line, parts []string, emit parsers.Emit) error {
 	var nonEmpty []string
 	for _, s := range parts {
@@ -178,94 +165,77 @@ func (p *parser) complete(l *parsers.Line, parts []string, emit parsers.Emit) er
 	if len(nonEmpty) == 0 {
 		return nil
 	}
-	p.lastParts = nonEmpty
 	text := strings.Join(nonEmpty, "")
-
-	if c := p.cur; c != nil {
-		switch {
-		case same(text, &c.text):
-			// The recap of the fragments, or a repeat of the segment.
-			c.full = true
-			return nil
-		case extends(text, &c.text) || !c.full:
-			// A recap with more (or different) text than the fragments
-			// showed: the session shows the difference.
-			p.setSegment(text)
-			c.full = true
-			return p.emitText(l, 0, streaming.Final, text, emit)
-		}
-		// A different complete message after a complete one: a new segment.
-		if err := p.closeSegment(l, emit); err != nil {
+	if c := p.cur; c != nil && !c.full {
+		// The recap of the fragments: a final of the segment, of which
+		// the session shows what differs (more text, or a rewrite).
+		c.full = true
+		return p.emitText(l, streaming.Final, text, emit)
+	}
+	of := p.cur
+	if of == nil {
+		of = p.pending
+	}
+	if of != nil {
+		// A complete line after a complete segment (a second recap of it,
+		// or a segment of its own), or after the boundary that closed a
+		// segment of fragments (its recap, or a segment of its own): the
+		// session tells, comparing it with the segment (a restatement).
+		// The segment stays open until the new one stops.
+		p.cur, p.pending = nil, nil
+		if err := p.openSegment(l, emit); err != nil {
 			return err
 		}
+		p.cur.full, p.cur.prev = true, of
+		p.sawText = true
+		ev := p.reset(streaming.KindTextDelta, l)
+		ev.Message, ev.Role, ev.Text, ev.Restates = p.cur.id, streaming.RoleAssistant, text, of.id
+		return emit.Restate(ev)
 	}
-	if pd := p.pending; pd != nil {
-		// A recap arriving after a boundary (a tool call or thinking closed
-		// its segment first) belongs to the last segment that had
-		// fragments and no recap.
-		p.pending = nil
-		if same(text, &pd.text) {
-			return nil
+	for i, part := range nonEmpty {
+		if i > 0 {
+			if err := p.closeSegment(l, emit); err != nil {
+				return err
+			}
 		}
-		if len(text) > pd.text.Len() && extends(text, &pd.text) {
-			text = text[pd.text.Len():]
-			nonEmpty = []string{text}
+		if err := p.openSegment(l, emit); err != nil {
+			return err
 		}
-	}
-	if p.segCount >= 2 && same(text, &p.runText) {
-		// The whole turn's text again (result.result's shape): shown already.
-		return nil
-	}
-	if err := p.openSegment(l, emit); err != nil {
-		return err
-	}
-	p.setSegment(text)
-	p.cur.full = true
-	for i, s := range nonEmpty {
-		if err := p.emitText(l, i, streaming.Final, s, emit); err != nil {
+		p.cur.full = true
+		if err := p.emitText(l, streaming.Final, part, emit); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// setSegment makes text the open segment's text (an extension of it, or
-// a rewrite), in its hash and the run's.
-func (p *parser) setSegment(text string) {
-	c := p.cur
-	if extends(text, &c.text) {
-		rest := text[c.text.Len():]
-		c.text.Add(rest)
-		p.runText.Add(rest)
-		return
-	}
-	c.text.Reset()
-	c.text.Add(text)
-	p.runText = p.runBefore.Clone()
-	p.runText.Add(text)
-}
-
-func (p *parser) emitText(l *parsers.Line, block int, mode streaming.Mode, text string, emit parsers.Emit) error {
+func (p *parser) emitText(l *parsers.Line, mode streaming.Mode, text string, emit parsers.Emit) error {
 	p.sawText = true
 	ev := p.reset(streaming.KindTextDelta, l)
-	ev.Message, ev.Role, ev.Block, ev.Text = p.cur.id, streaming.RoleAssistant, block, text
+	ev.Message, ev.Role, ev.Text = p.cur.id, streaming.RoleAssistant, text
 	return parsers.Send(emit, mode, ev)
 }
 
+// openSegment starts a segment unless one is open; a segment of
+// fragments left without its recap stops first.
 func (p *parser) openSegment(l *parsers.Line, emit parsers.Emit) error {
 	if p.cur != nil {
 		return nil
 	}
+	if err := p.stopSegment(l, p.pending, emit); err != nil {
+		return err
+	}
+	p.pending = nil
 	p.cur = &segment{id: p.newID("text", l.N)}
-	p.cur.text.Reset()
-	p.runBefore = p.runText.Clone()
 	ev := p.reset(streaming.KindMessageStart, l)
 	ev.Message, ev.Role = p.cur.id, streaming.RoleAssistant
 	return emit.Push(ev)
 }
 
 // closeSegment ends the open text segment (at a tool call, thinking, a
-// user line, the result or a new run).
+// user line, the result or a new run). A segment of fragments that has
+// had no recap yet is left open: its recap may come after the tool call
+// or thinking that ended it.
 func (p *parser) closeSegment(l *parsers.Line, emit parsers.Emit) error {
 	c := p.cur
 	if c == nil {
@@ -273,12 +243,34 @@ func (p *parser) closeSegment(l *parsers.Line, emit parsers.Emit) error {
 	}
 	p.cur = nil
 	if c.deltas && !c.full {
+		if err := p.stopSegment(l, p.pending, emit); err != nil {
+			return err
+		}
 		p.pending = c
-	} else {
-		p.pending = nil
+		return nil
 	}
-	p.segCount++
-	ev := p.reset(streaming.KindMessageStop, l)
-	ev.Message, ev.Role = c.id, streaming.RoleAssistant
-	return emit.Push(ev)
+	return p.stopSegment(l, c, emit)
+}
+
+// endSegments stops every segment still open (the result, a new run, the
+// end of input).
+func (p *parser) endSegments(l *parsers.Line, emit parsers.Emit) error {
+	if err := p.closeSegment(l, emit); err != nil {
+		return err
+	}
+	err := p.stopSegment(l, p.pending, emit)
+	p.pending = nil
+	return err
+}
+
+// stopSegment sends message.stop for c and the segment it may repeat.
+func (p *parser) stopSegment(l *parsers.Line, c *segment, emit parsers.Emit) error {
+	for ; c != nil; c = c.prev {
+		ev := p.reset(streaming.KindMessageStop, l)
+		ev.Message, ev.Role = c.id, streaming.RoleAssistant
+		if err := emit.Push(ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }

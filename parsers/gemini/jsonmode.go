@@ -18,8 +18,6 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	if err := emit.Push(e); err != nil {
 		return err
 	}
-	p.runText.Reset()
-	p.lastPara.Reset()
 	p.lastErr = ""
 
 	var err error

@@ -10,11 +10,14 @@ import (
 
 // paragraph is the assistant message being streamed: the deltas of one
 // model turn up to the next tool call, error or result. Its text is the
-// session's; the parser follows it only by hash (see runText), to tell
-// whether a complete message repeats it.
+// session's alone.
 type paragraph struct {
-	id   string
-	text parsers.TextHash
+	id string
+	// ended: an error line came after it. It takes no more deltas, but a
+	// complete message may still repeat it (the session tells), so it
+	// stays open until what follows it begins.
+	ended bool
+	prev  string // the paragraph its complete message may repeat, open until it stops
 }
 
 func (p *parser) message(l *parsers.Line, emit parsers.Emit) error {
@@ -82,51 +85,50 @@ func (p *parser) delta(text string, emit parsers.Emit) error {
 	if text == "" {
 		return nil
 	}
+	if p.para.ended {
+		if err := p.closePara(emit); err != nil {
+			return err
+		}
+	}
 	if err := p.openPara(emit); err != nil {
 		return err
 	}
 	e := p.event(streaming.KindTextDelta)
 	e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
-	p.para.text.Add(text)
-	p.runText.Add(text)
 	return emit.Push(e)
 }
 
 // complete is an assistant message without "delta": Gemini CLI does not
 // send these, but a fork or a later version may close a streamed turn with
-// the whole text. It is shown only where it adds something.
+// the whole text. It is the open paragraph's final (the session shows
+// what it adds, or a rewrite as a revision); after an error line ended the
+// paragraph, a message that may repeat it (the session tells); else a
+// paragraph of its own: after a tool call, the same words are said again.
 func (p *parser) complete(text string, emit parsers.Emit) error {
-	trimmed := strings.TrimSpace(text)
-	if trimmed == "" {
+	if strings.TrimSpace(text) == "" {
 		return nil
 	}
+	e := p.event(streaming.KindTextDelta)
 	switch {
-	case p.para.id != "" && p.para.text.PrefixOf(text):
-		// The open paragraph, complete: a final, of which the session
-		// shows what is new.
-		p.runText.Add(text[p.para.text.Len():])
-		p.para.text.Add(text[p.para.text.Len():])
-		e := p.event(streaming.KindTextDelta)
+	case p.para.id != "" && !p.para.ended:
 		e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
 		return emit.Final(e)
-	case p.runText.TrimmedIs(trimmed),
-		p.para.id == "" && p.lastPara.TrimmedIs(trimmed):
-		// The whole run's text again (json-mode style), or the paragraph
-		// that just ended.
-		return nil
-	case !p.runText.Empty() && p.runText.PrefixOf(text):
-		return p.delta(text[p.runText.Len():], emit)
-	}
-	if err := p.closePara(emit); err != nil {
-		return err
+	case p.para.id != "":
+		of := p.para.id
+		p.para = paragraph{}
+		if err := p.openPara(emit); err != nil {
+			return err
+		}
+		p.para.prev = of
+		e = p.event(streaming.KindTextDelta)
+		e.Message, e.Role, e.Text, e.Restates = p.para.id, streaming.RoleAssistant, text, of
+		return emit.Restate(e)
 	}
 	if err := p.openPara(emit); err != nil {
 		return err
 	}
-	e := p.event(streaming.KindTextDelta)
+	e = p.event(streaming.KindTextDelta)
 	e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
-	p.para.text.Add(text)
-	p.runText.Add(text)
 	return emit.Final(e)
 }
 
@@ -135,23 +137,35 @@ func (p *parser) openPara(emit parsers.Emit) error {
 	if p.para.id != "" {
 		return nil
 	}
-	p.para.id = p.nextID("turn")
-	p.para.text.Reset()
+	p.para = paragraph{id: p.nextID("turn")}
 	e := p.event(streaming.KindMessageStart)
 	e.Message, e.Role = p.para.id, streaming.RoleAssistant
 	return emit.Push(e)
 }
 
-// closePara ends the open assistant message: a tool event, an error line,
-// the result or the end of input ends a paragraph.
-func (p *parser) closePara(emit parsers.Emit) error {
-	if p.para.id == "" {
-		return nil
+// endPara ends the open paragraph for deltas (an error line): it stays
+// open for a complete message that may repeat it.
+func (p *parser) endPara() {
+	if p.para.id != "" {
+		p.para.ended = true
 	}
-	id := p.para.id
-	p.para.id = ""
-	p.lastPara, p.para.text = p.para.text, p.lastPara
-	e := p.event(streaming.KindMessageStop)
-	e.Message, e.Role = id, streaming.RoleAssistant
-	return emit.Push(e)
+}
+
+// closePara stops the open assistant message (and the one it may
+// repeat): a tool event, the result, a user message, a new run or the end
+// of input ends a paragraph.
+func (p *parser) closePara(emit parsers.Emit) error {
+	para := p.para
+	p.para = paragraph{}
+	for _, id := range [...]string{para.id, para.prev} {
+		if id == "" {
+			continue
+		}
+		e := p.event(streaming.KindMessageStop)
+		e.Message, e.Role = id, streaming.RoleAssistant
+		if err := emit.Push(e); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -14,15 +14,13 @@ type parser struct {
 	ev streaming.Event // scratch event
 	t  time.Time       // time of the current line
 
-	n        int               // messages opened, for generated ids
-	para     paragraph         // the open assistant paragraph, if any
-	lastPara parsers.TextHash  // the paragraph closed last (by hash)
-	tools    map[string]string // tool_id → tool name, until its result
-	ntool    int               // tool calls without an id
+	n     int               // messages opened, for generated ids
+	para  paragraph         // the open assistant paragraph, if any
+	tools map[string]string // tool_id → tool name, until its result
+	ntool int               // tool calls without an id
 
 	// Per run (reset by init).
-	runText parsers.TextHash // all assistant text of the run, as the agent means it
-	lastErr string           // the last error line's message: the reason of a bare error result
+	lastErr string // the last error line's message: the reason of a bare error result
 }
 
 func newParser() *parser {
@@ -81,8 +79,6 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 	if err := p.closePara(emit); err != nil {
 		return err
 	}
-	p.runText.Reset()
-	p.lastPara.Reset()
 	p.lastErr = ""
 	clear(p.tools) // calls left open are closed by the session as incomplete
 	e := p.event(streaming.KindSessionStart)

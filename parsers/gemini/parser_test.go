@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -263,31 +264,42 @@ func TestResultDurationAndModels(t *testing.T) {
 }
 
 // Gemini sends no complete assistant message, but one that repeats what
-// was streamed must not show the text twice.
+// was streamed must not show the text twice; the session compares (the
+// parser keeps no copy or hash of the text).
 func TestCompleteMessageNotDuplicated(t *testing.T) {
 	complete := func(s string) string {
 		return `{"type":"message","role":"assistant","content":` + quote(s) + `}`
 	}
+	tool := []string{`{"type":"tool_use","tool_name":"ls","tool_id":"t","parameters":{}}`,
+		`{"type":"tool_result","tool_id":"t","status":"success"}`}
 	cases := []struct {
-		name string
-		in   string
-		want string
+		name      string
+		in        string
+		want      string
+		revisions int
 	}{
-		{"repeat of open paragraph", lines(initLine, delta("Hello "), delta("world"), complete("Hello world"), okLine), "Hello world"},
-		{"extension of open paragraph", lines(initLine, delta("Hello "), complete("Hello world"), okLine), "Hello world"},
-		{"whole run after tools", lines(initLine, delta("Checking. "),
-			`{"type":"tool_use","tool_name":"ls","tool_id":"t","parameters":{}}`,
-			`{"type":"tool_result","tool_id":"t","status":"success"}`,
-			delta("Done."), complete("Checking. Done."), okLine), "Checking. Done."},
-		{"repeat of closed paragraph", lines(initLine, delta("Done."),
-			`{"type":"error","severity":"warning","message":"w"}`, complete("Done."), okLine), "Done."},
-		{"new text", lines(initLine, complete("Only complete."), okLine), "Only complete."},
+		{"repeat of open paragraph", lines(initLine, delta("Hello "), delta("world"), complete("Hello world"), okLine), "Hello world", 0},
+		{"repeat of open paragraph but for white space", lines(initLine, delta("\nHello "), delta("world\n"), complete("Hello world"), okLine), "\nHello world\n", 0},
+		{"extension of open paragraph", lines(initLine, delta("Hello "), complete("Hello world"), okLine), "Hello world", 0},
+		// The whole run's text as the last paragraph's final rewrites it.
+		{"whole run after tools", lines(initLine, delta("Checking. "), tool[0], tool[1],
+			delta("Done."), complete("Checking. Done."), okLine), "Checking. Done.", 1},
+		{"repeat of a paragraph an error line ended", lines(initLine, delta("Done."),
+			`{"type":"error","severity":"warning","message":"w"}`, complete("Done."), okLine), "Done.", 0},
+		{"new text after an error line", lines(initLine, delta("Done."),
+			`{"type":"error","severity":"warning","message":"w"}`, complete("Retrying."), okLine), "Done.Retrying.", 0},
+		{"said again after a tool call", lines(initLine, delta("Let me check."), tool[0], tool[1], complete("Let me check."), okLine),
+			"Let me check.Let me check.", 0},
+		{"new text", lines(initLine, complete("Only complete."), okLine), "Only complete.", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := run(t, c.in)
 			if got := assistantText(r); got != c.want {
 				t.Errorf("text = %q, want %q", got, c.want)
+			}
+			if n := len(r.Of(streaming.KindTextRevision)); n != c.revisions {
+				t.Errorf("%d revisions, want %d", n, c.revisions)
 			}
 		})
 	}
@@ -341,5 +353,21 @@ func TestAgentAndLines(t *testing.T) {
 	}
 	if d := r.Of(streaming.KindTextDelta); d[len(d)-1].Line != 3 {
 		t.Errorf("delta line = %d", d[len(d)-1].Line)
+	}
+}
+
+// TestSentenceTwiceAroundATool: a sentence said before and after a tool
+// call, streamed both times, is shown twice.
+func TestSentenceTwiceAroundATool(t *testing.T) {
+	in, err := os.ReadFile("../../testdata/gemini/09-sentence-twice-around-a-tool.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, string(in))
+	if got := assistantText(r); got != "Let me check.Let me check.Green on the second run." {
+		t.Errorf("assistant text %q", got)
+	}
+	if r.Answer != "Green on the second run." {
+		t.Errorf("answer %q", r.Answer)
 	}
 }

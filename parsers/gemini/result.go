@@ -12,9 +12,7 @@ import (
 // errorLine is a non-fatal warning or error (loop detected, turn limit,
 // invalid model stream, retries). It never ends the run: the result does.
 func (p *parser) errorLine(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closePara(emit); err != nil {
-		return err
-	}
+	p.endPara()
 	msg := l.Str("message")
 	if msg == "" {
 		msg = l.Get("message").Raw

@@ -50,8 +50,7 @@ var sessionTypes = map[string]bool{"user": true, "gemini": true, "info": true, "
 
 // session is the state of one saved chat.
 type session struct {
-	ev   streaming.Event
-	emit parsers.Emit
+	out parsers.Out
 
 	sid      string
 	resulted bool            // a result closed a turn of the current run
@@ -67,15 +66,8 @@ func newSession() *session {
 	return &session{open: map[string]bool{}, mode: streaming.Snapshot}
 }
 
-func (s *session) set(kind streaming.Kind) *streaming.Event {
-	s.ev = streaming.Event{Kind: kind}
-	return &s.ev
-}
-
-func (s *session) send() error { return s.emit.Push(&s.ev) }
-
 func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
-	s.emit = emit
+	s.out.Emit = emit
 	switch {
 	case l.Has("sessionId") && l.Has("projectHash"):
 		// A header begins a run, also after another file's records (a log
@@ -104,11 +96,11 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 		s.mode = streaming.Snapshot
 		return err
 	case l.Get("$rewindTo").Type == gjson.String:
-		return s.status("rewound the conversation to an earlier message", streaming.LevelInfo)
+		return s.out.Status("rewound the conversation to an earlier message", streaming.LevelInfo)
 	case l.Get("$set").IsObject():
 		if msgs := l.Get("$set.messages"); msgs.IsArray() {
 			if s.turns > 0 {
-				return s.status("conversation history replaced ("+strconv.Itoa(len(msgs.Array()))+" messages)", streaming.LevelInfo)
+				return s.out.Status("conversation history replaced ("+strconv.Itoa(len(msgs.Array()))+" messages)", streaming.LevelInfo)
 			}
 			var err error
 			msgs.ForEach(func(_, m gjson.Result) bool {
@@ -123,25 +115,14 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 		return s.message(gjson.Parse(l.JSON))
 	}
 	// A line among saved chat records that no family of the agent claims.
-	ev := s.set(streaming.KindUnknown)
-	ev.Type, ev.Text = l.Str("type"), l.JSON
-	return s.send()
+	return s.out.Unknown(l.Str("type"), l.JSON)
 }
 
 func (s *session) start() error {
 	s.resulted, s.turns = false, 0
-	ev := s.set(streaming.KindSessionStart)
+	ev := s.out.New(streaming.KindSessionStart)
 	ev.SessionID = s.sid
-	return s.send()
-}
-
-func (s *session) status(text, level string) error {
-	if strings.TrimSpace(text) == "" {
-		return nil
-	}
-	ev := s.set(streaming.KindStatus)
-	ev.Text, ev.Level = text, level
-	return s.send()
+	return s.out.Push()
 }
 
 // partsText is a content value as text: a string, or the text of its parts.
@@ -176,25 +157,23 @@ func (s *session) message(m gjson.Result) error {
 			return err
 		}
 		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "?") {
-			return s.status(t, streaming.LevelInfo)
+			return s.out.Status(t, streaming.LevelInfo)
 		}
 		if err := s.words(id, streaming.RoleUser, streaming.KindTextDelta, 0, text); err != nil {
 			return err
 		}
-		ev := s.set(streaming.KindMessageStop)
-		ev.Message, ev.Role = id, streaming.RoleUser
-		return s.send()
+		return s.out.Stop(parsers.Msg{ID: id, Role: streaming.RoleUser})
 	case "gemini":
 		return s.model(id, m, text)
 	case "info":
-		return s.status(text, streaming.LevelInfo)
+		return s.out.Status(text, streaming.LevelInfo)
 	case "warning":
-		return s.status(text, streaming.LevelWarning)
+		return s.out.Status(text, streaming.LevelWarning)
 	case "error":
 		s.active, s.answered, s.failed = true, false, text
-		ev := s.set(streaming.KindError)
+		ev := s.out.New(streaming.KindError)
 		ev.Text = text
-		return s.send()
+		return s.out.Push()
 	}
 	return nil
 }
@@ -203,12 +182,7 @@ func (s *session) message(m gjson.Result) error {
 // session; a record written again is the block again, which the session
 // compares with what it showed (also once the message has stopped).
 func (s *session) words(id, role string, kind streaming.Kind, block int, text string) error {
-	if text == "" {
-		return nil
-	}
-	ev := s.set(kind)
-	ev.Message, ev.Role, ev.Block, ev.Text = id, role, block, text
-	return parsers.Send(s.emit, s.mode, ev)
+	return s.out.Text(parsers.Msg{ID: id, Role: role}, kind, block, text, s.mode)
 }
 
 // model handles a gemini message: its thoughts, its text, its tool calls.
@@ -257,11 +231,11 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 	status := c.Get("status").String()
 	if !s.open[id] {
 		s.open[strings.Clone(id)] = true
-		ev := s.set(streaming.KindToolStart)
+		ev := s.out.New(streaming.KindToolStart)
 		ev.ID = id
 		ev.Name = parsers.CleanToolName(c.Get("name").String())
 		ev.Input = compact(c.Get("args"))
-		if err := s.send(); err != nil {
+		if err := s.out.Push(); err != nil {
 			return false, err
 		}
 	}
@@ -278,11 +252,11 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 		return false, nil // validating, scheduled, executing, awaiting_approval
 	}
 	delete(s.open, id)
-	ev := s.set(streaming.KindToolEnd)
+	ev := s.out.New(streaming.KindToolEnd)
 	ev.ID, ev.Status = id, st
 	ev.Output = callOutput(c)
 	ev.Display = shellDisplay(ev.Output)
-	return true, s.send()
+	return true, s.out.Push()
 }
 
 // callOutput is a call's result: the function response's output or
@@ -345,13 +319,13 @@ func (s *session) closeTurn() error {
 		return nil
 	}
 	s.active, s.resulted = false, true
-	ev := s.set(streaming.KindResult)
+	ev := s.out.New(streaming.KindResult)
 	ev.OK, ev.Reason, ev.Turns = ok, s.failed, max(s.turns, 1)
-	return s.send()
+	return s.out.Push()
 }
 
 // Finish ends the file: the last turn's outcome, if it has one.
 func (s *session) Finish(emit parsers.Emit) error {
-	s.emit = emit
+	s.out.Emit = emit
 	return s.closeTurn()
 }

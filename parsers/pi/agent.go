@@ -24,6 +24,7 @@ var Agent = parsers.Agent{
 	Name:   "pi",
 	Detect: detect,
 	New:    func() parsers.Parser { return newParser() },
+	Tools:  tools,
 }
 
 // detect scores a line. pi's event names are its own (agent_start,

@@ -234,3 +234,27 @@ func TestUsageIsTheRunsSoFar(t *testing.T) {
 		t.Errorf("input tokens of usage and result events %v, want [10 20 20 10 10]", in)
 	}
 }
+
+// pi's tools: the subject of each default tool's call, and the edits of
+// edit (current and older arguments) and write.
+func TestToolKnowledge(t *testing.T) {
+	for _, c := range []struct {
+		name, input, subject string
+		edits                int
+	}{
+		{"bash", `{"command":"go test ./...","timeout":60}`, "go test ./...", 0},
+		{"read", `{"path":"a.go","offset":10,"limit":20}`, "a.go", 0},
+		{"grep", `{"pattern":"TODO","path":"."}`, "TODO", 0},
+		{"edit", `{"path":"a.go","edits":[{"oldText":"a","newText":"b"},{"oldText":"c","newText":"d"}]}`, "a.go", 2},
+		{"edit", `{"path":"a.go","oldText":"a","newText":"b"}`, "a.go", 1},
+		{"write", `{"path":"new.go","content":"package x\n"}`, "new.go", 1},
+		{"read", `{"path":"a.go","content":"not a write"}`, "a.go", 0},
+	} {
+		r := run(t, lines(header, `{"type":"agent_start"}`,
+			fmt.Sprintf(`{"type":"tool_execution_start","toolCallId":"c1","toolName":%q,"args":%s}`, c.name, c.input)))
+		st := r.Of(streaming.KindToolStart)
+		if len(st) != 1 || st[0].Subject != c.subject || len(st[0].Edits) != c.edits {
+			t.Errorf("%s %s: %+v", c.name, c.input, st)
+		}
+	}
+}

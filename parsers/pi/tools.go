@@ -23,7 +23,6 @@ func (p *parser) toolStart(id, name string, args gjson.Result) error {
 	e := p.out.New(streaming.KindToolStart)
 	e.ID, e.Name = id, parsers.CleanToolName(name)
 	e.Input = parsers.JSONText(args)
-	e.Edits = edits(name, args)
 	return p.out.Push()
 }
 
@@ -95,26 +94,46 @@ func (p *parser) bashExecution(m gjson.Result) error {
 	return p.out.Push()
 }
 
-// edits are the file changes of pi's edit tool, {path, edits:[{oldText,
-// newText}]} or the older {path, oldText, newText}: its key names are its
-// own, so they are read here. Other tools' edits (write's {path,
-// content}) are derived from their input as every agent's are.
-func edits(name string, args gjson.Result) []streaming.FileEdit {
-	if name != "edit" || !args.IsObject() {
+// tools is what pi's tool inputs mean (formats/pi.md §8): the keys that
+// name a call's subject (bash command; grep and find pattern; read,
+// edit, write and ls path), and the edits of edit and write.
+var tools = parsers.Tools{
+	Subject: []string{"command", "pattern", "path", "url", "query"},
+	Edits:   toolEdits,
+}
+
+// toolEdits reads the file changes of edit, {path, edits:[{oldText,
+// newText}]} or the older {path, oldText, newText}, and of write, {path,
+// content}.
+func toolEdits(name, input, _ string) []streaming.FileEdit {
+	in := strings.TrimSpace(input)
+	if in == "" || in[0] != '{' {
 		return nil
 	}
-	path := args.Get("path").Str
+	var f parsers.Object // the input's fields, read once
+	f.Reset(in)
+	path := f.Get("path").String()
 	if path == "" {
 		return nil
 	}
-	var out []streaming.FileEdit
-	add := func(e gjson.Result) {
-		o, n := e.Get("oldText"), e.Get("newText")
-		if o.Type == gjson.String && n.Type == gjson.String {
-			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.Str, New: n.Str})
+	switch name {
+	case "write":
+		if c := f.Get("content"); c.Type == gjson.String {
+			return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: c.Str}}
 		}
+	case "edit":
+		var out []streaming.FileEdit
+		add := func(o, n gjson.Result) {
+			if o.Type == gjson.String && n.Type == gjson.String {
+				out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.Str, New: n.Str})
+			}
+		}
+		f.Get("edits").ForEach(func(_, e gjson.Result) bool {
+			add(e.Get("oldText"), e.Get("newText"))
+			return true
+		})
+		add(f.Get("oldText"), f.Get("newText"))
+		return out
 	}
-	args.Get("edits").ForEach(func(_, e gjson.Result) bool { add(e); return true })
-	add(args)
-	return out
+	return nil
 }

@@ -114,7 +114,7 @@ var (
 	mdOL    = regexp.MustCompile(`(?m)^[ \t>]*\d+[.)]([ \t]|$)`)
 	tags    = regexp.MustCompile(`(?s)<[^>]*>`)
 	mdLink  = regexp.MustCompile(`\]\([^)\s]*(?:\s+"[^"]*")?\)`)
-	mdFence = regexp.MustCompile("(?m)^ {0,3}(```|~~~).*$")
+	mdFence = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
 )
 
 // pageText is the text a reader sees of the conversation: the DOM's text
@@ -141,7 +141,30 @@ func squash(s string) string {
 }
 
 func squashAnswer(s string) string {
-	return squash(mdOL.ReplaceAllString(mdFence.ReplaceAllString(mdLink.ReplaceAllString(s, "]"), ""), ""))
+	return squash(mdOL.ReplaceAllString(dropFences(mdLink.ReplaceAllString(s, "]")), ""))
+}
+
+// dropFences removes the lines that open and close fenced code blocks. A
+// fence line inside a block that does not close it ("```yaml" in a
+// ```markdown block) is the block's content, shown on the page.
+func dropFences(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	open := ""
+	for _, l := range lines {
+		m := mdFence.FindStringSubmatch(l)
+		switch {
+		case m == nil:
+			out = append(out, l)
+		case open == "":
+			open = m[1]
+		case m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(m[2]) == "":
+			open = ""
+		default:
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // TestBrowserCorpus loads the page of every real capture: no console

@@ -100,15 +100,18 @@ func TestGolden(t *testing.T) {
 	})
 }
 
-// eventsPage renders events straight through the renderer.
+// eventsPage renders events through a session (not closed: the page's
+// Finish ends what is open), as the command does: the renderer reads the
+// session's state.
 func eventsPage(t testing.TB, evs []streaming.Event) string {
 	var b bytes.Buffer
 	r, err := render.New("html", &b, render.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := streaming.NewSession(r, streaming.Options{})
 	for i := range evs {
-		if err := r.Handle(&evs[i]); err != nil {
+		if err := s.Push(&evs[i]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -54,11 +54,10 @@ type Renderer struct {
 	facts  render.RunFacts
 	items  int // items written, for their ids
 
-	blocks []*block             // text blocks being collected, one per scope (parent)
-	tools  map[string]*openTool // tool calls started, not ended
-	order  []string             // their ids, in start order
-	md0    bytes.Buffer         // markdown output, reused
-	notes  []string             // page-level notes for the footer
+	blocks []*block        // text blocks being collected, one per scope (parent)
+	st     streaming.State // the session's: its open tool calls, each with its openTool (Mark)
+	md0    bytes.Buffer    // markdown output, reused
+	notes  []string        // page-level notes for the footer
 }
 
 // block is a text block being collected.
@@ -72,11 +71,14 @@ type block struct {
 	gist   string // thinking: its first line
 }
 
-// openTool is a tool call that started and has not ended: its start
-// event (copied) and the subagent work under it, rendered.
+// openTool is what the page keeps on an open tool call (the session's
+// Call.Mark): the subagent work under it, rendered, and the calls started
+// under it, which are written inside it (as incomplete, if still open)
+// when it ends.
 type openTool struct {
-	start  streaming.Event
-	nested bytes.Buffer
+	nested   bytes.Buffer
+	children []*streaming.Call
+	closed   bool // written already (as incomplete: its run ended)
 }
 
 // New returns an HTML renderer writing to w.
@@ -87,8 +89,11 @@ func New(w io.Writer, cfg render.Config) *Renderer {
 	if cfg.Tools == "" {
 		cfg.Tools = render.ToolsPreview
 	}
-	return &Renderer{w: bufio.NewWriterSize(w, 64<<10), cfg: cfg, page: thePage(), md: newMarkdown(), tools: map[string]*openTool{}}
+	return &Renderer{w: bufio.NewWriterSize(w, 64<<10), cfg: cfg, page: thePage(), md: newMarkdown()}
 }
+
+// UseState gives the renderer the session's state (streaming.StateUser).
+func (r *Renderer) UseState(st streaming.State) { r.st = st }
 
 // Flush writes what is buffered: the page so far.
 func (r *Renderer) Flush() error { return r.w.Flush() }
@@ -118,12 +123,7 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 	case streaming.KindToolStart:
 		// Written when it ends: nothing to interrupt a block for.
 		r.ensureRun()
-		if _, ok := r.tools[ev.ID]; !ok {
-			r.order = append(r.order, strings.Clone(ev.ID))
-			r.tools[strings.Clone(ev.ID)] = &openTool{start: keep(ev)}
-		} else {
-			r.tools[ev.ID].start = keep(ev)
-		}
+		r.startTool(ev)
 		return r.err()
 	case streaming.KindSessionStart:
 		r.endAll()
@@ -241,9 +241,9 @@ func (r *Renderer) writeHead(ev *streaming.Event) {
 
 // runHead fills the "run-start" template.
 type runHead struct {
-	N                                   int
-	Agent, Model, CWD, SessionID, Start template.HTML
-	HasFacts                            bool
+	N                                          int
+	Agent, Title, Model, CWD, SessionID, Start template.HTML
+	HasFacts                                   bool
 }
 
 func (r *Renderer) openRun(ev *streaming.Event) {
@@ -252,6 +252,7 @@ func (r *Renderer) openRun(ev *streaming.Event) {
 	h := runHead{N: r.runs}
 	if ev != nil {
 		h.Agent, h.Model, h.CWD, h.SessionID = esc(clean(oneLine(ev.Agent))), esc(clean(oneLine(ev.Model))), esc(clean(oneLine(ev.CWD))), esc(clean(oneLine(ev.SessionID)))
+		h.Title = esc(clean(oneLine(ev.Title)))
 		if !ev.Time.IsZero() {
 			h.Start = template.HTML(ev.Time.UTC().Format(time.RFC3339))
 		}
@@ -327,10 +328,8 @@ func (r *Renderer) runEnd(ok, incomplete, interrupted bool, reason string) {
 // sink is where an item of the scope parent goes: into the nested work
 // of the tool call that started it while that call is open, else the page.
 func (r *Renderer) sink(parent string) io.Writer {
-	if parent != "" {
-		if t, ok := r.tools[parent]; ok {
-			return &t.nested
-		}
+	if t := r.open(parent); t != nil {
+		return &t.nested
 	}
 	return r.w
 }
@@ -365,15 +364,6 @@ func (r *Renderer) line(parent, class, label, text string) {
 // raw input line.
 func (r *Renderer) blockItem(parent, class, label, text string) {
 	r.exec(r.sink(parent), "block", lineItem{ID: r.nextID(), Class: class, Label: label, Text: esc(clean(text)), Sub: parent != ""})
-}
-
-// keep copies what a tool call's start event says, to keep it past
-// Handle.
-func keep(ev *streaming.Event) streaming.Event {
-	t := streaming.Event{Kind: ev.Kind, ID: strings.Clone(ev.ID), Parent: strings.Clone(ev.Parent),
-		Name: strings.Clone(ev.Name), Input: strings.Clone(ev.Input), Title: strings.Clone(ev.Title),
-		Subject: strings.Clone(ev.Subject), Edits: streaming.CloneEdits(ev.Edits)}
-	return t
 }
 
 // clean shows control characters visibly (and invalid UTF-8 as U+FFFD).

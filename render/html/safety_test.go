@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/streaming"
 	xhtml "golang.org/x/net/html"
 )
 
@@ -158,3 +159,15 @@ type fakeT struct{ failed bool }
 func (f *fakeT) Helper()               {}
 func (f *fakeT) Errorf(string, ...any) { f.failed = true }
 func (f *fakeT) Fatalf(string, ...any) { f.failed = true; panic("fatal") }
+
+// TestSessionTitle: the run's header names a subagent's own transcript
+// (session.start's Title), escaped as every other fact.
+func TestSessionTitle(t *testing.T) {
+	got := eventsPage(t, []streaming.Event{
+		{Kind: streaming.KindSessionStart, Agent: "claude", SessionID: "s1", Title: "subagent <a81c4e2>", CWD: "/work"},
+		{Kind: streaming.KindResult, OK: true, Turns: 1},
+	})
+	if !strings.Contains(got, "<h1>claude · subagent &lt;a81c4e2&gt;</h1>") {
+		t.Errorf("the header lacks the subagent: %s", got[strings.Index(got, "<header"):][:200])
+	}
+}

@@ -46,89 +46,94 @@ type diffLine struct {
 	Text  template.HTML
 }
 
-// endTool writes a tool call that ended, with what its start said and the
+// open is the openTool of the session's open call id, unless it was
+// written already, or nil.
+func (r *Renderer) open(id string) *openTool {
+	if id == "" || r.st == nil {
+		return nil
+	}
+	if c := r.st.Call(id); c != nil {
+		if t, ok := c.Mark.(*openTool); ok && !t.closed {
+			return t
+		}
+	}
+	return nil
+}
+
+// startTool keeps an openTool on a call that started, and names it to the
+// call it was started under.
+func (r *Renderer) startTool(ev *streaming.Event) {
+	if r.st == nil {
+		return
+	}
+	c := r.st.Call(ev.ID)
+	if c == nil {
+		return
+	}
+	c.Mark = &openTool{}
+	if p := r.open(ev.Parent); p != nil {
+		p.children = append(p.children, c)
+	}
+}
+
+// endTool writes a tool call that ended (the session's tool.end says
+// what its start said, but its edits, read from the call), with the
 // subagent work under it.
 func (r *Renderer) endTool(ev *streaming.Event) {
 	r.endBlock(ev.ID)
-	t := r.tools[ev.ID]
-	// Calls this one started that are still open are closed first: their
-	// blocks belong inside it.
-	r.closeChildren(ev.ID)
-	var start streaming.Event
-	var nested template.HTML
-	if t != nil {
-		start = t.start
-		nested = template.HTML(t.nested.String())
-		r.forget(ev.ID)
+	if r.st != nil && len(ev.Edits) == 0 {
+		if c := r.st.Call(ev.ID); c != nil && len(c.Edits) > 0 {
+			e := *ev
+			e.Edits = c.Edits // the start's
+			ev = &e
+		}
 	}
-	r.writeTool(merge(&start, ev), nested)
+	var nested template.HTML
+	if t := r.open(ev.ID); t != nil {
+		// Calls it started that are still open are closed first: their
+		// blocks belong inside it.
+		r.closeChildren(t)
+		nested = template.HTML(t.nested.String())
+		t.closed = true
+	}
+	r.writeTool(ev, nested)
 }
 
 // closeChildren closes the open calls started under a call, as
 // incomplete, innermost first.
-func (r *Renderer) closeChildren(id string) {
-	for _, c := range append([]string(nil), r.order...) {
-		if t, ok := r.tools[c]; ok && t.start.Parent == id && c != id {
+func (r *Renderer) closeChildren(t *openTool) {
+	for _, c := range t.children {
+		if r.st.Call(c.ID) == c {
 			r.closeOpen(c)
 		}
 	}
+	t.children = nil
 }
 
 // closeOpen writes an open call as incomplete.
-func (r *Renderer) closeOpen(id string) {
-	t := r.tools[id]
-	if t == nil {
+func (r *Renderer) closeOpen(c *streaming.Call) {
+	t, ok := c.Mark.(*openTool)
+	if !ok || t.closed {
 		return
 	}
-	r.endBlock(id)
-	r.closeChildren(id)
-	ev := t.start
-	ev.Kind, ev.Status = streaming.KindToolEnd, streaming.ToolIncomplete
+	r.endBlock(c.ID)
+	r.closeChildren(t)
+	ev := streaming.Event{Kind: streaming.KindToolEnd, ID: c.ID, Name: c.Name, Parent: c.Parent, Input: c.Input,
+		Title: c.Title, Subject: c.Subject, Edits: c.Edits, Status: streaming.ToolIncomplete}
 	nested := template.HTML(t.nested.String())
-	r.forget(id)
+	t.closed = true
 	r.writeTool(&ev, nested)
 }
 
 // closeTools writes every call still open as incomplete (the end of a run
 // or of the input).
 func (r *Renderer) closeTools() {
-	for len(r.order) > 0 {
-		r.closeOpen(r.order[0])
+	if r.st == nil {
+		return
 	}
-}
-
-func (r *Renderer) forget(id string) {
-	delete(r.tools, id)
-	for i, o := range r.order {
-		if o == id {
-			r.order = append(r.order[:i], r.order[i+1:]...)
-			break
-		}
+	for _, c := range r.st.Calls() {
+		r.closeOpen(c)
 	}
-}
-
-// merge is the end event with what only the start said filled in.
-func merge(start, end *streaming.Event) *streaming.Event {
-	m := *end
-	if m.Name == "" {
-		m.Name = start.Name
-	}
-	if m.Input == "" {
-		m.Input = start.Input
-	}
-	if m.Title == "" {
-		m.Title = start.Title
-	}
-	if m.Subject == "" {
-		m.Subject = start.Subject
-	}
-	if m.Parent == "" {
-		m.Parent = start.Parent
-	}
-	if len(m.Edits) == 0 {
-		m.Edits = start.Edits
-	}
-	return &m
 }
 
 func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML) {

@@ -1,0 +1,96 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// A transcript's assistant records: one content block each (text,
+// thinking, a tool call), grouped into messages by message.id.
+
+func (t *transcript) assistant(r gjson.Result, n int, parent string) error {
+	m := r.Get("message")
+	id := m.Get("id").String()
+	if id == "" {
+		id = parsers.LineID("msg", n)
+	}
+	if id != t.msg {
+		if err := t.stopMsg(); err != nil {
+			return err
+		}
+		t.msg, t.msgP, t.block = strings.Clone(id), strings.Clone(parent), 0
+		if err := t.out.Start(parsers.Msg{ID: t.msg, Role: streaming.RoleAssistant, Parent: t.msgP}); err != nil {
+			return err
+		}
+	}
+	apiErr := r.Get("isApiErrorMessage").Bool()
+	var err error
+	m.Get("content").ForEach(func(_, b gjson.Result) bool {
+		err = t.block1(b, parent, apiErr)
+		return err == nil
+	})
+	if err == nil && m.Get("content").Type == gjson.String {
+		err = t.text(streaming.KindTextDelta, m.Get("content").Str, parent)
+	}
+	return err
+}
+
+// block1 handles one content block of an assistant record.
+func (t *transcript) block1(b gjson.Result, parent string, apiErr bool) error {
+	switch b.Get("type").String() {
+	case "text":
+		text := b.Get("text").String()
+		if apiErr {
+			ev := t.out.New(streaming.KindError)
+			ev.Text = text
+			if parent == "" {
+				t.active, t.answered, t.failed = true, false, text
+			}
+			return t.out.Push()
+		}
+		if strings.TrimSpace(text) == "" {
+			return nil
+		}
+		if parent == "" {
+			t.active, t.failed = true, ""
+			t.answered = len(t.open) == 0
+		}
+		return t.text(streaming.KindTextDelta, text, parent)
+	case "thinking":
+		return t.text(streaming.KindThinkingDelta, b.Get("thinking").String(), parent)
+	case "redacted_thinking":
+		return t.text(streaming.KindThinkingDelta, "‹redacted thinking›", parent)
+	case "tool_use", "server_tool_use":
+		id := b.Get("id").String()
+		ev := t.out.New(streaming.KindToolStart)
+		ev.ID, ev.Parent = id, parent
+		ev.Name = parsers.CleanToolName(b.Get("name").String())
+		ev.Input = parsers.JSONText(b.Get("input"))
+		if d := b.Get("input.description").String(); d != "" {
+			ev.Title = d
+		}
+		t.open[strings.Clone(id)] = true
+		if ev.Name == "Task" || ev.Name == "Agent" {
+			t.tasks = append(t.tasks, strings.Clone(id))
+		}
+		if parent == "" {
+			t.active, t.answered = true, false
+		}
+		return t.out.Push()
+	case "web_search_tool_result":
+		return t.toolEnd(b.Get("tool_use_id").String(), "", parent, streaming.ToolOK)
+	}
+	return nil
+}
+
+// text sends one block of the current message, whole.
+func (t *transcript) text(kind streaming.Kind, text, parent string) error {
+	if text == "" {
+		return nil
+	}
+	t.block++
+	return t.out.Text(parsers.Msg{ID: t.msg, Role: streaming.RoleAssistant, Parent: parent}, kind, t.block-1, text, streaming.Final)
+}

@@ -1,0 +1,213 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
+)
+
+// A transcript's user records: prompts, slash and local commands, an
+// interruption, a compaction summary, and the tool results they carry.
+
+func (t *transcript) user(r gjson.Result, n int, parent string) error {
+	c := r.Get("message.content")
+	if c.Type == gjson.String {
+		return t.userText(r, n, c.Str, parent)
+	}
+	var texts []string
+	var err error
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").String() {
+		case "tool_result":
+			err = t.toolResult(b, r, parent)
+		case "text":
+			texts = append(texts, b.Get("text").String())
+		case "image":
+			texts = append(texts, parsers.ImageSummary(b.Get("source.media_type").String(), len(b.Get("source.data").Str)))
+		}
+		return err == nil
+	})
+	if err != nil || len(texts) == 0 {
+		return err
+	}
+	return t.userText(r, n, strings.Join(texts, "\n"), parent)
+}
+
+// userText handles the words of a user record: a prompt, a slash command
+// and its output, an interruption, a compaction summary.
+func (t *transcript) userText(r gjson.Result, n int, text, parent string) error {
+	trim := strings.TrimSpace(text)
+	switch {
+	case r.Get("isMeta").Bool() || trim == "":
+		return nil
+	case r.Get("isCompactSummary").Bool():
+		return t.out.Status("summary of the earlier conversation: "+parsers.Clip(firstLine(trim), 120), streaming.LevelInfo)
+	case strings.HasPrefix(trim, "[Request interrupted by user"):
+		if parent == "" {
+			t.active, t.answered, t.failed = true, false, "interrupted by the user"
+		}
+		return t.out.Status("interrupted by the user", streaming.LevelWarning)
+	case strings.HasPrefix(trim, "<command-name>"), strings.HasPrefix(trim, "<command-message>"):
+		return t.out.Status(commandLine(trim), streaming.LevelInfo)
+	case strings.HasPrefix(trim, "<local-command-stdout>"), strings.HasPrefix(trim, "<local-command-stderr>"),
+		strings.HasPrefix(trim, "<bash-input>"), strings.HasPrefix(trim, "<bash-stdout>"), strings.HasPrefix(trim, "<bash-stderr>"):
+		return t.out.Status(stripTags(trim), streaming.LevelInfo)
+	}
+	if parent != "" && r.Get("isSidechain").Bool() {
+		return nil // a subagent's task: the Task call's input says it
+	}
+	if parent == "" {
+		if err := t.newTurn(); err != nil {
+			return err
+		}
+	}
+	id := r.Get("uuid").String()
+	if id == "" {
+		id = parsers.LineID("user", n)
+	}
+	return t.out.Message(parsers.Msg{ID: id, Role: streaming.RoleUser, Parent: parent}, streaming.KindTextDelta, text)
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// commandLine shows a slash command record: "/model opus".
+func commandLine(s string) string {
+	name := between(s, "<command-name>", "</command-name>")
+	args := between(s, "<command-args>", "</command-args>")
+	if name == "" {
+		name = "/" + between(s, "<command-message>", "</command-message>")
+	}
+	return strings.TrimSpace(name + " " + args)
+}
+
+func between(s, open, close string) string {
+	i := strings.Index(s, open)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(open):]
+	if j := strings.Index(s, close); j >= 0 {
+		s = s[:j]
+	}
+	return strings.TrimSpace(s)
+}
+
+// stripTags removes the XML-ish tags of local command records.
+func stripTags(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		j := strings.IndexByte(s[i:], '>')
+		tag := ""
+		if j > 0 {
+			tag = s[i+1 : i+j]
+		}
+		if j < 0 || !isTag(tag) {
+			b.WriteString(s[:i+1])
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[:i])
+		s = s[i+j+1:]
+	}
+	return strings.TrimSpace(stripSGR(b.String()))
+}
+
+// stripSGR removes the colour sequences (ESC [ … m) local command output
+// carries.
+func stripSGR(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';') {
+				j++
+			}
+			if j < len(s) && s[j] == 'm' {
+				i = j
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isTag(t string) bool {
+	t = strings.TrimPrefix(t, "/")
+	switch t {
+	case "local-command-stdout", "local-command-stderr", "bash-input", "bash-stdout", "bash-stderr", "command-name", "command-message", "command-args":
+		return true
+	}
+	return false
+}
+
+func (t *transcript) toolResult(b, r gjson.Result, parent string) error {
+	out := resultOutput(b.Get("content"))
+	st := streaming.ToolOK
+	if b.Get("is_error").Bool() {
+		st = streaming.ToolError
+		if tr := r.Get("toolUseResult"); strings.Contains(out, "doesn't want to proceed") ||
+			tr.Type == gjson.String && strings.Contains(tr.Str, "rejected") {
+			st = streaming.ToolDeclined
+		}
+	}
+	return t.toolEnd(b.Get("tool_use_id").String(), out, parent, st)
+}
+
+func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) error {
+	if t.msg != "" && t.msgP == id {
+		// A subagent's last message ends with its Task call.
+		if err := t.stopMsg(); err != nil {
+			return err
+		}
+	}
+	ev := t.out.New(streaming.KindToolEnd)
+	ev.ID, ev.Output, ev.Parent, ev.Status = id, out, parent, st
+	ev.Display = display(out)
+	delete(t.open, id)
+	for i, k := range t.tasks {
+		if k == id {
+			t.tasks = append(t.tasks[:i], t.tasks[i+1:]...)
+			break
+		}
+	}
+	if parent == "" {
+		t.active, t.answered = true, false
+	}
+	return t.out.Push()
+}
+
+// resultOutput is a tool_result's content as text: a string, or its text
+// blocks (images summarised).
+func resultOutput(c gjson.Result) string {
+	if c.Type == gjson.String {
+		return c.Str
+	}
+	var parts []string
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").String() {
+		case "text":
+			parts = append(parts, b.Get("text").String())
+		case "image":
+			parts = append(parts, parsers.ImageSummary(b.Get("source.media_type").String(), len(b.Get("source.data").Str)))
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
+}

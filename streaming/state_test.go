@@ -1,0 +1,89 @@
+package streaming
+
+import (
+	"reflect"
+	"testing"
+)
+
+// stateUser records what the session's state says at each event.
+type stateUser struct {
+	st   State
+	seen []string
+	fn   func(u *stateUser, ev *Event)
+}
+
+func (u *stateUser) UseState(st State) { u.st = st }
+func (u *stateUser) Handle(ev *Event) error {
+	if u.fn != nil {
+		u.fn(u, ev)
+	}
+	return nil
+}
+
+// TestState: a handler that reads the session's state finds the open tool
+// calls there, with what their start said, their depth, their output so
+// far and its own mark, until the Handle of their tool.end, and in the
+// order they started.
+func TestState(t *testing.T) {
+	u := &stateUser{}
+	s := NewSession(u, Options{})
+	if u.st == nil {
+		t.Fatal("NewSession did not hand the state to a StateUser")
+	}
+	var marks []any
+	u.fn = func(u *stateUser, ev *Event) {
+		switch ev.Kind {
+		case KindToolStart:
+			c := u.st.Call(ev.ID)
+			if c == nil || c.Name != ev.Name || c.Subject != ev.Subject || c.Input != ev.Input {
+				t.Fatalf("tool.start %s: call %+v", ev.ID, c)
+			}
+			c.Mark = "mark " + ev.ID
+		case KindToolEnd:
+			c := u.st.Call(ev.ID)
+			if c == nil {
+				t.Fatalf("tool.end %s: the call is gone during its Handle", ev.ID)
+			}
+			marks = append(marks, c.Mark)
+			if ev.ID == "edit" && (len(c.Edits) != 1 || c.Edits[0].Path != "a.go") {
+				t.Errorf("tool.end %s: the start's edits %+v", ev.ID, c.Edits)
+			}
+		}
+	}
+	for _, ev := range []Event{
+		{Kind: KindToolStart, ID: "task", Name: "Task", Subject: "review"},
+		{Kind: KindToolStart, ID: "edit", Name: "Edit", Parent: "task", Subject: "a.go", Input: `{"file_path":"a.go"}`,
+			Edits: []FileEdit{{Path: "a.go", Op: EditModify, Old: "a", New: "b"}}},
+		{Kind: KindToolOutputDelta, ID: "edit", Text: "line one\n"},
+		{Kind: KindToolOutputDelta, ID: "edit", Text: "line two\n"},
+		{Kind: KindToolStart, ID: "grep", Name: "Grep", Parent: "nowhere"},
+	} {
+		if err := s.Push(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var order []string
+	var depth []int
+	for _, c := range s.Calls() {
+		order, depth = append(order, c.ID), append(depth, c.Depth)
+	}
+	if !reflect.DeepEqual(order, []string{"task", "edit", "grep"}) || !reflect.DeepEqual(depth, []int{1, 2, 2}) {
+		t.Errorf("calls %v depths %v", order, depth)
+	}
+	c := s.Call("edit")
+	if c.Output() != "line one\nline two\n" || c.OutputLen() != 18 || c.OutputTail(9) != "line two\n" || c.OutputTail(100) != c.Output() {
+		t.Errorf("output %q, tail %q", c.Output(), c.OutputTail(9))
+	}
+	if err := s.Push(&Event{Kind: KindToolEnd, ID: "edit"}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Call("edit") != nil {
+		t.Error("the call is still open after its tool.end")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(marks, []any{"mark edit", "mark task", "mark grep"}) || len(s.Calls()) != 0 {
+		t.Errorf("marks at the ends %v, %d open", marks, len(s.Calls()))
+	}
+}
