@@ -37,9 +37,9 @@ func steppedQuotes(depth int) string {
 	return b.String()
 }
 
-// cpuOf is the least CPU time (the process's, user and system: the
+// leastCPU is the least CPU time (the process's, user and system: the
 // collector's work counts) of a few runs of f.
-func cpuOf(f func()) time.Duration {
+func leastCPU(f func()) time.Duration {
 	cpu := func() time.Duration {
 		var ru syscall.Rusage
 		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -75,7 +75,7 @@ func TestDeepMarkdownLinear(t *testing.T) {
 					}
 				}
 			}
-			ts, tl := cpuOf(run(small)), cpuOf(run(large))
+			ts, tl := leastCPU(run(small)), leastCPU(run(large))
 			if ratio := float64(tl) / float64(max(ts, time.Millisecond)); ratio > 32 {
 				t.Errorf("%s, -o %s: %v for %d bytes, %v for %d (×%.0f for ×%.0f the bytes)", shape.name, format, ts, len(small), tl, len(large), ratio, float64(len(large))/float64(len(small)))
 			}
