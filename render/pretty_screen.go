@@ -131,6 +131,9 @@ func (s *screen) draw(commit, live []row) {
 		}
 		s.str(nr.s)
 		s.cx = nr.w
+		if i < len(commit) && len(s.buf) >= spillSize {
+			s.spill() // (rows that are final: a frame of megabytes is not held whole)
+		}
 	}
 	switch {
 	case total < n:
@@ -324,6 +327,21 @@ func (s *screen) showCursor() {
 }
 
 // flush writes what was buffered in one write.
+// spillSize is the most a frame holds before what it has of the rows
+// that go to the scrollback is written: one answer of 50 MB committed in
+// one frame was held whole, and its buffer grown by doubling (240 MB).
+const spillSize = 256 << 10
+
+// spill writes what the frame holds so far, within a frame.
+func (s *screen) spill() {
+	if s.err == nil {
+		n, err := s.out.Write(s.buf)
+		s.written += int64(n)
+		s.err = err
+	}
+	s.buf = s.buf[:0]
+}
+
 func (s *screen) flush() error {
 	if len(s.buf) == 0 {
 		return s.err

@@ -21,6 +21,10 @@ type textItem struct {
 	Sub  bool
 }
 
+// longLine is the longest piece of a delta taken at once when it holds
+// no line end.
+const longLine = 2 << 20
+
 // blockOf is the text block being collected in a scope, or nil.
 func (r *Renderer) blockOf(parent string) *block {
 	for _, b := range r.blocks {
@@ -51,15 +55,31 @@ func (r *Renderer) text(ev *streaming.Event) {
 			role: strings.Clone(ev.Role), parent: strings.Clone(ev.Parent)}
 		r.blocks = append(r.blocks, b)
 	}
-	b.text = append(b.text, ev.Text...)
-	if len(b.text) >= blockFlush {
-		if n, reopen := splitPoint(b.text); n > 0 {
-			piece := b.text[:n]
-			if reopen != "" {
-				piece = append(piece[:n:n], "\n"+fenceOnly(reopen)+"\n"...)
+	// A delta of megabytes (an answer sent whole) is taken a piece at a
+	// time, each written before the next is taken: its markdown is never
+	// parsed whole (a 50 MB answer peaked at 662 MiB). A piece ends at the
+	// first line end past blockFlush, or after longLine without one (a
+	// line holding an image is kept whole up to that).
+	for text := ev.Text; len(text) > 0; {
+		n := len(text)
+		if n > blockFlush {
+			if i := strings.IndexByte(text[blockFlush:min(n, longLine)], '\n'); i >= 0 {
+				n = blockFlush + i + 1
+			} else {
+				n = min(n, longLine)
 			}
-			r.writeBlock(b, piece)
-			b.text = append(append(b.text[:0], reopen...), b.text[n:]...)
+		}
+		b.text = append(b.text, text[:n]...)
+		text = text[n:]
+		if len(b.text) >= blockFlush {
+			if n, reopen := splitPoint(b.text); n > 0 {
+				piece := b.text[:n]
+				if reopen != "" {
+					piece = append(piece[:n:n], "\n"+fenceOnly(reopen)+"\n"...)
+				}
+				r.writeBlock(b, piece)
+				b.text = append(append(b.text[:0], reopen...), b.text[n:]...)
+			}
 		}
 	}
 }
@@ -69,7 +89,8 @@ func (r *Renderer) text(ev *streaming.Event) {
 // the second half), else after the last line end outside a fence, else
 // after the last line end inside a fence (reopen is then the fence's
 // opening line, to close the first piece with and begin the second),
-// else before the last character.
+// else after the last space (in the second half), else before the last
+// character.
 func splitPoint(text []byte) (n int, reopen string) {
 	fence, open := "", ""
 	lastBlank, lastLine, lastInFence := -1, -1, -1
@@ -107,6 +128,9 @@ func splitPoint(text []byte) (n int, reopen string) {
 		return lastLine, ""
 	case lastBlank > 0:
 		return lastBlank, ""
+	}
+	if i := bytes.LastIndexByte(text, ' '); i >= len(text)/2 {
+		return i + 1, "" // one long line: after a space, not inside a word
 	}
 	n = len(text) - 1
 	for n > 0 && !utf8.RuneStart(text[n]) {
