@@ -52,6 +52,7 @@ type Markdown struct {
 	lineNo  int
 	blanks  int // blank lines held until the next line of the block
 	think   thinkingSummary
+	fold    promptFold // a prompt's lines past a screenful are folded
 
 	st streaming.State // the session's: its open tool calls
 }
@@ -78,7 +79,7 @@ func NewMarkdown(w io.Writer, cfg Config) *Markdown {
 	if cfg.Tools == "" {
 		cfg.Tools = ToolsPreview
 	}
-	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg}
+	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg, fold: newPromptFold(PromptScreen)}
 }
 
 // Flush writes what is buffered.
@@ -403,7 +404,7 @@ func (m *Markdown) addText(s string) {
 			return
 		}
 		m.partial = append(m.partial, s[:i]...)
-		m.textLine(string(m.partial))
+		m.line(string(m.partial))
 		m.partial = m.partial[:0]
 		s = s[i+1:]
 	}
@@ -414,10 +415,34 @@ func (m *Markdown) addText(s string) {
 		if i < 0 {
 			break
 		}
-		m.textLine(s[:i])
+		m.line(s[:i])
 		s = s[i+1:]
 	}
 	m.partial = append(m.partial, s...)
+}
+
+// line writes a complete line of the block, unless it is a prompt's line
+// that may be folded (held until the block ends).
+func (m *Markdown) line(s string) {
+	if m.role == streaming.RoleUser && !m.fold.add(s, 1) {
+		return
+	}
+	m.textLine(s)
+}
+
+// endFold writes what a prompt held after its head: all of it, or
+// "… N more lines" and its last lines. (The same fold as in the terminal
+// and the CI log rather than a <details>: a transcript goes into pull
+// request comments, 65,536 characters at most, and job summaries, where
+// a pasted prompt would crowd out the run itself.)
+func (m *Markdown) endFold() {
+	omitted, rest := m.fold.end()
+	if omitted > 0 {
+		m.textLine("*" + moreLines(omitted) + "*")
+	}
+	for _, l := range rest {
+		m.textLine(l)
+	}
 }
 
 // quoted reports whether the current block is written as a quote.
@@ -489,8 +514,11 @@ func (m *Markdown) endBlock() {
 		return
 	}
 	if len(m.partial) > 0 {
-		m.textLine(string(m.partial))
+		m.line(string(m.partial))
 		m.partial = m.partial[:0]
+	}
+	if m.role == streaming.RoleUser {
+		m.endFold()
 	}
 	if m.fence != "" {
 		prefix := ""

@@ -41,6 +41,7 @@ type Plain struct {
 	shown    int    // how much of partial Flush has already written
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
+	fold     promptFold // the current block's lines, when it is a prompt
 
 	st       streaming.State // the session's: its open tool calls
 	lbuf     []byte          // scratch for an end line's own label

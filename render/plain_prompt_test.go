@@ -75,11 +75,11 @@ func (w *writeLog) Write(p []byte) (int, error) {
 // Lines put together in the writer's buffer come out as the line by line
 // path writes them, in writes of the same sizes: past the end of the
 // buffer, with a line longer than the buffer, at the top level and in a
-// subagent.
-func TestPlainPrefixedLinesWrites(t *testing.T) {
+// subagent. (A prompt goes line by line: it may be folded.)
+func TestPlainIndentedLinesWrites(t *testing.T) {
 	prompt := longPrompt() + strings.Repeat("long ", outBuffer/4) + "\n" + longPrompt() + longPrompt() + longPrompt() +
 		strings.Repeat("x", outBuffer-5) + "\n" + strings.Repeat("y", outBuffer-3) + "\n" + longPrompt()
-	for _, role := range []string{streaming.RoleAssistant, streaming.RoleUser} {
+	for _, role := range []string{streaming.RoleAssistant} {
 		for _, sub := range []bool{false, true} {
 			var logs [2]writeLog
 			for k, bytewise := range []bool{false, true} {

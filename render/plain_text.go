@@ -16,7 +16,8 @@ import (
 // showPartial writes what is new of the partial last line of the text block.
 func (p *Plain) showPartial() {
 	if !p.inBlock || len(p.partial) <= p.shown ||
-		(p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) {
+		(p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) ||
+		(p.curUser && p.fold.n >= PromptHead) { // a prompt's line past its head may be folded
 		return
 	}
 	cut := len(p.partial)
@@ -69,6 +70,10 @@ func (p *Plain) finishShown(rest string) {
 	}
 	p.w.WriteString(p.fragment(strings.TrimSuffix(s, "\r")))
 	p.w.WriteByte('\n')
+	if p.curUser {
+		// A line of a prompt's head, shown as it came: it counts.
+		p.fold.add("", promptRows(string(p.partial)+rest, p.cfg.Width-2*p.curDepth-2))
+	}
 	p.partial = p.partial[:0]
 	p.shown = 0
 }
@@ -86,6 +91,9 @@ func (p *Plain) text(ev *streaming.Event) {
 		p.curUser = ev.Role == streaming.RoleUser
 		p.lineNo = 0
 		p.thinking.reset()
+		if p.curUser {
+			p.fold = newPromptFold(PromptScreen)
+		}
 	}
 	if ev.Kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull {
 		if p.cfg.Thinking == ThinkingSummary {
@@ -99,7 +107,14 @@ func (p *Plain) text(ev *streaming.Event) {
 	if n := p.textLines(text); n > 0 {
 		text = text[n:]
 	}
+	skipped := false
 	for {
+		if p.curUser && !skipped && p.fold.full() && len(p.partial) == 0 {
+			// A long prompt: only its last lines can show; the others in
+			// text are counted, not split off one by one.
+			skipped = true
+			text = p.skipFolded(text)
+		}
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {
 			break
@@ -118,17 +133,32 @@ func (p *Plain) text(ev *streaming.Event) {
 	p.partial = append(p.partial, text...)
 }
 
+// skipFolded counts the lines at the start of text that the last
+// PromptTail lines of text push out of the prompt's full fold, and
+// returns the rest of text.
+func (p *Plain) skipFolded(text string) string {
+	j := len(text)
+	for range PromptTail + 1 {
+		if j = strings.LastIndexByte(text[:j], '\n'); j < 0 {
+			return text
+		}
+	}
+	p.fold.skip(strings.Count(text[:j+1], "\n"))
+	return text[j+1:]
+}
+
 // spaces indents text lines (two per level).
 const spaces = "                                "
 
 // textLines is the fast path of text for what textLine would print
 // unchanged: the complete lines at the start of text, when there is no
-// partial line before them, no timestamp, no CI marker and nothing to
-// sanitise in them (checked once for all). Assistant text at the top
-// level is written in one piece; other lines get their indent and prefix
-// as textLine gives them. It returns how much of text it printed.
+// partial line before them, no timestamp, no CI marker, nothing to
+// sanitise in them (checked once for all) and no prompt (which may be
+// folded). Assistant text at the top level is written in one piece; a
+// subagent's lines get their indent as textLine gives it. It returns how
+// much of text it printed.
 func (p *Plain) textLines(text string) int {
-	if len(p.partial) > 0 || p.cfg.Timestamps || p.cfg.CI != CINone ||
+	if len(p.partial) > 0 || p.cfg.Timestamps || p.cfg.CI != CINone || p.curUser ||
 		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
 		return 0
 	}
@@ -140,40 +170,31 @@ func (p *Plain) textLines(text string) int {
 	if !sanitize.Clean(body) {
 		return 0
 	}
-	if !p.curUser && p.curDepth == 0 {
+	if p.curDepth == 0 {
 		p.w.WriteString(body)
 		p.lineNo += strings.Count(body, "\n")
 	} else {
-		p.prefixedLines(body)
+		p.indentedLines(body)
 	}
 	p.printed = true
 	return end + 1
 }
 
-// prefixedLines writes body, complete lines of the current block, each
-// with its indent and (in a user message) prefix as textLine gives them.
-// The lines are put together in the writer's free buffer and handed over
-// in one Write; a line that does not fit goes in pieces, which fill the
-// buffer and flush it, as writing every line in pieces would.
-func (p *Plain) prefixedLines(body string) {
+// indentedLines writes body, complete lines of the current block, each
+// with its indent as textLine gives it. The lines are put together in the
+// writer's free buffer and handed over in one Write; a line that does not
+// fit goes in pieces, which fill the buffer and flush it, as writing
+// every line in pieces would.
+func (p *Plain) indentedLines(body string) {
 	indent := spaces[:2*p.curDepth]
 	b := p.w.AvailableBuffer()
 	for len(body) > 0 {
 		i := strings.IndexByte(body, '\n')
-		prefix := ""
-		if p.curUser {
-			if p.lineNo == 0 {
-				prefix = p.p.Blue("› ")
-			} else if i > 0 {
-				prefix = "  "
-			}
-		}
-		if len(indent)+len(prefix)+i+1 <= cap(b)-len(b) {
-			b = append(append(append(b, indent...), prefix...), body[:i+1]...)
+		if len(indent)+i+1 <= cap(b)-len(b) {
+			b = append(append(b, indent...), body[:i+1]...)
 		} else {
 			p.w.Write(b)
 			p.w.WriteString(indent)
-			p.w.WriteString(prefix)
 			p.w.WriteString(body[:i+1])
 			b = p.w.AvailableBuffer()
 		}
@@ -185,8 +206,27 @@ func (p *Plain) prefixedLines(body string) {
 
 func (p *Plain) textLine(ev *streaming.Event, s string) {
 	// A CRLF line end is a line end, not a carriage return to show.
-	prefix, s := p.lineParts(strings.TrimSuffix(s, "\r"))
+	s = strings.TrimSuffix(s, "\r")
+	if p.curUser && !p.fold.add(s, promptRows(s, p.cfg.Width-2*p.curDepth-2)) {
+		return // held: the prompt may be folded
+	}
+	prefix, s := p.lineParts(s)
 	p.emitPrefixed(ev, p.curDepth, prefix, s)
+}
+
+// endFold writes what a prompt held after its head: all of it, or
+// "… N more lines" and its last lines.
+func (p *Plain) endFold() {
+	omitted, rest := p.fold.end()
+	if omitted > 0 {
+		p.emitStart(nil, p.curDepth, "  ")
+		p.styled(p.p.Dim, "", moreLines(omitted))
+		p.w.WriteByte('\n')
+	}
+	for _, l := range rest {
+		prefix, s := p.lineParts(l)
+		p.emitPrefixed(nil, p.curDepth, prefix, s)
+	}
 }
 
 // lineParts is the prefix and the shown form of a text line of the current
@@ -222,6 +262,9 @@ func (p *Plain) endBlock() {
 	} else if len(p.partial) > 0 {
 		p.textLine(nil, view.String(p.partial))
 		p.partial = p.partial[:0]
+	}
+	if p.curUser {
+		p.endFold()
 	}
 	if p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking == ThinkingSummary && p.thinking.n > 0 {
 		p.emitLine(nil, p.curDepth, p.p.Dim("✻ "+p.thinking.line(p.cfg.Width-2-2*p.curDepth)))

@@ -125,6 +125,14 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 		}
 	}
 	t := &textItem{depth: d, user: ev.Role == streaming.RoleUser, think: ev.Kind == streaming.KindThinkingDelta}
+	if t.user {
+		screen := r.height
+		if screen <= 0 {
+			screen = PromptScreen
+		}
+		f := newPromptFold(screen)
+		t.fold = &f
+	}
 	t.pend = append(t.pend, ev.Text...)
 	t.recv, t.nl = len(ev.Text), strings.Count(ev.Text, "\n")
 	r.cur = t

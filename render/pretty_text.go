@@ -51,6 +51,7 @@ type textItem struct {
 	// promptFirst: the prompt lines gathered in block begin with its
 	// first line.
 	promptFirst bool
+	fold        *promptFold // a prompt: its lines past a screenful are folded
 
 	chunks []chunk  // rendered pieces not yet committed
 	nOut   int      // pieces made
@@ -96,7 +97,7 @@ func (t *textItem) settle(r *Pretty) {
 			keep = heldBack(data)
 		}
 		work := data[:len(data)-keep]
-		if i := bytes.LastIndexByte(work, '\n'); t.user && i >= 0 {
+		if i := bytes.LastIndexByte(work, '\n'); t.user && t.fold == nil && i >= 0 {
 			// A prompt's whole lines go to block at once (see endLine).
 			if len(t.block) == 0 {
 				t.promptFirst = t.lines == 0
@@ -126,6 +127,9 @@ func (t *textItem) settle(r *Pretty) {
 	if t.closed && len(t.line) > 0 {
 		t.endLine(r)
 	}
+	if t.closed && t.fold != nil {
+		t.endFold(r)
+	}
 	t.flushPrompt()
 	if t.closed {
 		t.flush(r, true)
@@ -151,6 +155,12 @@ func (t *textItem) cutLine(r *Pretty) {
 // endLine files the current line, complete, into the open block.
 func (t *textItem) endLine(r *Pretty) {
 	if t.user {
+		if t.fold != nil && !t.fold.add(view.String(t.line), promptRows(view.String(t.line), t.avail(r))) {
+			// Held: the prompt may be folded.
+			t.line = t.line[:0]
+			t.lines++
+			return
+		}
 		// A prompt's lines gather in block and become one chunk for
 		// all the lines a frame settles (flushPrompt).
 		if len(t.block) == 0 {
@@ -165,6 +175,21 @@ func (t *textItem) endLine(r *Pretty) {
 	}
 	t.line = t.line[:0]
 	t.lines++
+}
+
+// endFold puts in block what a prompt held after its head: all of it,
+// or "… N more lines" and its last lines.
+func (t *textItem) endFold(r *Pretty) {
+	omitted, rest := t.fold.end()
+	if len(t.block) == 0 {
+		t.promptFirst = false
+	}
+	if omitted > 0 {
+		t.block = append(append(t.block, r.p.Dim(moreLines(omitted))...), '\n')
+	}
+	for _, l := range rest {
+		t.block = append(append(t.block, l...), '\n')
+	}
 }
 
 // flushPrompt makes the prompt lines gathered in block a chunk: each
@@ -339,7 +364,7 @@ func (t *textItem) live(r *Pretty, dst []row) []row {
 		t.shown.n, t.shown.width, t.shown.lines = len(t.block), r.scr.width, t.lines
 	}
 	dst = append(dst, t.shown.rows...)
-	if len(t.line) > 0 {
+	if len(t.line) > 0 && (t.fold == nil || t.fold.n < PromptHead) {
 		first, rest, empty := t.prefixes(r, t.lines == 0)
 		if len(t.block) > 0 || t.inFence || t.lines > 0 {
 			first = rest

@@ -70,13 +70,21 @@ func editLines(e streaming.FileEdit) []Line {
 	case e.Diff != "":
 		return parse(e.Diff)
 	case e.Op == streaming.EditDelete:
-		return nil
+		var out []Line
+		if e.Old != "" { // the deleted file's text, when the agent gave it
+			for _, l := range strings.Split(strings.TrimSuffix(e.Old, "\n"), "\n") {
+				out = append(out, Line{Del, "-" + l})
+			}
+		}
+		return out
 	case e.Old == "" && e.New != "":
 		var out []Line
 		for _, l := range strings.Split(strings.TrimSuffix(e.New, "\n"), "\n") {
 			out = append(out, Line{Add, "+" + l})
 		}
 		return out
+	case e.Old == "" && e.New == "":
+		return nil // the file is named, its change not known (a Codex change list)
 	case e.Old == e.New:
 		return []Line{{Note, "(no changes)"}}
 	}

@@ -27,6 +27,11 @@ func TestLines(t *testing.T) {
 		{[]streaming.FileEdit{{Path: "m.go", Op: "modify", Old: "a", New: "b"}, {Path: "m.go", Op: "modify", Old: "c", New: "d"}},
 			"f|m.go\n-|-a\n+|+b\n@|⋯\n-|-c\n+|+d\n"},
 		{[]streaming.FileEdit{{Path: "z.go", Op: "delete"}}, "f|z.go (deleted)\n"},
+		{[]streaming.FileEdit{{Path: "c.go", Op: "modify"}}, "f|c.go\n"}, // named, its change not known
+		{[]streaming.FileEdit{{Path: "c.go", Op: "modify", Old: "x", New: "x"}}, "f|c.go\n~|(no changes)\n"},
+		{[]streaming.FileEdit{{Path: "z.go", Op: "delete", Old: "gone\nfor good\n"}}, "f|z.go (deleted)\n-|-gone\n-|-for good\n"},
+		// A snippet's edit: no "\ No newline at end of file" (issue 24 item 15).
+		{[]streaming.FileEdit{{Path: "s.go", Op: "modify", Old: "a := 1", New: "a := 2"}}, "f|s.go\n-|-a := 1\n+|+a := 2\n"},
 	} {
 		if got := text(Lines(tc.edits)); got != tc.want {
 			t.Errorf("%+v:\n got %q\nwant %q", tc.edits, got, tc.want)

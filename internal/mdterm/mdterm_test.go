@@ -1,6 +1,7 @@
 package mdterm
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,4 +143,26 @@ func FuzzRender(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A code block's language is not a row of its own above the code (issue
+// 24 item 14): with colour the code is highlighted and indented, the info
+// string nowhere; without colour the fences are shown as written.
+func TestCodeBlockLanguage(t *testing.T) {
+	src := []byte("Intro.\n\n```go title=main.go\nfunc main() {}\n```\n")
+	rows := Render(src, 40, true)
+	var plain []string
+	for _, l := range rows {
+		plain = append(plain, termwrap.Strip(l.S))
+	}
+	if want := []string{"Intro.", "", "  func main() {}"}; !slices.Equal(plain, want) {
+		t.Errorf("with colour: %q, want %q", plain, want)
+	}
+	plain = plain[:0]
+	for _, l := range Render(src, 40, false) {
+		plain = append(plain, l.S)
+	}
+	if want := []string{"Intro.", "", "```go title=main.go", "func main() {}", "```"}; !slices.Equal(plain, want) {
+		t.Errorf("without colour: %q, want %q", plain, want)
+	}
 }

@@ -70,9 +70,11 @@ func IsBlank(line string) bool { return strings.TrimSpace(line) == "" }
 
 // CodeBlock renders the code lines of the fenced block f (a piece of
 // them when the block streams in pieces: open says the piece starts the
-// block, close that it ends it). With colour, a dim row with the info
-// string opens the block and the code is highlighted and indented by two
-// cells; without, the fence lines are shown as written.
+// block, close that it ends it). With colour, the code is highlighted in
+// its language and indented by two cells, with no row for the info string
+// (as glow and Claude Code show code: the colours say the language, and a
+// word above the code read as a stray line of text); without colour, the
+// fence lines are shown as written.
 func CodeBlock(code string, f Fence, width int, color, open, close bool) []termwrap.Line {
 	width = max(width, 8)
 	var out []termwrap.Line
@@ -87,9 +89,6 @@ func CodeBlock(code string, f Fence, width int, color, open, close bool) []termw
 			out = termwrap.AppendWrap(out, strings.Repeat(string(f.Char), f.N), width)
 		}
 		return out
-	}
-	if open && f.Info != "" {
-		out = termwrap.AppendWrap(out, sgrDim+f.Info+termwrap.Reset, width)
 	}
 	if code == "" {
 		return out

@@ -90,16 +90,45 @@ func defuse(out []byte) []byte {
 
 // Squash removes all white space from s, and the characters that
 // markdown uses as syntax or the live renderer draws in its place (list
-// bullets, table rules, quote bars, emphasis and code markers), so that
-// an answer rendered as markdown compares with its source. The bar │ of a
-// tool's output preview stays.
+// bullets, table rules, quote bars, emphasis and code markers), and the
+// lines that open and close fenced code (their language too: the live
+// renderer shows code without them), so that an answer rendered as
+// markdown compares with its source. The bar │ of a tool's output preview
+// stays.
 func Squash(s string) string {
+	s = withoutFences(s)
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || strings.ContainsRune(mdSyntax, r) {
 			return -1
 		}
 		return r
 	}, s)
+}
+
+// withoutFences is s without the lines that open or close fenced code
+// (``` or ~~~ after blanks and quote marks, then an info string without
+// backticks or control characters).
+func withoutFences(s string) string {
+	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !isFence(l) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func isFence(l string) bool {
+	t := strings.TrimLeft(l, " \t>")
+	if !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+		return false
+	}
+	info := strings.TrimLeft(t, t[:1])
+	return !strings.ContainsFunc(info, func(r rune) bool { return r == '`' || r < 0x20 })
 }
 
 // mdSyntax are the characters Squash drops besides white space.
@@ -305,7 +334,7 @@ func WordsWhole(rows, texts []string, width int) error {
 	}
 	h := hay.String()
 	for _, t := range texts {
-		for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+		for _, w := range strings.FieldsFunc(withoutFences(t), func(r rune) bool {
 			return !(r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)))
 		}) {
 			if len(w) > width-8 { // room for indents and bars

@@ -78,7 +78,9 @@ type block struct {
 type openTool struct {
 	nested   bytes.Buffer
 	children []*streaming.Call
-	closed   bool // written already (as incomplete: its run ended)
+	closed   bool                  // written already (as incomplete: its run ended)
+	failed   int                   // failed calls and errors in nested
+	plan     []streaming.PlanEntry // the plan the call made (TodoWrite), shown when it ends
 }
 
 // New returns an HTML renderer writing to w.
@@ -148,6 +150,10 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 	case streaming.KindToolEnd:
 		r.endTool(ev)
 	case streaming.KindPlan:
+		if t := r.open(ev.ID); t != nil {
+			t.plan = clonePlan(ev.Entries) // shown with the call, once
+			break
+		}
 		r.plan(ev)
 	case streaming.KindPermissionRequest:
 		text := ev.Name
@@ -178,6 +184,9 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 			label, class = "Warning", "warn"
 		}
 		r.blockItem(ev.Parent, class, label, ev.Text)
+		if class == "error" {
+			r.failedIn(ev.Parent, 1)
+		}
 	case streaming.KindResult:
 		r.endAll()
 		r.closeTools()
@@ -364,6 +373,15 @@ func (r *Renderer) line(parent, class, label, text string) {
 // raw input line.
 func (r *Renderer) blockItem(parent, class, label, text string) {
 	r.exec(r.sink(parent), "block", lineItem{ID: r.nextID(), Class: class, Label: label, Text: esc(clean(text)), Sub: parent != ""})
+}
+
+// clonePlan copies plan entries to keep them past Handle.
+func clonePlan(es []streaming.PlanEntry) []streaming.PlanEntry {
+	out := make([]streaming.PlanEntry, len(es))
+	for i, e := range es {
+		out[i] = streaming.PlanEntry{Text: strings.Clone(e.Text), Status: strings.Clone(e.Status), Priority: strings.Clone(e.Priority)}
+	}
+	return out
 }
 
 // clean shows control characters visibly (and invalid UTF-8 as U+FFFD).

@@ -55,23 +55,27 @@ func (r *Renderer) text(ev *streaming.Event) {
 			role: strings.Clone(ev.Role), parent: strings.Clone(ev.Parent)}
 		r.blocks = append(r.blocks, b)
 	}
+	limit := blockFlush
+	if b.role == streaming.RoleUser {
+		limit = promptFlush // kept whole to be folded
+	}
 	// A delta of megabytes (an answer sent whole) is taken a piece at a
 	// time, each written before the next is taken: its markdown is never
 	// parsed whole (a 50 MB answer peaked at 662 MiB). A piece ends at the
-	// first line end past blockFlush, or after longLine without one (a
-	// line holding an image is kept whole up to that).
+	// first line end past limit, or after longLine without one (a line
+	// holding an image is kept whole up to that).
 	for text := ev.Text; len(text) > 0; {
 		n := len(text)
-		if n > blockFlush {
-			if i := strings.IndexByte(text[blockFlush:min(n, longLine)], '\n'); i >= 0 {
-				n = blockFlush + i + 1
+		if n > limit {
+			if i := strings.IndexByte(text[limit:min(n, max(longLine, limit+1))], '\n'); i >= 0 {
+				n = limit + i + 1
 			} else {
-				n = min(n, longLine)
+				n = min(n, max(longLine, limit))
 			}
 		}
 		b.text = append(b.text, text[:n]...)
 		text = text[n:]
-		if len(b.text) >= blockFlush {
+		if len(b.text) >= limit {
 			if n, reopen := splitPoint(b.text); n > 0 {
 				piece := b.text[:n]
 				if reopen != "" {
@@ -194,7 +198,7 @@ func (r *Renderer) writeBlock(b *block, text []byte) {
 	w := r.sink(b.parent)
 	switch {
 	case b.role == streaming.RoleUser:
-		it.Body = esc(strings.Trim(s, "\n"))
+		it.Body = promptBody(strings.Trim(s, "\n"))
 		r.exec(w, "prompt", it)
 	case b.kind == streaming.KindThinkingDelta:
 		if b.gist == "" {
@@ -210,6 +214,28 @@ func (r *Renderer) writeBlock(b *block, text []byte) {
 		it.Body = r.markdown(s)
 		r.exec(w, "answer", it)
 	}
+}
+
+// promptFlush is blockFlush for a prompt, which is kept whole (up to this
+// size) so that a long one is folded once.
+const promptFlush = 16 * blockFlush
+
+// promptBody is a prompt's text; one longer than a screenful is folded
+// as in the terminal, its middle in a collapsed <details> (… N more
+// lines) between its first and last lines.
+func promptBody(s string) template.HTML {
+	n := strings.Count(s, "\n") + 1
+	if n <= render.PromptScreen {
+		return esc(s)
+	}
+	lines := strings.SplitAfter(s, "\n")
+	head := strings.Join(lines[:render.PromptHead], "")
+	middle := strings.Join(lines[render.PromptHead:n-render.PromptTail], "")
+	tail := strings.Join(lines[n-render.PromptTail:], "")
+	omitted := n - render.PromptHead - render.PromptTail
+	return esc(strings.TrimSuffix(head, "\n")) +
+		template.HTML(`<details class="fold"><summary>… `+itoa(omitted)+` more line`+plural(omitted)+`</summary>`) +
+		esc(strings.TrimSuffix(middle, "\n")) + "</details>" + esc(tail)
 }
 
 // revision writes a block's rewritten text whole.

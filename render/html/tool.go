@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/diffview"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/aymanbagabas/go-udiff"
 )
 
 // Tool output is folded when it is longer than foldLines lines or
@@ -25,6 +25,10 @@ type toolItem struct {
 	ID, Class, Status, Mark string
 	Name, Subject, Title    template.HTML
 	Meta                    []string
+	Add, Del                int  // lines its edits add and remove
+	Stat                    bool // Add and Del are shown
+	Open                    bool // something failed inside: the card is open
+	FailedInside            string
 	Edits                   []editItem
 	Input                   template.HTML
 	InputSize               string
@@ -89,14 +93,25 @@ func (r *Renderer) endTool(ev *streaming.Event) {
 		}
 	}
 	var nested template.HTML
+	failed := 0
+	var plan []streaming.PlanEntry
 	if t := r.open(ev.ID); t != nil {
 		// Calls it started that are still open are closed first: their
 		// blocks belong inside it.
 		r.closeChildren(t)
 		nested = template.HTML(t.nested.String())
+		failed, plan = t.failed, t.plan
 		t.closed = true
 	}
-	r.writeTool(ev, nested)
+	if plan != nil {
+		// The plan a call made (TodoWrite) is shown once: as a plan,
+		// without the card when the call succeeded.
+		r.plan(&streaming.Event{Kind: streaming.KindPlan, Parent: ev.Parent, Entries: plan})
+		if ev.Status == streaming.ToolOK {
+			return
+		}
+	}
+	r.writeTool(ev, nested, failed)
 }
 
 // closeChildren closes the open calls started under a call, as
@@ -121,8 +136,12 @@ func (r *Renderer) closeOpen(c *streaming.Call) {
 	ev := streaming.Event{Kind: streaming.KindToolEnd, ID: c.ID, Name: c.Name, Parent: c.Parent, Input: c.Input,
 		Title: c.Title, Subject: c.Subject, Edits: c.Edits, Status: streaming.ToolIncomplete}
 	nested := template.HTML(t.nested.String())
+	failed, plan := t.failed, t.plan
 	t.closed = true
-	r.writeTool(&ev, nested)
+	if plan != nil {
+		r.plan(&streaming.Event{Kind: streaming.KindPlan, Parent: ev.Parent, Entries: plan})
+	}
+	r.writeTool(&ev, nested, failed)
 }
 
 // closeTools writes every call still open as incomplete (the end of a run
@@ -136,9 +155,20 @@ func (r *Renderer) closeTools() {
 	}
 }
 
-func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML) {
+// writeTool writes a finished call's card, with the work it started
+// (nested), in which failed calls or errors failed inside.
+func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed int) {
 	it := toolItem{ID: r.nextID(), Status: string(ev.Status), Mark: render.StatusMark(ev.Status),
 		Name: esc(clean(oneLine(ev.Name))), Nested: nested, Sub: ev.Parent != ""}
+	if failed > 0 {
+		// A failure inside a subagent shows without opening its card.
+		it.Open = true
+		it.FailedInside = itoa(failed) + " failed inside"
+	}
+	r.failedIn(ev.Parent, failed)
+	if ev.Status == streaming.ToolError {
+		r.failedIn(ev.Parent, 1)
+	}
 	it.Class = string(ev.Status)
 	if it.Class == "" {
 		it.Class = "running"
@@ -162,8 +192,13 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML) {
 	for _, e := range ev.Edits {
 		it.Edits = append(it.Edits, editOf(e))
 	}
+	if ev.Status == streaming.ToolOK && len(ev.Edits) > 0 {
+		// "+3 −1" on the card's line, as on pretty's.
+		it.Add, it.Del = diffview.Stat(diffview.Lines(ev.Edits))
+		it.Stat = it.Add+it.Del > 0
+	}
 	if in := strings.TrimSpace(ev.Input); in != "" && in != "{}" && in != "null" {
-		it.Input, it.InputSize = esc(clean(in)), size(len(in))
+		it.Input, it.InputSize = esc(clean(indentJSON(in))), size(len(in))
 	}
 	out := render.ToolOutput(ev)
 	if r.cfg.Tools != render.ToolsNone || out == "" {
@@ -172,6 +207,14 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML) {
 		it.HasOutput, it.OutputSize = true, sizeLines(out)+" (not shown: --tools none)"
 	}
 	r.exec(r.sink(ev.Parent), "tool", it)
+}
+
+// failedIn counts n failures in the work of the open call id (and so in
+// the calls around it, when it is written).
+func (r *Renderer) failedIn(id string, n int) {
+	if t := r.open(id); t != nil && n > 0 {
+		t.failed += n
+	}
 }
 
 // output fills the output of a tool item, folded when it is long.
@@ -216,45 +259,31 @@ func (r *Renderer) output(it *toolItem, out string) {
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
-// editOf is a file edit as a unified diff, line by line: the agent's own
-// diff when it sent one, else one made from the old and new text.
+// editOf is a file edit as a unified diff, line by line, as the other
+// formats show it (internal/diffview): the agent's own diff when it sent
+// one (its file headers left out: the path is above it), else one made
+// from the old and new text — of a snippet, not a file, so without line
+// numbers or "\ No newline at end of file".
 func editOf(e streaming.FileEdit) editItem {
 	it := editItem{Op: e.Op, Path: esc(clean(e.Path))}
 	if it.Op == "" {
 		it.Op = streaming.EditModify
 	}
-	diff := e.Diff
-	if diff == "" && (e.Old != "" || e.New != "") {
-		from, to := "a/"+e.Path, "b/"+e.Path
-		if strings.HasPrefix(e.Path, "/") {
-			from, to = e.Path, e.Path // an absolute path as it is
-		}
-		switch e.Op {
-		case streaming.EditCreate:
-			from = "/dev/null"
-		case streaming.EditDelete:
-			to = "/dev/null"
-		}
-		diff = udiff.Unified(from, to, e.Old, e.New)
-	}
-	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+	for _, l := range diffview.Lines([]streaming.FileEdit{e}) {
 		class := "ctx"
-		switch {
-		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
-			class = "head"
-		case strings.HasPrefix(l, "@@"):
+		switch l.Kind {
+		case diffview.File:
+			continue // the path above
+		case diffview.Hunk:
 			class = "hunk"
-		case strings.HasPrefix(l, "+"):
+		case diffview.Add:
 			class = "add"
-		case strings.HasPrefix(l, "-"):
+		case diffview.Del:
 			class = "del"
-		case strings.HasPrefix(l, `\`):
+		case diffview.Note:
 			class = "meta"
 		}
-		it.Lines = append(it.Lines, diffLine{class, esc(clean(l))})
-	}
-	if diff == "" {
-		it.Lines = nil
+		it.Lines = append(it.Lines, diffLine{class, esc(clean(l.Text))})
 	}
 	return it
 }

@@ -1,0 +1,127 @@
+package render
+
+import "strconv"
+
+// A prompt or a compaction summary longer than a screenful is folded, as
+// Claude Code folds them: its first lines, "… N more lines", its last
+// lines. The prompt is the person's own text (json keeps it whole); a
+// 1,000-line prompt pasted into a run would otherwise push the run itself
+// off the screen and fill a CI log.
+const (
+	// PromptHead and PromptTail are the lines a folded prompt shows first
+	// and last.
+	PromptHead = 8
+	PromptTail = 4
+	// PromptScreen is a screenful of rows where the height is not known
+	// (plain, markdown, html, a pretty renderer not on a terminal): a
+	// longer prompt is folded. Pretty and plain count the rows a line
+	// takes at their width; markdown and html count lines.
+	PromptScreen = 40
+)
+
+// promptFold folds a prompt as its lines come: the first PromptHead pass
+// at once; the next are held while the prompt may still fit in limit
+// rows; past that only the last PromptTail are kept, and the others
+// counted. Held lines are copied into buffers that are used again (the
+// ring's, and those of the prompts before), so a long prompt costs no
+// allocation per line.
+type promptFold struct {
+	limit   int
+	n, rows int      // lines and rows seen
+	held    [][]byte // lines after the head, in order; a ring once folding
+	folding bool     // past limit rows
+	next    int      // folding: the oldest line of the ring
+	omitted int      // lines left out
+	spare   [][]byte // buffers to use again
+}
+
+// newPromptFold folds at limit rows (at least a head and a tail and the
+// notice between them).
+func newPromptFold(limit int) promptFold {
+	return promptFold{limit: max(limit, PromptHead+PromptTail+1)}
+}
+
+// keep copies line into a buffer used again.
+func (f *promptFold) keep(line string) []byte {
+	var b []byte
+	if n := len(f.spare); n > 0 {
+		b, f.spare = f.spare[n-1][:0], f.spare[:n-1]
+	}
+	return append(b, line...)
+}
+
+// add takes the next line, which takes rows rows on the screen (1 where
+// the width is not known); show says to show it now (it is in the head).
+func (f *promptFold) add(line string, rows int) (show bool) {
+	f.n++
+	f.rows += max(rows, 1)
+	if f.n <= PromptHead {
+		return true
+	}
+	if !f.folding && f.rows <= f.limit {
+		f.held = append(f.held, f.keep(line))
+		return false
+	}
+	if !f.folding {
+		// Past a screenful: fold, keeping the last lines.
+		f.folding = true
+		if k := len(f.held) - (PromptTail - 1); k > 0 {
+			f.omitted += k
+			f.spare = append(f.spare, f.held[:k]...)
+			f.held = append(f.held[:0], f.held[k:]...)
+		}
+	}
+	if len(f.held) < PromptTail {
+		f.held = append(f.held, f.keep(line))
+		return false
+	}
+	f.held[f.next] = append(f.held[f.next][:0], line...)
+	f.next = (f.next + 1) % len(f.held)
+	f.omitted++
+	return false
+}
+
+// full reports that the fold keeps only its last lines now: a line that
+// PromptTail more lines follow need not be added, only counted (skip).
+func (f *promptFold) full() bool { return f.folding && len(f.held) == PromptTail }
+
+// skip counts k lines that as many later lines would push out of a full
+// fold (each taking one row).
+func (f *promptFold) skip(k int) {
+	f.n += k
+	f.rows += k
+	f.omitted += k
+}
+
+// end gives what follows the head: the lines held (all of them, when the
+// prompt fits), or the number left out and the last lines.
+func (f *promptFold) end() (omitted int, rest []string) {
+	for i := range f.held {
+		rest = append(rest, string(f.held[(f.next+i)%len(f.held)]))
+	}
+	omitted = f.omitted
+	spare := append(f.spare, f.held...)
+	if len(spare) > PromptScreen {
+		spare = spare[:PromptScreen]
+	}
+	for i := range spare {
+		if cap(spare[i]) > 4<<10 {
+			spare[i] = nil // a long line's buffer is not kept
+		}
+	}
+	*f = promptFold{limit: f.limit, spare: spare}
+	return omitted, rest
+}
+
+// promptRows is about how many rows a prompt's line takes in avail cells
+// (pretty wraps it there; plain's lines are wrapped there by the terminal
+// or the log viewer, and fold as pretty's do).
+func promptRows(line string, avail int) int {
+	avail = max(avail, 8)
+	return max(1, (cells(expandTabs(line))+avail-1)/avail)
+}
+
+// moreLines is "… N more lines".
+func moreLines(n int) string {
+	return "… " + strconv.Itoa(n) + " more line" + plural(n)
+}
