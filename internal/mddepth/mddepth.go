@@ -34,6 +34,7 @@ const Max = 32
 func Limit(src []byte, max int) []byte {
 	var out []byte // nil until a line is rewritten
 	var fence []byte
+	text := false // the line before is text left as it was (not code)
 	for i := 0; i < len(src); {
 		end := bytes.IndexByte(src[i:], '\n')
 		next := len(src)
@@ -47,25 +48,35 @@ func Limit(src []byte, max int) []byte {
 		p := scan(line)
 		body := line[p.end:]
 		limit := max
-		switch {
-		case fence != nil:
+		if fence != nil {
 			limit = 2 * max
-			if closesFence(body, fence) {
-				fence = nil
-			}
-		default:
-			fence = opensFence(body)
 		}
 		if p.bound > limit {
 			if out == nil {
 				out = make([]byte, 0, len(src)+len(src)/16)
 				out = append(out, src[:i]...)
 			}
+			if text {
+				out = hardBreak(out) // the first line made text starts a line too
+			}
 			out = asText(out, line, limit)
 			if next > end {
 				out = append(out, '\n')
 			}
-		} else if out != nil {
+			text = false
+			i = next
+			continue
+		}
+		wasCode := fence != nil
+		if fence != nil {
+			if closesFence(body, fence) {
+				fence = nil
+			}
+		} else {
+			fence = opensFence(body)
+		}
+		text = !wasCode && fence == nil && len(bytes.TrimSpace(line)) > 0
+		if out != nil {
 			out = append(out, src[i:next]...)
 		}
 		i = next
@@ -74,6 +85,16 @@ func Limit(src []byte, max int) []byte {
 		return src
 	}
 	return out
+}
+
+// hardBreak ends the last line of out, which ends in a newline, in a hard
+// line break.
+func hardBreak(out []byte) []byte {
+	if len(out) == 0 || out[len(out)-1] != '\n' {
+		return out
+	}
+	out = bytes.TrimRight(out[:len(out)-1], " \t\r")
+	return append(out, ' ', ' ', '\n')
 }
 
 // prefix is what a line's markers come to.

@@ -20,6 +20,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
@@ -385,7 +386,14 @@ func (r *renderer) inlines(b *strings.Builder, n ast.Node) {
 func (r *renderer) inlineNode(b *strings.Builder, n ast.Node) {
 	switch n := n.(type) {
 	case *ast.Text:
-		b.Write(n.Segment.Value(r.src))
+		if seg := n.Segment.Value(r.src); r.color && bytes.IndexByte(seg, '\\') >= 0 {
+			// With colour the markers give way to styles, and a
+			// backslash that keeps a character from being one goes too
+			// ("\\*" is a '*'; so is what mddepth made text).
+			b.Write(util.UnescapePunctuations(seg))
+		} else {
+			b.Write(seg)
+		}
 		switch {
 		case n.HardLineBreak():
 			b.WriteByte('\n')

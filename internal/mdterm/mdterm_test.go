@@ -166,3 +166,21 @@ func TestCodeBlockLanguage(t *testing.T) {
 		t.Errorf("without colour: %q, want %q", plain, want)
 	}
 }
+
+// With colour a backslash escape shows the character it escapes (the
+// markers give way to styles; so does the backslash that keeps one from
+// being a marker), as the nesting made text beyond mddepth.Max does;
+// without colour the text stays as written.
+func TestEscapesWithColour(t *testing.T) {
+	src := []byte("a \\*b\\* \\# c\n")
+	if got := plain(Render(src, 40, true)); got != "a *b* # c\n" {
+		t.Errorf("with colour: %q", got)
+	}
+	if got := plain(Render(src, 40, false)); got != "a \\*b\\* \\# c\n" {
+		t.Errorf("without colour: %q", got)
+	}
+	deep := strings.Repeat("> ", mddepth.Max+3) + "deep\n"
+	if got := plain(Render([]byte(deep), 200, true)); !strings.HasSuffix(got, "┃ > > > deep\n") {
+		t.Errorf("beyond the cap: %q", got)
+	}
+}
