@@ -11,7 +11,7 @@ import (
 
 // errorLine is a non-fatal warning or error (loop detected, turn limit,
 // invalid model stream, retries). It never ends the run: the result does.
-func (p *parser) errorLine(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) errorLine(l *parsers.Line) error {
 	p.endPara()
 	msg := l.Str("message")
 	if msg == "" {
@@ -21,29 +21,29 @@ func (p *parser) errorLine(l *parsers.Line, emit parsers.Emit) error {
 		msg = "error"
 	}
 	p.lastErr = msg
-	e := p.event(streaming.KindError)
+	e := p.out.New(streaming.KindError)
 	e.Text = msg
 	if l.Str("severity") == "warning" {
 		e.Level = streaming.LevelWarning
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // result is the terminal line: status, an error object on failures, and
 // stats (tokens, duration, tool calls, per-model tokens).
-func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closePara(emit); err != nil {
+func (p *parser) result(l *parsers.Line) error {
+	if err := p.closePara(); err != nil {
 		return err
 	}
 	stats := l.Get("stats")
 	if line := modelsLine(stats.Get("models")); line != "" {
-		e := p.event(streaming.KindStatus)
+		e := p.out.New(streaming.KindStatus)
 		e.Text, e.Level = line, streaming.LevelInfo
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
-	e := p.event(streaming.KindResult)
+	e := p.out.New(streaming.KindResult)
 	status := l.Str("status")
 	e.OK = status == "success"
 	if !e.OK {
@@ -51,7 +51,7 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 	}
 	e.DurationMS = stats.Get("duration_ms").Int()
 	e.Usage = streamUsage(stats)
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // failure says why a result is not a success: its error object, else the
