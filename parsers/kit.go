@@ -21,8 +21,8 @@ type Msg struct {
 // Out builds a parser's events in one scratch event and hands them to the
 // Emit of the line being parsed. A parser keeps one, sets Emit at the
 // start of Parse and Finish, and either fills Ev after New and hands it
-// over with Push, Snapshot, Final or Send, or uses the shapes every agent
-// sends (Start, Stop, Text, Message, Status, Unknown).
+// over with Push, Snapshot, Final, Restate or Send, or uses the shapes
+// every agent sends (Start, Stop, Text, Message, Status, Unknown).
 type Out struct {
 	Ev   streaming.Event
 	Emit Emit
@@ -49,6 +49,10 @@ func (o *Out) Snapshot() error { return o.Send(streaming.Snapshot) }
 
 // Final hands Ev over as the complete block or output.
 func (o *Out) Final() error { return o.Send(streaming.Final) }
+
+// Restate hands Ev over as a piece of the agent repeating a message's
+// current block (Ev.Restates names that message; see Emit).
+func (o *Out) Restate() error { return o.Send(streaming.Restate) }
 
 // Send hands Ev over as mode says (see Emit).
 func (o *Out) Send(mode streaming.Mode) error {

@@ -1,6 +1,9 @@
 package render
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // A prompt or a compaction summary longer than a screenful is folded, as
 // Claude Code folds them: its first lines, "… N more lines", its last
@@ -109,7 +112,8 @@ func (f *promptFold) end() (omitted int, rest []string) {
 			spare[i] = nil // a long line's buffer is not kept
 		}
 	}
-	*f = promptFold{limit: f.limit, spare: spare}
+	clear(f.held)
+	*f = promptFold{limit: f.limit, spare: spare, held: f.held[:0]}
 	return omitted, rest
 }
 
@@ -118,6 +122,9 @@ func (f *promptFold) end() (omitted int, rest []string) {
 // or the log viewer, and fold as pretty's do).
 func promptRows(line string, avail int) int {
 	avail = max(avail, 8)
+	if len(line) <= avail && strings.IndexByte(line, '\t') < 0 {
+		return 1 // (a line takes no more cells than bytes, but for tabs)
+	}
 	return max(1, (cells(expandTabs(line))+avail-1)/avail)
 }
 

@@ -61,8 +61,8 @@ func (k entry) prefix() string {
 //   - any other chunk is a delta, handed to the session as it came: the
 //     session alone decides whether it is a cumulative snapshot
 //     (DESIGN §4 rule 3). No overlap guessing.
-func (p *parser) chunk(l *parsers.Line, kind entry, u *parsers.Object, emit parsers.Emit) error {
-	if err := p.ensureRun(emit); err != nil {
+func (p *parser) chunk(l *parsers.Line, kind entry, u *parsers.Object) error {
+	if err := p.ensureRun(); err != nil {
 		return err
 	}
 	text := chunkText(u.Get("content"))
@@ -70,17 +70,17 @@ func (p *parser) chunk(l *parsers.Line, kind entry, u *parsers.Object, emit pars
 	m := p.msg
 	switch {
 	case m == nil || m.kind != kind || p.last != kind:
-		if err := p.openMsg(l, kind, wireID, emit); err != nil {
+		if err := p.openMsg(l, kind, wireID); err != nil {
 			return err
 		}
 		m = p.msg
 	case wireID != "" && m.wireID != "" && wireID != m.wireID:
 		// A new message, or the one before restated: the session tells.
-		if err := p.stopMsg(m.prev, emit); err != nil {
+		if err := p.stopMsg(m.prev); err != nil {
 			return err
 		}
 		m.prev = nil
-		if err := p.startMsg(l, kind, wireID, emit); err != nil {
+		if err := p.startMsg(l, kind, wireID); err != nil {
 			return err
 		}
 		p.msg.restates, p.msg.prev = m.id, m
@@ -92,71 +92,70 @@ func (p *parser) chunk(l *parsers.Line, kind entry, u *parsers.Object, emit pars
 		return nil
 	}
 	if m.restates != "" {
-		return p.emitChunk(m, streaming.Restate, text, emit)
+		return p.emitChunk(m, streaming.Restate, text)
 	}
-	return p.emitChunk(m, streaming.Delta, text, emit)
+	return p.emitChunk(m, streaming.Delta, text)
 }
 
-func (p *parser) emitChunk(m *message, mode streaming.Mode, text string, emit parsers.Emit) error {
-	ev := p.reset(m.kind.eventKind())
+func (p *parser) emitChunk(m *message, mode streaming.Mode, text string) error {
+	ev := p.out.New(m.kind.eventKind())
 	ev.Message, ev.Role, ev.Block, ev.Text = m.id, m.kind.role(), m.block, text
 	if mode == streaming.Restate {
 		ev.Restates = m.restates
 	}
-	return parsers.Send(emit, mode, ev)
+	return p.out.Send(mode)
 }
 
+// msg names m for the kit.
+func (m *message) msg() parsers.Msg { return parsers.Msg{ID: m.id, Role: m.kind.role()} }
+
 // openMsg closes the open message and starts a new one.
-func (p *parser) openMsg(l *parsers.Line, kind entry, wireID string, emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) openMsg(l *parsers.Line, kind entry, wireID string) error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
-	return p.startMsg(l, kind, wireID, emit)
+	return p.startMsg(l, kind, wireID)
 }
 
 // startMsg starts a message, which becomes the open one.
-func (p *parser) startMsg(l *parsers.Line, kind entry, wireID string, emit parsers.Emit) error {
-	p.msg = &message{id: p.newID(kind.prefix(), l.N), kind: kind, wireID: wireID}
+func (p *parser) startMsg(l *parsers.Line, kind entry, wireID string) error {
+	p.msg = &message{id: p.ids.At(kind.prefix(), l.N), kind: kind, wireID: wireID}
 	p.last = kind
-	ev := p.reset(streaming.KindMessageStart)
-	ev.Message, ev.Role = p.msg.id, kind.role()
-	return emit.Push(ev)
+	return p.out.Start(p.msg.msg())
 }
 
 // closeMsg stops the open message, and the message it may restate.
-func (p *parser) closeMsg(emit parsers.Emit) error {
+func (p *parser) closeMsg() error {
 	m := p.msg
 	if m == nil {
 		return nil
 	}
 	p.msg = nil
-	if err := p.stopMsg(m, emit); err != nil {
+	if err := p.stopMsg(m); err != nil {
 		return err
 	}
-	return p.stopMsg(m.prev, emit)
+	return p.stopMsg(m.prev)
 }
 
-func (p *parser) stopMsg(m *message, emit parsers.Emit) error {
+func (p *parser) stopMsg(m *message) error {
 	if m == nil {
 		return nil
 	}
-	ev := p.reset(streaming.KindMessageStop)
-	ev.Message, ev.Role = m.id, m.kind.role()
-	return emit.Push(ev)
+	return p.out.Stop(m.msg())
 }
 
 // prompt shows the client's session/prompt as a user message, left open:
 // the agent's echo of it (user_message_chunk) is a restatement of it,
 // which the session shows only where it differs.
-func (p *parser) prompt(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) prompt(l *parsers.Line) error {
 	text := blocksText(l.Path("params.prompt"))
-	if err := p.openMsg(l, entUser, "", emit); err != nil {
+	if err := p.openMsg(l, entUser, ""); err != nil {
 		return err
 	}
 	if text == "" {
 		return nil
 	}
-	if err := p.emitChunk(p.msg, streaming.Final, text, emit); err != nil {
+	if err := p.emitChunk(p.msg, streaming.Final, text); err != nil {
 		return err
 	}
 	p.msg.block, p.msg.restates = 1, p.msg.id

@@ -1,8 +1,6 @@
 package acp
 
 import (
-	"strconv"
-
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -31,8 +29,8 @@ type agentReq struct {
 
 // parser is the state of one ACP transcript.
 type parser struct {
-	ev  streaming.Event
-	seq int
+	out parsers.Out
+	ids parsers.IDs
 	upd parsers.Object // the update of the line being read
 
 	// run state
@@ -71,29 +69,20 @@ func newParser() *parser {
 	}
 }
 
-func (p *parser) newID(prefix string, line int) string {
-	p.seq++
-	return prefix + strconv.Itoa(p.seq) + "@" + strconv.Itoa(line)
-}
-
-func (p *parser) reset(k streaming.Kind) *streaming.Event {
-	p.ev = streaming.Event{Kind: k}
-	return &p.ev
-}
-
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.out.Emit = emit
 	if !l.Has("jsonrpc") {
 		if m := l.Get("msg"); m.IsObject() && m.Get("jsonrpc").Exists() {
 			return p.Parse(parsers.NewLine(m.Raw, l.N), emit)
 		}
 		if l.Has("sessionUpdate") {
-			return p.update(l, p.upd.Reset(l.JSON), emit)
+			return p.update(l, p.upd.Reset(l.JSON))
 		}
 		if u := l.Get("update"); u.Get("sessionUpdate").Exists() {
 			if s := l.Str("sessionId"); s != "" && p.sessionID == "" {
 				p.sessionID = s
 			}
-			return p.update(l, p.upd.Reset(u.Raw), emit)
+			return p.update(l, p.upd.Reset(u.Raw))
 		}
 	}
 	method := l.Str("method")
@@ -103,83 +92,80 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 			p.sessionID = s
 		}
 		if u := l.Path("params.update"); u.IsObject() {
-			return p.update(l, p.upd.Reset(u.Raw), emit)
+			return p.update(l, p.upd.Reset(u.Raw))
 		}
 	case method != "" && l.Has("id"):
-		return p.request(l, method, emit)
+		return p.request(l, method)
 	case method != "":
-		return p.notification(l, method, emit)
+		return p.notification(l, method)
 	case l.Has("id") && (l.Has("result") || l.Has("error")):
-		return p.response(l, emit)
+		return p.response(l)
 	}
-	return p.unknown(l, l.Str("type"), emit)
+	return p.unknown(l, l.Str("type"))
 }
 
 // unknown shows a line it does not understand; it is an entry of its own.
-func (p *parser) unknown(l *parsers.Line, typ string, emit parsers.Emit) error {
-	if err := p.entry(l, emit); err != nil {
+func (p *parser) unknown(l *parsers.Line, typ string) error {
+	if err := p.entry(l); err != nil {
 		return err
 	}
-	ev := p.reset(streaming.KindUnknown)
-	ev.Type, ev.Text = typ, l.JSON
-	return emit.Push(ev)
+	return p.out.Unknown(typ, l.JSON)
 }
 
 // Finish closes the open message. Open tool calls are left to the session,
 // which ends them as incomplete.
 func (p *parser) Finish(emit parsers.Emit) error {
-	return p.closeMsg(emit)
+	p.out.Emit = emit
+	return p.closeMsg()
 }
 
 // ensureRun emits the session.start of a run when none was: a transcript
 // may begin anywhere (agent stdout only, a prompt without session/new).
-func (p *parser) ensureRun(emit parsers.Emit) error {
+func (p *parser) ensureRun() error {
 	if p.started {
 		return nil
 	}
-	return p.startRun(emit)
+	return p.startRun()
 }
 
 // startRun begins a run: at session/new or session/load, at the first
 // line of a transcript, and at each prompt after a finished turn (so a
 // prompt left without its response ends the stream as incomplete).
-func (p *parser) startRun(emit parsers.Emit) error {
-	if err := p.closeMsg(emit); err != nil {
+func (p *parser) startRun() error {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.started, p.turnDone, p.prompted, p.last = true, false, false, entNone
 	p.toolOrder = p.toolOrder[:0]
 	clear(p.tools)
 	clear(p.terminals)
-	ev := p.reset(streaming.KindSessionStart)
+	ev := p.out.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD, ev.Model = p.sessionID, p.cwd, p.model
-	if err := emit.Push(ev); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	if p.agentInfo != "" {
-		ev = p.reset(streaming.KindStatus)
+		ev = p.out.New(streaming.KindStatus)
 		ev.Text, ev.Level = p.agentInfo, streaming.LevelInfo
 		p.agentInfo = ""
-		return emit.Push(ev)
+		return p.out.Push()
 	}
 	return nil
 }
 
 // entry marks a new entry that is not a chunk message: the open message
 // ends.
-func (p *parser) entry(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.ensureRun(emit); err != nil {
+func (p *parser) entry(l *parsers.Line) error {
+	if err := p.ensureRun(); err != nil {
 		return err
 	}
 	p.last = entOther
-	return p.closeMsg(emit)
+	return p.closeMsg()
 }
 
-func (p *parser) status(text, level string, emit parsers.Emit) error {
-	if err := p.ensureRun(emit); err != nil {
+func (p *parser) status(text, level string) error {
+	if err := p.ensureRun(); err != nil {
 		return err
 	}
-	ev := p.reset(streaming.KindStatus)
-	ev.Text, ev.Level = text, level
-	return emit.Push(ev)
+	return p.out.Status(text, level)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // request handles a JSON-RPC request of either direction.
-func (p *parser) request(l *parsers.Line, method string, emit parsers.Emit) error {
+func (p *parser) request(l *parsers.Line, method string) error {
 	key := l.Get("id").Raw
 	params := l.Get("params")
 	switch method {
@@ -29,14 +29,14 @@ func (p *parser) request(l *parsers.Line, method string, emit parsers.Emit) erro
 		if c := params.Get("cwd").Str; c != "" {
 			p.cwd = c
 		}
-		if err := p.newRun(emit); err != nil {
+		if err := p.newRun(); err != nil {
 			return err
 		}
 		if method == "session/load" {
 			// The agent replays the history as session/update before its
 			// response (acp.md §2).
 			p.loading = true
-			return p.status("session/load: replaying the session's history", streaming.LevelInfo, emit)
+			return p.status("session/load: replaying the session's history", streaming.LevelInfo)
 		}
 		return nil
 	case "session/prompt":
@@ -49,67 +49,67 @@ func (p *parser) request(l *parsers.Line, method string, emit parsers.Emit) erro
 			// without its response ends as incomplete, and a transcript
 			// that holds the same turn twice shows it twice (the session
 			// scopes identity to a run).
-			if err := p.startRun(emit); err != nil {
+			if err := p.startRun(); err != nil {
 				return err
 			}
 		}
-		if err := p.ensureRun(emit); err != nil {
+		if err := p.ensureRun(); err != nil {
 			return err
 		}
 		p.prompted = true
-		return p.prompt(l, emit)
+		return p.prompt(l)
 	case "session/set_mode":
 		p.clientReqs[key] = method
-		return p.modeChange(l, params.Get("modeId").Str, emit)
+		return p.modeChange(l, params.Get("modeId").Str)
 	case "session/request_permission":
-		return p.permission(l, key, params, emit)
+		return p.permission(l, key, params)
 	case "fs/read_text_file", "fs/write_text_file", "terminal/create", "terminal/kill", "terminal/release":
 		// Client services a tool call uses; the tool call shows the work.
 		p.agentReqs[key] = &agentReq{method: method}
-		return p.ensureRun(emit)
+		return p.ensureRun()
 	case "terminal/output", "terminal/wait_for_exit":
 		p.agentReqs[key] = &agentReq{method: method, terminal: params.Get("terminalId").String()}
-		return p.ensureRun(emit)
+		return p.ensureRun()
 	}
 	p.agentReqs[key] = &agentReq{method: method}
-	return p.unknown(l, method, emit)
+	return p.unknown(l, method)
 }
 
 // newRun starts a run for session/new or session/load unless the current
 // one has not begun a turn yet.
-func (p *parser) newRun(emit parsers.Emit) error {
+func (p *parser) newRun() error {
 	if p.started && !p.turnDone {
 		return nil
 	}
-	return p.startRun(emit)
+	return p.startRun()
 }
 
 // notification handles a JSON-RPC notification other than session/update.
-func (p *parser) notification(l *parsers.Line, method string, emit parsers.Emit) error {
+func (p *parser) notification(l *parsers.Line, method string) error {
 	switch method {
 	case "session/cancel":
-		return p.status("cancel requested", streaming.LevelWarning, emit)
+		return p.status("cancel requested", streaming.LevelWarning)
 	case "$/cancel_request":
 		return nil
 	}
-	return p.unknown(l, method, emit)
+	return p.unknown(l, method)
 }
 
 // permission shows session/request_permission: its tool call is upserted
 // into the table (it may never have been announced), the options kept to
 // resolve the answer.
-func (p *parser) permission(l *parsers.Line, key string, params gjson.Result, emit parsers.Emit) error {
+func (p *parser) permission(l *parsers.Line, key string, params gjson.Result) error {
 	tc := params.Get("toolCall")
 	req := &agentReq{method: "session/request_permission"}
 	var t *tool
 	if tc.IsObject() {
-		if err := p.toolCall(l, new(parsers.Object).Reset(tc.Raw), emit); err != nil {
+		if err := p.toolCall(l, new(parsers.Object).Reset(tc.Raw)); err != nil {
 			return err
 		}
 		req.toolID = tc.Get("toolCallId").String()
 		t = p.tools[req.toolID]
 	}
-	if err := p.entry(l, emit); err != nil {
+	if err := p.entry(l); err != nil {
 		return err
 	}
 	params.Get("options").ForEach(func(_, o gjson.Result) bool {
@@ -123,17 +123,17 @@ func (p *parser) permission(l *parsers.Line, key string, params gjson.Result, em
 		req.permID = "permission" + key
 	}
 	p.agentReqs[key] = req
-	ev := p.reset(streaming.KindPermissionRequest)
+	ev := p.out.New(streaming.KindPermissionRequest)
 	ev.ID, ev.Options = req.permID, req.options
 	if t != nil {
 		ev.Name, ev.Title = t.name, t.title
 	}
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // response matches a JSON-RPC response to its request. Ids are counted per
 // direction and can collide, so the result's shape decides first.
-func (p *parser) response(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) response(l *parsers.Line) error {
 	key := l.Get("id").Raw
 	res, errv := l.Get("result"), l.Get("error")
 	areq, isAgent := p.agentReqs[key]
@@ -143,31 +143,31 @@ func (p *parser) response(l *parsers.Line, emit parsers.Emit) error {
 		if creq == "session/prompt" {
 			delete(p.clientReqs, key)
 		}
-		return p.turnEnd(l, res, emit)
+		return p.turnEnd(l, res)
 	case res.Get("outcome").Exists():
 		if isAgent && areq.method == "session/request_permission" {
 			delete(p.agentReqs, key)
 		} else {
 			areq = &agentReq{permID: "permission" + key}
 		}
-		return p.permissionAnswer(areq, res.Get("outcome"), emit)
+		return p.permissionAnswer(areq, res.Get("outcome"))
 	case res.Get("protocolVersion").Exists():
 		delete(p.clientReqs, key)
-		return p.initialized(res, emit)
+		return p.initialized(res)
 	case res.Get("sessionId").Exists() && creq != "session/load":
 		delete(p.clientReqs, key)
-		return p.sessionNew(res, emit)
+		return p.sessionNew(res)
 	case errv.Exists():
-		return p.errorResponse(l, key, errv, emit)
+		return p.errorResponse(l, key, errv)
 	case isAgent && (!isClient || agentShape(areq.method, res)):
 		delete(p.agentReqs, key)
-		return p.agentAnswer(areq, res, emit)
+		return p.agentAnswer(areq, res)
 	case isClient:
 		delete(p.clientReqs, key)
-		return p.clientAnswer(creq, res, emit)
+		return p.clientAnswer(creq, res)
 	}
 	// An acknowledgement of a request this transcript does not hold.
-	return p.ensureRun(emit)
+	return p.ensureRun()
 }
 
 // agentShape reports whether res looks like the answer to an agent→client
@@ -188,7 +188,7 @@ func agentShape(method string, res gjson.Result) bool {
 
 // initialized notes the agent's name and protocol version, shown after
 // the run's session.start.
-func (p *parser) initialized(res gjson.Result, emit parsers.Emit) error {
+func (p *parser) initialized(res gjson.Result) error {
 	info := res.Get("agentInfo")
 	name := firstNonEmpty(info.Get("title").Str, info.Get("name").Str)
 	if v := info.Get("version").Str; v != "" && name != "" {
@@ -207,10 +207,10 @@ func (p *parser) initialized(res gjson.Result, emit parsers.Emit) error {
 }
 
 // sessionNew begins the run of a new session.
-func (p *parser) sessionNew(res gjson.Result, emit parsers.Emit) error {
+func (p *parser) sessionNew(res gjson.Result) error {
 	p.sessionID = firstNonEmpty(res.Get("sessionId").Str, p.sessionID)
 	p.sessionMeta(res)
-	return p.newRun(emit)
+	return p.newRun()
 }
 
 // sessionMeta reads the current model and mode of a session/new or
@@ -224,7 +224,7 @@ func (p *parser) sessionMeta(res gjson.Result) {
 	}
 }
 
-func (p *parser) clientAnswer(method string, res gjson.Result, emit parsers.Emit) error {
+func (p *parser) clientAnswer(method string, res gjson.Result) error {
 	switch method {
 	case "session/load":
 		p.sessionMeta(res)
@@ -232,14 +232,14 @@ func (p *parser) clientAnswer(method string, res gjson.Result, emit parsers.Emit
 			return nil
 		}
 		p.loading = false
-		if err := p.closeMsg(emit); err != nil {
+		if err := p.closeMsg(); err != nil {
 			return err
 		}
 		p.last = entOther
-		if err := p.endOpenTools(emit); err != nil {
+		if err := p.endOpenTools(); err != nil {
 			return err
 		}
-		return p.status("end of the replayed history", streaming.LevelInfo, emit)
+		return p.status("end of the replayed history", streaming.LevelInfo)
 	case "session/resume":
 		p.sessionMeta(res)
 	}
@@ -248,7 +248,7 @@ func (p *parser) clientAnswer(method string, res gjson.Result, emit parsers.Emit
 
 // agentAnswer reads the client's answer to a terminal request: the output
 // of the terminal a tool call shows, and its exit status.
-func (p *parser) agentAnswer(req *agentReq, res gjson.Result, emit parsers.Emit) error {
+func (p *parser) agentAnswer(req *agentReq, res gjson.Result) error {
 	if req.terminal == "" {
 		return nil
 	}
@@ -266,7 +266,7 @@ func (p *parser) agentAnswer(req *agentReq, res gjson.Result, emit parsers.Emit)
 	if out := res.Get("output"); out.Type == gjson.String {
 		t.termOut = out.Str
 		if !t.ended {
-			return p.showOutput(t, emit)
+			return p.showOutput(t)
 		}
 	}
 	return nil
@@ -274,11 +274,11 @@ func (p *parser) agentAnswer(req *agentReq, res gjson.Result, emit parsers.Emit)
 
 // permissionAnswer shows the client's choice. A rejection marks the tool
 // call declined.
-func (p *parser) permissionAnswer(req *agentReq, out gjson.Result, emit parsers.Emit) error {
-	if err := p.ensureRun(emit); err != nil {
+func (p *parser) permissionAnswer(req *agentReq, out gjson.Result) error {
+	if err := p.ensureRun(); err != nil {
 		return err
 	}
-	ev := p.reset(streaming.KindPermissionResponse)
+	ev := p.out.New(streaming.KindPermissionResponse)
 	ev.ID, ev.Options = req.permID, req.options
 	var kind string
 	if out.Get("outcome").Str == "selected" || out.Get("optionId").Exists() {
@@ -298,25 +298,25 @@ func (p *parser) permissionAnswer(req *agentReq, out gjson.Result, emit parsers.
 			t.declined = true
 		}
 	}
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // turnEnd is the response to session/prompt: the turn is over (acp.md §7).
 // end_turn succeeds; max_tokens, max_turn_requests, refusal and cancelled
 // do not (the answer is cut short, refused or abandoned).
-func (p *parser) turnEnd(l *parsers.Line, res gjson.Result, emit parsers.Emit) error {
-	if err := p.ensureRun(emit); err != nil {
+func (p *parser) turnEnd(l *parsers.Line, res gjson.Result) error {
+	if err := p.ensureRun(); err != nil {
 		return err
 	}
-	if err := p.closeMsg(emit); err != nil {
+	if err := p.closeMsg(); err != nil {
 		return err
 	}
 	p.last = entNone
-	if err := p.endOpenTools(emit); err != nil {
+	if err := p.endOpenTools(); err != nil {
 		return err
 	}
 	stop := res.Get("stopReason").Str
-	ev := p.reset(streaming.KindResult)
+	ev := p.out.New(streaming.KindResult)
 	ev.OK = stop == "end_turn"
 	ev.Reason = stop
 	if !ev.OK {
@@ -337,12 +337,12 @@ func (p *parser) turnEnd(l *parsers.Line, res gjson.Result, emit parsers.Emit) e
 		ev.Usage.CostUSD, ev.Usage.HasCost = *p.lastCost, true
 	}
 	p.turnDone = true
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // errorResponse handles a JSON-RPC error. For session/prompt it ends the
 // turn as a failure; otherwise it is shown as an error.
-func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result, emit parsers.Emit) error {
+func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result) error {
 	msg := firstNonEmpty(errv.Get("message").Str, errv.String())
 	if c := errv.Get("code"); c.Exists() {
 		msg = "error " + c.String() + ": " + msg
@@ -357,25 +357,25 @@ func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result, e
 	method := p.clientReqs[key]
 	delete(p.clientReqs, key)
 	if method == "session/prompt" {
-		if err := p.ensureRun(emit); err != nil {
+		if err := p.ensureRun(); err != nil {
 			return err
 		}
-		if err := p.closeMsg(emit); err != nil {
+		if err := p.closeMsg(); err != nil {
 			return err
 		}
 		p.last = entNone
-		if err := p.endOpenTools(emit); err != nil {
+		if err := p.endOpenTools(); err != nil {
 			return err
 		}
-		ev := p.reset(streaming.KindError)
+		ev := p.out.New(streaming.KindError)
 		ev.Text, ev.Fatal = msg, true
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
-		ev = p.reset(streaming.KindResult)
+		ev = p.out.New(streaming.KindResult)
 		ev.Reason = msg
 		p.turnDone = true
-		return emit.Push(ev)
+		return p.out.Push()
 	}
 	if method == "session/load" {
 		p.loading = false
@@ -386,13 +386,13 @@ func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result, e
 			delete(p.agentReqs, key)
 		}
 	}
-	if err := p.entry(nil, emit); err != nil {
+	if err := p.entry(nil); err != nil {
 		return err
 	}
-	ev := p.reset(streaming.KindError)
+	ev := p.out.New(streaming.KindError)
 	ev.Text = msg
 	if method != "" {
 		ev.Text = method + ": " + msg
 	}
-	return emit.Push(ev)
+	return p.out.Push()
 }

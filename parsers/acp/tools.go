@@ -59,30 +59,30 @@ func explicitName(u *parsers.Object) string {
 // toolCall handles tool_call and tool_call_update (and a permission
 // request's toolCall): create the call on first sight, then merge. A field
 // present replaces the stored value; absent fields leave it (acp.md §4.2).
-func (p *parser) toolCall(l *parsers.Line, u *parsers.Object, emit parsers.Emit) error {
-	if err := p.ensureRun(emit); err != nil {
+func (p *parser) toolCall(l *parsers.Line, u *parsers.Object) error {
+	if err := p.ensureRun(); err != nil {
 		return err
 	}
 	id := u.Get("toolCallId").String()
 	if id == "" {
-		id = p.newID("tool", l.N)
+		id = p.ids.At("tool", l.N)
 	}
 	t := p.tools[id]
 	if t == nil {
-		if err := p.entry(l, emit); err != nil {
+		if err := p.entry(l); err != nil {
 			return err
 		}
 		t = &tool{id: id, status: "pending"}
 		p.tools[id] = t
 		p.merge(t, u)
 		p.toolOrder = append(p.toolOrder, id)
-		ev := p.reset(streaming.KindToolStart)
+		ev := p.out.New(streaming.KindToolStart)
 		ev.ID, ev.Name, ev.Title, ev.Input = t.id, t.name, t.title, t.input
 		if ev.Name == "" {
 			ev.Name = "tool"
 		}
 		t.inputShown = t.input != ""
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	} else {
@@ -93,18 +93,18 @@ func (p *parser) toolCall(l *parsers.Line, u *parsers.Object, emit parsers.Emit)
 		p.merge(t, u)
 		if !t.inputShown && t.input != "" {
 			t.inputShown = true
-			ev := p.reset(streaming.KindToolInputDelta)
+			ev := p.out.New(streaming.KindToolInputDelta)
 			ev.ID, ev.Text = t.id, t.input
-			if err := emit.Push(ev); err != nil {
+			if err := p.out.Push(); err != nil {
 				return err
 			}
 		}
 	}
 	switch t.status {
 	case "completed", "failed", "cancelled":
-		return p.endTool(t, emit)
+		return p.endTool(t)
 	}
-	return p.showOutput(t, emit)
+	return p.showOutput(t)
 }
 
 // merge applies the fields present in u to t.
@@ -140,23 +140,23 @@ func (p *parser) merge(t *tool, u *parsers.Object) {
 
 // showOutput hands a running call's output to the session when it grew
 // or changed: content replaces the whole array, so the text is a snapshot.
-func (p *parser) showOutput(t *tool, emit parsers.Emit) error {
+func (p *parser) showOutput(t *tool) error {
 	out := t.output()
 	if out == "" || out == t.shown {
 		return nil
 	}
 	t.shown = out
-	ev := p.reset(streaming.KindToolOutputDelta)
+	ev := p.out.New(streaming.KindToolOutputDelta)
 	ev.ID, ev.Text = t.id, out
-	return emit.Snapshot(ev)
+	return p.out.Snapshot()
 }
 
-func (p *parser) endTool(t *tool, emit parsers.Emit) error {
+func (p *parser) endTool(t *tool) error {
 	t.ended = true
 	if i := slices.Index(p.toolOrder, t.id); i >= 0 {
 		p.toolOrder = slices.Delete(p.toolOrder, i, i+1)
 	}
-	ev := p.reset(streaming.KindToolEnd)
+	ev := p.out.New(streaming.KindToolEnd)
 	ev.ID, ev.Name, ev.Title, ev.Output, ev.ExitCode = t.id, t.name, t.title, t.output(), t.exit
 	switch {
 	case t.status == "completed":
@@ -168,12 +168,12 @@ func (p *parser) endTool(t *tool, emit parsers.Emit) error {
 	default:
 		ev.Status = streaming.ToolError
 	}
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // endOpenTools ends the calls a turn left open: the turn is over (acp.md
 // §4.2: unfinished calls are cancelled client-side).
-func (p *parser) endOpenTools(emit parsers.Emit) error {
+func (p *parser) endOpenTools() error {
 	for len(p.toolOrder) > 0 {
 		t := p.tools[p.toolOrder[0]]
 		p.toolOrder = p.toolOrder[1:]
@@ -181,13 +181,13 @@ func (p *parser) endOpenTools(emit parsers.Emit) error {
 			continue
 		}
 		t.ended = true
-		ev := p.reset(streaming.KindToolEnd)
+		ev := p.out.New(streaming.KindToolEnd)
 		ev.ID, ev.Name, ev.Title, ev.Output, ev.ExitCode = t.id, t.name, t.title, t.output(), t.exit
 		ev.Status = streaming.ToolIncomplete
 		if t.declined {
 			ev.Status = streaming.ToolDeclined
 		}
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}

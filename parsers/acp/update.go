@@ -11,24 +11,24 @@ import (
 )
 
 // update handles one session/update (acp.md §4). u is the update object.
-func (p *parser) update(l *parsers.Line, u *parsers.Object, emit parsers.Emit) error {
+func (p *parser) update(l *parsers.Line, u *parsers.Object) error {
 	kind := u.Get("sessionUpdate").Str
 	switch kind {
 	case "agent_message_chunk":
-		return p.chunk(l, entAgent, u, emit)
+		return p.chunk(l, entAgent, u)
 	case "agent_thought_chunk":
-		return p.chunk(l, entThought, u, emit)
+		return p.chunk(l, entThought, u)
 	case "user_message_chunk":
-		return p.chunk(l, entUser, u, emit)
+		return p.chunk(l, entUser, u)
 	case "tool_call", "tool_call_update":
-		return p.toolCall(l, u, emit)
+		return p.toolCall(l, u)
 	case "plan":
-		return p.plan(l, u.Get("entries"), emit)
+		return p.plan(l, u.Get("entries"))
 	case "plan_update":
 		if e := u.Get("plan.entries"); e.IsArray() {
-			return p.plan(l, e, emit)
+			return p.plan(l, e)
 		}
-		return p.plan(l, u.Get("entries"), emit)
+		return p.plan(l, u.Get("entries"))
 	case "available_commands_update":
 		// Kept in state, not shown (seed 003 rule 12).
 		p.commands = p.commands[:0]
@@ -36,22 +36,22 @@ func (p *parser) update(l *parsers.Line, u *parsers.Object, emit parsers.Emit) e
 			p.commands = append(p.commands, c.Get("name").Str)
 			return true
 		})
-		return p.ensureRun(emit)
+		return p.ensureRun()
 	case "config_option_update":
-		return p.ensureRun(emit)
+		return p.ensureRun()
 	case "current_mode_update":
 		to := u.Get("currentModeId").Str
 		if to == "" {
 			to = u.Get("modeId").Str // the docs' spelling
 		}
-		return p.modeChange(l, to, emit)
+		return p.modeChange(l, to)
 	case "session_info_update":
 		if t := u.Get("title").Str; t != "" {
-			return p.status("session title: "+t, streaming.LevelInfo, emit)
+			return p.status("session title: "+t, streaming.LevelInfo)
 		}
-		return p.ensureRun(emit)
+		return p.ensureRun()
 	case "usage_update":
-		return p.usage(u, emit)
+		return p.usage(u)
 	case "notice":
 		text := u.Get("title").Str
 		if d := u.Get("description").Str; d != "" {
@@ -65,7 +65,7 @@ func (p *parser) update(l *parsers.Line, u *parsers.Object, emit parsers.Emit) e
 		case "warning", "error":
 			level = streaming.LevelWarning
 		}
-		return p.status(text, level, emit)
+		return p.status(text, level)
 	case "compaction_update":
 		text := "compacting context"
 		if s := u.Get("status").Str; s != "" {
@@ -76,9 +76,9 @@ func (p *parser) update(l *parsers.Line, u *parsers.Object, emit parsers.Emit) e
 			text += ": " + firstNonEmpty(e.Get("message").Str, e.String())
 			level = streaming.LevelWarning
 		}
-		return p.status(text, level, emit)
+		return p.status(text, level)
 	}
-	return p.unknown(l, kind, emit)
+	return p.unknown(l, kind)
 }
 
 func firstNonEmpty(ss ...string) string {
@@ -92,7 +92,7 @@ func firstNonEmpty(ss ...string) string {
 
 // plan shows the latest full plan; each update replaces it (acp.md §4.3).
 // An unchanged plan is not shown again.
-func (p *parser) plan(l *parsers.Line, entries gjson.Result, emit parsers.Emit) error {
+func (p *parser) plan(l *parsers.Line, entries gjson.Result) error {
 	var es []streaming.PlanEntry
 	entries.ForEach(func(_, e gjson.Result) bool {
 		es = append(es, streaming.PlanEntry{
@@ -103,36 +103,36 @@ func (p *parser) plan(l *parsers.Line, entries gjson.Result, emit parsers.Emit) 
 		return true
 	})
 	if p.hasPlan && slices.Equal(es, p.lastPlan) {
-		return p.ensureRun(emit)
+		return p.ensureRun()
 	}
 	p.hasPlan = true
 	p.lastPlan = es
-	if err := p.entry(l, emit); err != nil {
+	if err := p.entry(l); err != nil {
 		return err
 	}
-	ev := p.reset(streaming.KindPlan)
+	ev := p.out.New(streaming.KindPlan)
 	ev.Entries = slices.Clone(es)
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // modeChange shows a switch of mode; the same mode again shows nothing.
-func (p *parser) modeChange(l *parsers.Line, to string, emit parsers.Emit) error {
+func (p *parser) modeChange(l *parsers.Line, to string) error {
 	if to == "" || to == p.mode {
-		return p.ensureRun(emit)
+		return p.ensureRun()
 	}
-	if err := p.entry(l, emit); err != nil {
+	if err := p.entry(l); err != nil {
 		return err
 	}
-	ev := p.reset(streaming.KindModeChange)
+	ev := p.out.New(streaming.KindModeChange)
 	ev.From, ev.To = p.mode, to
 	p.mode = to
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // usage shows usage_update: context tokens used (as input tokens) and the
 // session's cumulative cost.
-func (p *parser) usage(u *parsers.Object, emit parsers.Emit) error {
-	if err := p.ensureRun(emit); err != nil {
+func (p *parser) usage(u *parsers.Object) error {
+	if err := p.ensureRun(); err != nil {
 		return err
 	}
 	us := &streaming.Usage{InputTokens: u.Get("used").Int()}
@@ -143,10 +143,10 @@ func (p *parser) usage(u *parsers.Object, emit parsers.Emit) error {
 			p.lastCost = &cost
 		}
 	}
-	ev := p.reset(streaming.KindUsage)
+	ev := p.out.New(streaming.KindUsage)
 	ev.Usage = us
 	if size := u.Get("size").Int(); size > 0 {
 		ev.Text = "context " + strconv.FormatInt(us.InputTokens, 10) + "/" + strconv.FormatInt(size, 10) + " tokens"
 	}
-	return emit.Push(ev)
+	return p.out.Push()
 }

@@ -20,13 +20,30 @@ var tools = parsers.Tools{
 	Edits: toolEdits,
 }
 
+// editsFiles reports whether a tool's name says it changes files: it
+// holds edit, write, replace or create, in any case (Edit, MultiEdit,
+// Write, str_replace_based_edit_tool, write_file, create_file).
+func editsFiles(name string) bool {
+	for _, w := range [...]string{"edit", "write", "replace", "create"} {
+		for i := 0; i+len(w) <= len(name); i++ {
+			if strings.EqualFold(name[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // toolEdits reads the file changes of a call: file_path, old_string and
 // new_string (Edit; Qwen's edit and replace), file_path and edits[] of
 // them (MultiEdit), or a path and content for a tool named for writing or
-// creating (Write; Qwen's write_file, Amp's create_file).
+// creating (Write; Qwen's write_file, Amp's create_file). Only a call named
+// for editing, writing, replacing or creating is read: the others (Bash,
+// Read, Grep, Task…, most calls) edit nothing, and reading their input
+// cost plain a few percent of its time on a Claude log.
 func toolEdits(name, input, _ string) []streaming.FileEdit {
 	in := strings.TrimSpace(input)
-	if in == "" || in[0] != '{' {
+	if in == "" || in[0] != '{' || !editsFiles(name) {
 		return nil
 	}
 	var f parsers.Object // the input's fields, read once

@@ -23,6 +23,8 @@ func TestToolEdits(t *testing.T) {
 		{"Read", `{"file_path":"/a.go"}`, nil},
 		{"Bash", `{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: x\n*** End Patch\nEOF"}`, nil},
 		{"mcp.tool", `{"path":"/r.md","content":"a read, not a write"}`, nil},
+		{"str_replace_based_edit_tool", `{"path":"/a.go","old_string":"a","new_string":"b"}`, []fe{{Path: "/a.go", Op: "modify", Old: "a", New: "b"}}},
+		{"mcp__x__lookup", `{"file_path":"/a.go","old_string":"a","new_string":"b"}`, nil}, // not named for editing: not read
 	} {
 		if got := toolEdits(tc.name, tc.in, ""); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s %s:\n got %+v\nwant %+v", tc.name, tc.in, got, tc.want)

@@ -1,7 +1,6 @@
 package cursor
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -18,8 +17,8 @@ type segment struct {
 
 // parser is the state of one Cursor stream.
 type parser struct {
-	ev  streaming.Event
-	seq int // id counter, with the line number it makes ids unique
+	out parsers.Out // its Time is the line's timestamp_ms
+	ids parsers.IDs // with the line number, ids unique in the stream (parsers are re-created when a log switches agent)
 
 	cur *segment // the open text segment, nil when none
 	// pending is the last segment of fragments that a tool call or
@@ -40,81 +39,77 @@ func newParser() *parser {
 	return &parser{tools: make(map[string]int64)}
 }
 
-// newID returns a message id unique within the stream: a counter and the
-// input line (parsers are re-created when a log switches agent).
-func (p *parser) newID(prefix string, line int) string {
-	p.seq++
-	return prefix + strconv.Itoa(p.seq) + "@" + strconv.Itoa(line)
-}
-
-// reset clears p.ev for a new event of kind k stamped with the line's time.
-func (p *parser) reset(k streaming.Kind, l *parsers.Line) *streaming.Event {
-	p.ev = streaming.Event{Kind: k}
-	if l != nil {
-		if ms := l.Get("timestamp_ms").Int(); ms > 0 {
-			p.ev.Time = time.UnixMilli(ms)
-		}
-	}
-	return &p.ev
-}
-
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
+	p.out.Emit, p.out.Time = emit, time.Time{}
+	if ms := l.Get("timestamp_ms").Int(); ms > 0 {
+		p.out.Time = time.UnixMilli(ms)
+	}
 	switch l.Str("type") {
 	case "system":
 		if l.Str("subtype") == "init" {
-			return p.init(l, emit)
+			return p.init(l)
 		}
 	case "user":
-		return p.user(l, emit)
+		return p.user(l)
 	case "thinking":
 		switch l.Str("subtype") {
 		case "delta":
-			return p.thinkingDelta(l, emit)
+			return p.thinkingDelta(l)
 		case "completed":
-			return p.thinkingCompleted(l, emit)
+			return p.thinkingCompleted(l)
 		}
 	case "assistant":
-		return p.assistant(l, emit)
+		return p.assistant(l)
 	case "tool_call":
 		switch l.Str("subtype") {
 		case "started":
-			return p.toolStarted(l, emit)
+			return p.toolStarted(l)
 		case "completed":
-			return p.toolCompleted(l, emit)
+			return p.toolCompleted(l)
 		}
 	case "result":
-		return p.result(l, emit)
+		return p.result(l)
 	}
-	return p.unknown(l, emit)
+	return p.unknown(l)
 }
 
-func (p *parser) unknown(l *parsers.Line, emit parsers.Emit) error {
-	ev := p.reset(streaming.KindUnknown, l)
+func (p *parser) unknown(l *parsers.Line) error {
+	ev := p.out.New(streaming.KindUnknown)
 	ev.Type = l.Str("type")
 	if st := l.Str("subtype"); st != "" && ev.Type != "" {
 		ev.Type += "/" + st
 	}
 	ev.Text = l.JSON
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // Finish closes the open text and thinking messages. Open tool calls are
 // left to the session, which ends them as incomplete.
 func (p *parser) Finish(emit parsers.Emit) error {
-	if err := p.closeThinking(nil, emit); err != nil {
-		return err
-	}
-	return p.endSegments(nil, emit)
+	p.out.Emit, p.out.Time = emit, time.Time{}
+	return p.closeAll()
 }
 
-func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.Finish(emit); err != nil {
+// closeAll closes the open text and thinking messages, at no time of a
+// line: at the end of input, and before a new run.
+func (p *parser) closeAll() error {
+	t := p.out.Time
+	p.out.Time = time.Time{}
+	defer func() { p.out.Time = t }()
+	if err := p.closeThinking(); err != nil {
+		return err
+	}
+	return p.endSegments()
+}
+
+func (p *parser) init(l *parsers.Line) error {
+	if err := p.closeAll(); err != nil {
 		return err
 	}
 	p.sawText = false
 	p.todos, p.todoIDs, p.lastPlan = nil, nil, nil
 	clear(p.tools)
-	ev := p.reset(streaming.KindSessionStart, l)
+	ev := p.out.New(streaming.KindSessionStart)
 	ev.SessionID = l.Str("session_id")
 	ev.Model = l.Str("model")
 	ev.CWD = l.Str("cwd")
@@ -127,5 +122,5 @@ func (p *parser) init(l *parsers.Line, emit parsers.Emit) error {
 			}
 		}
 	}
-	return emit.Push(ev)
+	return p.out.Push()
 }

@@ -12,7 +12,7 @@ import (
 // todoPlan emits a plan event when holder (a todo tool's args or result)
 // carries a todos list. With "merge": true the list updates the known
 // todos by id; otherwise it replaces them.
-func (p *parser) todoPlan(l *parsers.Line, holder gjson.Result, emit parsers.Emit) error {
+func (p *parser) todoPlan(l *parsers.Line, holder gjson.Result) error {
 	todos := holder.Get("todos")
 	if !todos.IsArray() {
 		return nil
@@ -45,9 +45,9 @@ func (p *parser) todoPlan(l *parsers.Line, holder gjson.Result, emit parsers.Emi
 		return nil
 	}
 	p.lastPlan = append(p.lastPlan[:0], p.todos...)
-	ev := p.reset(streaming.KindPlan, l)
+	ev := p.out.New(streaming.KindPlan)
 	ev.Entries = slices.Clone(p.todos)
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
 // todoStatus normalises a todo status: "TODO_STATUS_IN_PROGRESS",

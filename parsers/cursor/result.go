@@ -9,14 +9,14 @@ import (
 // without separators (cursor.md §2), so it is not the answer when the
 // segments were shown: the session's answer is then the last segment
 // (each part of a composer model's message is a segment: the last part).
-func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeThinking(l, emit); err != nil {
+func (p *parser) result(l *parsers.Line) error {
+	if err := p.closeThinking(); err != nil {
 		return err
 	}
-	if err := p.endSegments(l, emit); err != nil {
+	if err := p.endSegments(); err != nil {
 		return err
 	}
-	ev := p.reset(streaming.KindResult, l)
+	ev := p.out.New(streaming.KindResult)
 	sub := l.Str("subtype")
 	isErr := l.Get("is_error").Bool()
 	ev.OK = !isErr && (sub == "" || sub == "success")
@@ -58,5 +58,5 @@ func (p *parser) result(l *parsers.Line, emit parsers.Emit) error {
 		}
 	}
 	p.sawText = false
-	return emit.Push(ev)
+	return p.out.Push()
 }

@@ -27,91 +27,78 @@ func textParts(l *parsers.Line) []string {
 	return parts
 }
 
-func (p *parser) user(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeThinking(l, emit); err != nil {
+func (p *parser) user(l *parsers.Line) error {
+	if err := p.closeThinking(); err != nil {
 		return err
 	}
-	if err := p.closeSegment(l, emit); err != nil {
+	if err := p.closeSegment(); err != nil {
 		return err
 	}
 	parts := textParts(l)
 	if len(parts) == 0 {
-		return p.unknown(l, emit)
+		return p.unknown(l)
 	}
 	text := strings.Join(parts, "\n")
-	id := p.newID("user", l.N)
-	ev := p.reset(streaming.KindMessageStart, l)
-	ev.Message, ev.Role = id, streaming.RoleUser
-	if err := emit.Push(ev); err != nil {
+	m := parsers.Msg{ID: p.ids.At("user", l.N), Role: streaming.RoleUser}
+	if err := p.out.Start(m); err != nil {
 		return err
 	}
-	ev = p.reset(streaming.KindTextDelta, l)
-	ev.Message, ev.Role, ev.Text = id, streaming.RoleUser, text
-	if err := emit.Final(ev); err != nil {
+	if err := p.out.Text(m, streaming.KindTextDelta, 0, text, streaming.Final); err != nil {
 		return err
 	}
-	ev = p.reset(streaming.KindMessageStop, l)
-	ev.Message, ev.Role = id, streaming.RoleUser
-	return emit.Push(ev)
+	return p.out.Stop(m)
 }
 
 // thinkingDelta appends to the open thinking block. A thinking line is a
 // segment boundary for assistant text.
-func (p *parser) thinkingDelta(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeSegment(l, emit); err != nil {
+func (p *parser) thinkingDelta(l *parsers.Line) error {
+	if err := p.closeSegment(); err != nil {
 		return err
 	}
 	text := l.Str("text")
 	if text == "" {
 		return nil
 	}
-	if err := p.openThinking(l, emit); err != nil {
+	if err := p.openThinking(l); err != nil {
 		return err
 	}
 	// Deltas (cursor.md: concatenate text); the session alone judges one
 	// that repeats the block.
-	ev := p.reset(streaming.KindThinkingDelta, l)
-	ev.Message, ev.Role, ev.Text = p.think, streaming.RoleAssistant, text
-	return emit.Push(ev)
+	return p.out.Text(assistant(p.think), streaming.KindThinkingDelta, 0, text, streaming.Delta)
 }
 
 // thinkingCompleted ends the thinking block (with its whole text, if the
 // line carries one).
-func (p *parser) thinkingCompleted(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) thinkingCompleted(l *parsers.Line) error {
 	if text := l.Str("text"); text != "" {
-		if err := p.closeSegment(l, emit); err != nil {
+		if err := p.closeSegment(); err != nil {
 			return err
 		}
-		if err := p.openThinking(l, emit); err != nil {
+		if err := p.openThinking(l); err != nil {
 			return err
 		}
-		ev := p.reset(streaming.KindThinkingDelta, l)
-		ev.Message, ev.Role, ev.Text = p.think, streaming.RoleAssistant, text
-		if err := emit.Final(ev); err != nil {
+		if err := p.out.Text(assistant(p.think), streaming.KindThinkingDelta, 0, text, streaming.Final); err != nil {
 			return err
 		}
 	}
-	return p.closeThinking(l, emit)
+	return p.closeThinking()
 }
 
-func (p *parser) openThinking(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) openThinking(l *parsers.Line) error {
 	if p.think != "" {
 		return nil
 	}
-	p.think = p.newID("think", l.N)
-	ev := p.reset(streaming.KindMessageStart, l)
-	ev.Message, ev.Role = p.think, streaming.RoleAssistant
-	return emit.Push(ev)
+	p.think = p.ids.At("think", l.N)
+	return p.out.Start(assistant(p.think))
 }
 
-func (p *parser) closeThinking(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) closeThinking() error {
 	if p.think == "" {
 		return nil
 	}
-	ev := p.reset(streaming.KindMessageStop, l)
-	ev.Message, ev.Role = p.think, streaming.RoleAssistant
+	m := assistant(p.think)
 	p.think = ""
-	return emit.Push(ev)
+	return p.out.Stop(m)
 }
 
 // assistant handles the three kinds of assistant line (cursor.md §2, §4):
@@ -123,39 +110,39 @@ func (p *parser) closeThinking(l *parsers.Line, emit parsers.Emit) error {
 //
 // A recap is a final of its segment, so the session shows its text only
 // where it differs from what the fragments showed (see complete).
-func (p *parser) assistant(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeThinking(l, emit); err != nil {
+func (p *parser) assistant(l *parsers.Line) error {
+	if err := p.closeThinking(); err != nil {
 		return err
 	}
 	parts := textParts(l)
 	if l.Has("timestamp_ms") && !l.Has("model_call_id") {
-		return p.fragment(l, strings.Join(parts, ""), emit)
+		return p.fragment(l, strings.Join(parts, ""))
 	}
-	return p.complete(l, parts, emit)
+	return p.complete(l, parts)
 }
 
-func (p *parser) fragment(l *parsers.Line, text string, emit parsers.Emit) error {
+func (p *parser) fragment(l *parsers.Line, text string) error {
 	if text == "" {
 		return nil
 	}
 	if p.cur != nil && p.cur.full {
 		// The open segment was recapped: this starts the next one.
-		if err := p.closeSegment(l, emit); err != nil {
+		if err := p.closeSegment(); err != nil {
 			return err
 		}
 	}
-	if err := p.openSegment(l, emit); err != nil {
+	if err := p.openSegment(l); err != nil {
 		return err
 	}
 	p.cur.deltas = true
-	return p.emitText(l, streaming.Delta, text, emit)
+	return p.emitText(l, streaming.Delta, text)
 }
 
 // complete handles a complete assistant line: the recap of the open
 // segment's fragments, a line that may repeat the segment before it, or a
 // segment of its own (one per part: composer models put progress and the
 // final text in separate parts, and the answer is the last).
-func (p *parser) complete(l *parsers.Line, parts []string, emit parsers.Emit) error {
+func (p *parser) complete(l *parsers.Line, parts []string) error {
 	var nonEmpty []string
 	for _, s := range parts {
 		if s != "" {
@@ -170,7 +157,7 @@ func (p *parser) complete(l *parsers.Line, parts []string, emit parsers.Emit) er
 		// The recap of the fragments: a final of the segment, of which
 		// the session shows what differs (more text, or a rewrite).
 		c.full = true
-		return p.emitText(l, streaming.Final, text, emit)
+		return p.emitText(l, streaming.Final, text)
 	}
 	of := p.cur
 	if of == nil {
@@ -183,94 +170,93 @@ func (p *parser) complete(l *parsers.Line, parts []string, emit parsers.Emit) er
 		// session tells, comparing it with the segment (a restatement).
 		// The segment stays open until the new one stops.
 		p.cur, p.pending = nil, nil
-		if err := p.openSegment(l, emit); err != nil {
+		if err := p.openSegment(l); err != nil {
 			return err
 		}
 		p.cur.full, p.cur.prev = true, of
 		p.sawText = true
-		ev := p.reset(streaming.KindTextDelta, l)
+		ev := p.out.New(streaming.KindTextDelta)
 		ev.Message, ev.Role, ev.Text, ev.Restates = p.cur.id, streaming.RoleAssistant, text, of.id
-		return emit.Restate(ev)
+		return p.out.Restate()
 	}
 	for i, part := range nonEmpty {
 		if i > 0 {
-			if err := p.closeSegment(l, emit); err != nil {
+			if err := p.closeSegment(); err != nil {
 				return err
 			}
 		}
-		if err := p.openSegment(l, emit); err != nil {
+		if err := p.openSegment(l); err != nil {
 			return err
 		}
 		p.cur.full = true
-		if err := p.emitText(l, streaming.Final, part, emit); err != nil {
+		if err := p.emitText(l, streaming.Final, part); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (p *parser) emitText(l *parsers.Line, mode streaming.Mode, text string, emit parsers.Emit) error {
+func (p *parser) emitText(l *parsers.Line, mode streaming.Mode, text string) error {
 	p.sawText = true
-	ev := p.reset(streaming.KindTextDelta, l)
+	ev := p.out.New(streaming.KindTextDelta)
 	ev.Message, ev.Role, ev.Text = p.cur.id, streaming.RoleAssistant, text
-	return parsers.Send(emit, mode, ev)
+	return p.out.Send(mode)
 }
 
 // openSegment starts a segment unless one is open; a segment of
 // fragments left without its recap stops first.
-func (p *parser) openSegment(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) openSegment(l *parsers.Line) error {
 	if p.cur != nil {
 		return nil
 	}
-	if err := p.stopSegment(l, p.pending, emit); err != nil {
+	if err := p.stopSegment(p.pending); err != nil {
 		return err
 	}
 	p.pending = nil
-	p.cur = &segment{id: p.newID("text", l.N)}
-	ev := p.reset(streaming.KindMessageStart, l)
-	ev.Message, ev.Role = p.cur.id, streaming.RoleAssistant
-	return emit.Push(ev)
+	p.cur = &segment{id: p.ids.At("text", l.N)}
+	return p.out.Start(assistant(p.cur.id))
 }
 
 // closeSegment ends the open text segment (at a tool call, thinking, a
 // user line, the result or a new run). A segment of fragments that has
 // had no recap yet is left open: its recap may come after the tool call
 // or thinking that ended it.
-func (p *parser) closeSegment(l *parsers.Line, emit parsers.Emit) error {
+func (p *parser) closeSegment() error {
 	c := p.cur
 	if c == nil {
 		return nil
 	}
 	p.cur = nil
 	if c.deltas && !c.full {
-		if err := p.stopSegment(l, p.pending, emit); err != nil {
+		if err := p.stopSegment(p.pending); err != nil {
 			return err
 		}
 		p.pending = c
 		return nil
 	}
-	return p.stopSegment(l, c, emit)
+	return p.stopSegment(c)
 }
 
 // endSegments stops every segment still open (the result, a new run, the
 // end of input).
-func (p *parser) endSegments(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeSegment(l, emit); err != nil {
+func (p *parser) endSegments() error {
+	if err := p.closeSegment(); err != nil {
 		return err
 	}
-	err := p.stopSegment(l, p.pending, emit)
+	err := p.stopSegment(p.pending)
 	p.pending = nil
 	return err
 }
 
 // stopSegment sends message.stop for c and the segment it may repeat.
-func (p *parser) stopSegment(l *parsers.Line, c *segment, emit parsers.Emit) error {
+func (p *parser) stopSegment(c *segment) error {
 	for ; c != nil; c = c.prev {
-		ev := p.reset(streaming.KindMessageStop, l)
-		ev.Message, ev.Role = c.id, streaming.RoleAssistant
-		if err := emit.Push(ev); err != nil {
+		if err := p.out.Stop(assistant(c.id)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// assistant names an assistant message for the kit.
+func assistant(id string) parsers.Msg { return parsers.Msg{ID: id, Role: streaming.RoleAssistant} }

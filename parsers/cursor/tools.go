@@ -117,64 +117,64 @@ func first(v gjson.Result, keys ...string) string {
 	return ""
 }
 
-func (p *parser) toolStarted(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeThinking(l, emit); err != nil {
+func (p *parser) toolStarted(l *parsers.Line) error {
+	if err := p.closeThinking(); err != nil {
 		return err
 	}
-	if err := p.closeSegment(l, emit); err != nil {
+	if err := p.closeSegment(); err != nil {
 		return err
 	}
 	c := readCall(l)
 	if c.id == "" {
-		c.id = p.newID("tool", l.N)
+		c.id = p.ids.At("tool", l.N)
 	}
-	if err := p.startTool(l, &c, emit); err != nil {
+	if err := p.startTool(l, &c); err != nil {
 		return err
 	}
-	return p.todoPlan(l, c.args, emit)
+	return p.todoPlan(l, c.args)
 }
 
-func (p *parser) startTool(l *parsers.Line, c *call, emit parsers.Emit) error {
+func (p *parser) startTool(l *parsers.Line, c *call) error {
 	p.tools[c.id] = l.Get("timestamp_ms").Int()
-	ev := p.reset(streaming.KindToolStart, l)
+	ev := p.out.New(streaming.KindToolStart)
 	ev.ID, ev.Name, ev.Input, ev.Title = c.id, c.name, c.input, c.title
-	return emit.Push(ev)
+	return p.out.Push()
 }
 
-func (p *parser) toolCompleted(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closeThinking(l, emit); err != nil {
+func (p *parser) toolCompleted(l *parsers.Line) error {
+	if err := p.closeThinking(); err != nil {
 		return err
 	}
-	if err := p.closeSegment(l, emit); err != nil {
+	if err := p.closeSegment(); err != nil {
 		return err
 	}
 	c := readCall(l)
 	if c.id == "" {
-		c.id = p.newID("tool", l.N)
+		c.id = p.ids.At("tool", l.N)
 	}
 	started, open := p.tools[c.id]
 	if !open {
 		// A completion without its start (a stream joined mid-way): start
 		// it here, so the call keeps its name and input.
-		if err := p.startTool(l, &c, emit); err != nil {
+		if err := p.startTool(l, &c); err != nil {
 			return err
 		}
 		started = 0
 	}
 	delete(p.tools, c.id)
 	o := outcomeOf(&c)
-	ev := p.reset(streaming.KindToolEnd, l)
+	ev := p.out.New(streaming.KindToolEnd)
 	ev.ID, ev.Name, ev.Status, ev.Output, ev.ExitCode, ev.DurationMS = c.id, c.name, o.status, o.output, o.exit, o.ms
 	if ev.DurationMS == 0 && started > 0 {
 		if end := l.Get("timestamp_ms").Int(); end > started {
 			ev.DurationMS = end - started
 		}
 	}
-	if err := emit.Push(ev); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	if todos := c.v.Get("result.success.todos"); todos.IsArray() {
-		return p.todoPlan(l, c.v.Get("result.success"), emit)
+		return p.todoPlan(l, c.v.Get("result.success"))
 	}
 	return nil
 }

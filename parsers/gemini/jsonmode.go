@@ -9,22 +9,22 @@ import (
 // jsonMode renders the single object of --output-format json: a run
 // start, its warnings, the response as one assistant message, the error
 // if any, and a result with the usage summed over stats.models.
-func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closePara(emit); err != nil {
+func (p *parser) jsonMode(l *parsers.Line) error {
+	if err := p.closePara(); err != nil {
 		return err
 	}
-	e := p.event(streaming.KindSessionStart)
+	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = l.Str("session_id")
-	if err := emit.Push(e); err != nil {
+	if err := p.out.Push(); err != nil {
 		return err
 	}
 	p.lastErr = ""
 
 	var err error
 	l.Get("warnings").ForEach(func(_, w gjson.Result) bool {
-		e := p.event(streaming.KindError)
+		e := p.out.New(streaming.KindError)
 		e.Text, e.Level = w.String(), streaming.LevelWarning
-		err = emit.Push(e)
+		err = p.out.Push()
 		return err == nil
 	})
 	if err != nil {
@@ -32,10 +32,10 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 	}
 
 	if resp := l.Str("response"); resp != "" {
-		if err := p.complete(resp, emit); err != nil {
+		if err := p.complete(resp); err != nil {
 			return err
 		}
-		if err := p.closePara(emit); err != nil {
+		if err := p.closePara(); err != nil {
 			return err
 		}
 	}
@@ -46,18 +46,19 @@ func (p *parser) jsonMode(l *parsers.Line, emit parsers.Emit) error {
 		reason = "error"
 	}
 	if reason != "" {
-		e := p.event(streaming.KindError)
+		e := p.out.New(streaming.KindError)
 		e.Text, e.Fatal = reason, true
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Push(); err != nil {
 			return err
 		}
 	}
 
-	e = p.event(streaming.KindResult)
+	e = p.out.New(streaming.KindResult)
 	e.OK = reason == ""
 	e.Reason = reason
 	e.Usage = jsonUsage(l.Get("stats"))
-	return emit.Push(e)
+	e.Models = answered(l.Get("stats").Get("models"), jsonModelTokens)
+	return p.out.Push()
 }
 
 // jsonUsage sums the per-model token counts of the json output's stats

@@ -20,21 +20,23 @@ type paragraph struct {
 	prev  string // the paragraph its complete message may repeat, open until it stops
 }
 
-func (p *parser) message(l *parsers.Line, emit parsers.Emit) error {
+// msg names the paragraph's message for the kit.
+func (pa *paragraph) msg() parsers.Msg {
+	return parsers.Msg{ID: pa.id, Role: streaming.RoleAssistant}
+}
+
+func (p *parser) message(l *parsers.Line) error {
 	text := contentText(l.Get("content"))
 	switch l.Str("role") {
 	case "user":
-		return p.userMessage(text, emit)
+		return p.userMessage(text)
 	case "assistant", "model":
 		if l.Get("delta").Bool() {
-			return p.delta(text, emit)
+			return p.delta(text)
 		}
-		return p.complete(text, emit)
+		return p.complete(text)
 	}
-	e := p.event(streaming.KindUnknown)
-	e.Type = "message"
-	e.Text = l.JSON
-	return emit.Push(e)
+	return p.out.Unknown("message", l.JSON)
 }
 
 // contentText reads a message's content: a string on the wire; a fork
@@ -57,45 +59,35 @@ func contentText(v gjson.Result) string {
 }
 
 // userMessage is the prompt echo: one user message with its whole text.
-func (p *parser) userMessage(text string, emit parsers.Emit) error {
-	if err := p.closePara(emit); err != nil {
+func (p *parser) userMessage(text string) error {
+	if err := p.closePara(); err != nil {
 		return err
 	}
-	id := p.nextID("prompt")
-	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role = id, streaming.RoleUser
-	if err := emit.Push(e); err != nil {
+	m := parsers.Msg{ID: p.ids.Next("prompt"), Role: streaming.RoleUser}
+	if err := p.out.Start(m); err != nil {
 		return err
 	}
-	if text != "" {
-		e = p.event(streaming.KindTextDelta)
-		e.Message, e.Role, e.Text = id, streaming.RoleUser, text
-		if err := emit.Final(e); err != nil {
-			return err
-		}
+	if err := p.out.Text(m, streaming.KindTextDelta, 0, text, streaming.Final); err != nil {
+		return err
 	}
-	e = p.event(streaming.KindMessageStop)
-	e.Message, e.Role = id, streaming.RoleUser
-	return emit.Push(e)
+	return p.out.Stop(m)
 }
 
 // delta is an assistant chunk, passed on as a delta: the session decides
 // what a chunk that repeats the paragraph is (DESIGN §4 rule 3).
-func (p *parser) delta(text string, emit parsers.Emit) error {
+func (p *parser) delta(text string) error {
 	if text == "" {
 		return nil
 	}
 	if p.para.ended {
-		if err := p.closePara(emit); err != nil {
+		if err := p.closePara(); err != nil {
 			return err
 		}
 	}
-	if err := p.openPara(emit); err != nil {
+	if err := p.openPara(); err != nil {
 		return err
 	}
-	e := p.event(streaming.KindTextDelta)
-	e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
-	return emit.Push(e)
+	return p.out.Text(p.para.msg(), streaming.KindTextDelta, 0, text, streaming.Delta)
 }
 
 // complete is an assistant message without "delta": Gemini CLI does not
@@ -104,43 +96,37 @@ func (p *parser) delta(text string, emit parsers.Emit) error {
 // what it adds, or a rewrite as a revision); after an error line ended the
 // paragraph, a message that may repeat it (the session tells); else a
 // paragraph of its own: after a tool call, the same words are said again.
-func (p *parser) complete(text string, emit parsers.Emit) error {
+func (p *parser) complete(text string) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	e := p.event(streaming.KindTextDelta)
 	switch {
 	case p.para.id != "" && !p.para.ended:
-		e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
-		return emit.Final(e)
+		return p.out.Text(p.para.msg(), streaming.KindTextDelta, 0, text, streaming.Final)
 	case p.para.id != "":
 		of := p.para.id
 		p.para = paragraph{}
-		if err := p.openPara(emit); err != nil {
+		if err := p.openPara(); err != nil {
 			return err
 		}
 		p.para.prev = of
-		e = p.event(streaming.KindTextDelta)
+		e := p.out.New(streaming.KindTextDelta)
 		e.Message, e.Role, e.Text, e.Restates = p.para.id, streaming.RoleAssistant, text, of
-		return emit.Restate(e)
+		return p.out.Restate()
 	}
-	if err := p.openPara(emit); err != nil {
+	if err := p.openPara(); err != nil {
 		return err
 	}
-	e = p.event(streaming.KindTextDelta)
-	e.Message, e.Role, e.Text = p.para.id, streaming.RoleAssistant, text
-	return emit.Final(e)
+	return p.out.Text(p.para.msg(), streaming.KindTextDelta, 0, text, streaming.Final)
 }
 
 // openPara starts an assistant message unless one is open.
-func (p *parser) openPara(emit parsers.Emit) error {
+func (p *parser) openPara() error {
 	if p.para.id != "" {
 		return nil
 	}
-	p.para = paragraph{id: p.nextID("turn")}
-	e := p.event(streaming.KindMessageStart)
-	e.Message, e.Role = p.para.id, streaming.RoleAssistant
-	return emit.Push(e)
+	p.para = paragraph{id: p.ids.Next("turn")}
+	return p.out.Start(p.para.msg())
 }
 
 // endPara ends the open paragraph for deltas (an error line): it stays
@@ -154,16 +140,14 @@ func (p *parser) endPara() {
 // closePara stops the open assistant message (and the one it may
 // repeat): a tool event, the result, a user message, a new run or the end
 // of input ends a paragraph.
-func (p *parser) closePara(emit parsers.Emit) error {
+func (p *parser) closePara() error {
 	para := p.para
 	p.para = paragraph{}
 	for _, id := range [...]string{para.id, para.prev} {
 		if id == "" {
 			continue
 		}
-		e := p.event(streaming.KindMessageStop)
-		e.Message, e.Role = id, streaming.RoleAssistant
-		if err := emit.Push(e); err != nil {
+		if err := p.out.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant}); err != nil {
 			return err
 		}
 	}

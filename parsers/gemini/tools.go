@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -11,23 +10,22 @@ import (
 
 // toolUse is a tool call the model asked for, before it runs. Several can
 // arrive in a row (parallel calls); their results come after all of them.
-func (p *parser) toolUse(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closePara(emit); err != nil {
+func (p *parser) toolUse(l *parsers.Line) error {
+	if err := p.closePara(); err != nil {
 		return err
 	}
 	id := l.Str("tool_id")
 	if id == "" {
-		p.ntool++
-		id = fmt.Sprintf("tool%d", p.ntool)
+		id = p.toolIDs.Next("tool")
 	}
 	name := parsers.CleanToolName(l.Str("tool_name"))
 	params := l.Get("parameters")
 	p.tools[id] = name
-	e := p.event(streaming.KindToolStart)
+	e := p.out.New(streaming.KindToolStart)
 	e.ID, e.Name = id, name
 	e.Input = parsers.JSONText(params)
 	e.Title = toolTitle(params)
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // toolTitle picks a human title from the parameters Gemini's built-in
@@ -47,21 +45,20 @@ func toolTitle(params gjson.Result) string {
 
 // toolResult ends the call with the same tool_id. Its output is the
 // tool's display text (absent for edits and writes, "" for read_file).
-func (p *parser) toolResult(l *parsers.Line, emit parsers.Emit) error {
-	if err := p.closePara(emit); err != nil {
+func (p *parser) toolResult(l *parsers.Line) error {
+	if err := p.closePara(); err != nil {
 		return err
 	}
 	id := l.Str("tool_id")
 	if id == "" {
 		// A result without an id cannot be paired: the session starts it
 		// implicitly.
-		p.ntool++
-		id = fmt.Sprintf("tool%d", p.ntool)
+		id = p.toolIDs.Next("tool")
 	}
 	name := p.tools[id]
 	delete(p.tools, id)
 
-	e := p.event(streaming.KindToolEnd)
+	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, name
 	e.Output = l.Str("output")
 	switch l.Str("status") {
@@ -84,7 +81,7 @@ func (p *parser) toolResult(l *parsers.Line, emit parsers.Emit) error {
 			e.Output = errType
 		}
 	}
-	return emit.Push(e)
+	return p.out.Push()
 }
 
 // tools is what Gemini CLI's tool inputs mean: the keys that name a
