@@ -1,7 +1,6 @@
 package parsers_test
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strings"
@@ -40,13 +39,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	sc := bufio.NewScanner(strings.NewReader(stream))
-	for n := 1; sc.Scan(); n++ {
-		if err := dec.DecodeBytes(sc.Bytes(), n); err != nil {
-			panic(err)
-		}
-	}
-	if err := dec.Close(); err != nil {
+	if err := dec.ReadAll(strings.NewReader(stream)); err != nil {
 		panic(err)
 	}
 	if err := sess.Close(); err != nil {
@@ -84,12 +77,7 @@ func Example_render() {
 	if err != nil {
 		panic(err)
 	}
-	for n, line := range strings.Split(stream, "\n") {
-		if err := dec.DecodeBytes([]byte(line), n+1); err != nil {
-			panic(err)
-		}
-	}
-	if err := dec.Close(); err != nil {
+	if err := dec.ReadAll(strings.NewReader(stream)); err != nil {
 		panic(err)
 	}
 	if err := sess.Close(); err != nil {

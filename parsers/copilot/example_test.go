@@ -27,12 +27,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	for n, line := range strings.Split(stream, "\n") {
-		if err := dec.DecodeBytes([]byte(line), n+1); err != nil {
-			panic(err)
-		}
-	}
-	if err := dec.Close(); err != nil {
+	if err := dec.ReadAll(strings.NewReader(stream)); err != nil {
 		panic(err)
 	}
 	if err := sess.Close(); err != nil {

@@ -9,24 +9,35 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Example decodes `openclaw agent --json` (one JSON document for the whole run, here on one line)
+// Example decodes `openclaw agent --json` (one pretty-printed JSON document
+// for the whole run, which Decoder.ReadAll reads whole)
 // through the public API only: a parsers.Decoder for this package's
 // Agent, a streaming.Session that enforces the streaming contract, and a
 // handler for the events.
 func Example() {
-	const stream = `{"payloads":[{"text":"Build passed on main.","mediaUrl":null}],"meta":{"durationMs":4000,"agentMeta":{"sessionId":"a1b2c3d4","provider":"anthropic","model":"claude-sonnet-4-5"}}}`
+	const stream = `{
+  "payloads": [
+    {
+      "text": "Build passed on main.",
+      "mediaUrl": null
+    }
+  ],
+  "meta": {
+    "durationMs": 4000,
+    "agentMeta": {
+      "sessionId": "a1b2c3d4",
+      "provider": "anthropic",
+      "model": "claude-sonnet-4-5"
+    }
+  }
+}`
 
 	sess := streaming.NewSession(streaming.HandlerFunc(printEvent), streaming.Options{})
 	dec, err := parsers.NewDecoder([]parsers.Agent{openclaw.Agent}, parsers.DecoderOptions{}, sess)
 	if err != nil {
 		panic(err)
 	}
-	for n, line := range strings.Split(stream, "\n") {
-		if err := dec.DecodeBytes([]byte(line), n+1); err != nil {
-			panic(err)
-		}
-	}
-	if err := dec.Close(); err != nil {
+	if err := dec.ReadAll(strings.NewReader(stream)); err != nil {
 		panic(err)
 	}
 	if err := sess.Close(); err != nil {
