@@ -2,82 +2,29 @@ package render
 
 import "time"
 
-// viewClock schedules the frames of a prettyView as clock does for one
-// Pretty: a goroutine sleeps on one timer until the next frame is due (33
-// ms after a change, the next spinner frame while a stream waits on a
-// tool, the next second of a stream's clock) and ends when nothing is due,
-// so idle streams cost nothing; a change starts it again.
-type viewClock struct {
-	running bool
-	wake    chan struct{}
-	stop    chan struct{}
-	done    chan struct{}
-}
-
-// kick makes sure the clock will draw the dirty region (real timer only).
+// kick makes sure the view's frame timer will draw the dirty region
+// (real timer only).
 func (v *prettyView) kick() {
 	if v.cfg.Tick != nil || v.finished {
 		return
 	}
-	if !v.clk.running {
-		v.clk.running = true
-		v.clk.done = make(chan struct{})
-		go v.runClock(v.clk.done)
-		return
-	}
-	select {
-	case v.clk.wake <- struct{}{}:
-	default:
-	}
+	v.clk.kick()
 }
 
-// stopClock ends the goroutine; the returned function waits for it and
-// must be called without the view's lock.
-func (c *viewClock) stopClock() func() {
-	if !c.running {
-		return func() {}
+// due is the view's frameTimer.due.
+func (v *prettyView) due(now time.Time, resized bool) (time.Time, bool) {
+	if v.finished {
+		return time.Time{}, false
 	}
-	close(c.stop)
-	c.running = false
-	done := c.done
-	return func() { <-done }
-}
-
-func (v *prettyView) runClock(done chan struct{}) {
-	defer close(done)
-	t := time.NewTimer(frameInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-		case <-v.clk.wake:
-		case <-v.cfg.Resize:
-			v.mu.Lock()
-			v.dirty = true
-			v.mu.Unlock()
-		case <-v.clk.stop:
-			return
-		}
-		v.mu.Lock()
-		if v.finished {
-			v.clk.running = false
-			v.mu.Unlock()
-			return
-		}
-		now := time.Now()
-		due, ok := v.nextDue(now)
-		if ok && !due.After(now) {
-			v.frame()
-			due, ok = v.nextDue(now)
-		}
-		if !ok || v.err != nil {
-			v.clk.running = false
-			v.mu.Unlock()
-			return
-		}
-		t.Reset(due.Sub(now))
-		v.mu.Unlock()
+	if resized {
+		v.dirty = true
 	}
+	next, ok := v.nextDue(now)
+	if ok && !next.After(now) {
+		v.frame()
+		next, ok = v.nextDue(now)
+	}
+	return next, ok && v.err == nil
 }
 
 // nextDue is when the next frame is needed, if any is: the region

@@ -52,7 +52,7 @@ type prettyView struct {
 	now   time.Time // the time of the frame being drawn
 	dirty bool
 	last  time.Time // wall time of the last frame
-	clk   viewClock
+	clk   frameTimer
 
 	commitBuf, liveBuf []row
 	finished           bool
@@ -70,8 +70,7 @@ func newPrettyView(w io.Writer, cfg Config) *prettyView {
 		v.cfg.Now = time.Now
 	}
 	v.scr = screen{out: w, width: max(cfg.Width, 10), noReflow: cfg.NoReflow}
-	v.clk.wake = make(chan struct{}, 1)
-	v.clk.stop = make(chan struct{})
+	v.clk.init(&v.mu, v.cfg.Resize, v.due)
 	return v
 }
 

@@ -92,7 +92,7 @@ func NewPretty(w io.Writer, cfg Config) *Pretty {
 	}
 	r.scr = screen{out: w, width: width, noReflow: cfg.NoReflow}
 	r.height = cfg.Height
-	r.clock.init()
+	r.clock.init(&r.mu, r.cfg.Resize, r.due)
 	return r
 }
 

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"os"
+	"sync"
 	"time"
 )
 
@@ -11,46 +13,48 @@ const (
 	spinnerInterval = 125 * time.Millisecond
 )
 
-// clock schedules frames. Without Config.Tick a goroutine sleeps on one
-// timer until the next frame is due: 33 ms after the region became dirty,
-// the next spinner frame while a tool runs, the next second of a clock
-// shown in the region. With nothing live and nothing dirty it ends, so an
-// idle stream costs nothing; Handle starts it again.
-type clock struct {
-	dirty   bool      // the region changed since the last frame
-	last    time.Time // wall time of the last frame
-	running bool      // the goroutine is alive
+// frameTimer draws frames when they are due, without Config.Tick: a
+// goroutine sleeps on one timer until the next frame is due (33 ms after
+// a change, the next spinner frame while a tool runs, the next second of
+// a clock shown) and ends when nothing is due, so an idle renderer costs
+// nothing; kick starts it again. One Pretty has one, and so has a view of
+// several streams.
+type frameTimer struct {
+	running bool // the goroutine is alive
 	wake    chan struct{}
 	stop    chan struct{}
 	done    chan struct{}
-	resized bool // a resize arrived; re-read the size at the next frame
+	mu      sync.Locker // the renderer's lock, held while due runs
+	resize  <-chan os.Signal
+	// due draws the frame that is due at now, if one is (resized: a
+	// resize arrived since), and says when the next one is: none (false)
+	// when nothing is due, or the renderer finished or failed.
+	due func(now time.Time, resized bool) (time.Time, bool)
 }
 
-func (c *clock) init() {
+func (c *frameTimer) init(mu sync.Locker, resize <-chan os.Signal, due func(time.Time, bool) (time.Time, bool)) {
 	c.wake = make(chan struct{}, 1)
 	c.stop = make(chan struct{})
+	c.mu, c.resize, c.due = mu, resize, due
 }
 
-// kick makes sure the clock will draw the dirty region (real timer only).
-func (r *Pretty) kick() {
-	if r.cfg.Tick != nil || r.finished {
-		return
-	}
-	if !r.clock.running {
-		r.clock.running = true
-		r.clock.done = make(chan struct{})
-		go r.runClock(r.clock.done)
+// kick makes sure the timer runs (the lock held).
+func (c *frameTimer) kick() {
+	if !c.running {
+		c.running = true
+		c.done = make(chan struct{})
+		go c.run(c.done)
 		return
 	}
 	select {
-	case r.clock.wake <- struct{}{}:
+	case c.wake <- struct{}{}:
 	default:
 	}
 }
 
 // stopClock ends the goroutine; the returned function waits for it and
-// must be called without the mutex held.
-func (c *clock) stopClock() func() {
+// must be called without the lock held.
+func (c *frameTimer) stopClock() func() {
 	if !c.running {
 		return func() {}
 	}
@@ -60,7 +64,7 @@ func (c *clock) stopClock() func() {
 	return func() { <-done }
 }
 
-func (r *Pretty) runClock(done chan struct{}) {
+func (c *frameTimer) run(done chan struct{}) {
 	defer close(done)
 	t := time.NewTimer(frameInterval)
 	defer t.Stop()
@@ -68,36 +72,56 @@ func (r *Pretty) runClock(done chan struct{}) {
 		resized := false
 		select {
 		case <-t.C:
-		case <-r.clock.wake:
-		case <-r.cfg.Resize:
+		case <-c.wake:
+		case <-c.resize:
 			resized = true
-		case <-r.clock.stop:
+		case <-c.stop:
 			return
 		}
-		r.mu.Lock()
-		if r.finished {
-			r.clock.running = false
-			r.mu.Unlock()
-			return
-		}
-		if resized {
-			r.clock.resized = true
-			r.clock.dirty = true
-		}
+		c.mu.Lock()
 		now := time.Now()
-		due, ok := r.nextDue(now)
-		if ok && !due.After(now) {
-			r.frame(false)
-			due, ok = r.nextDue(now)
-		}
-		if !ok || r.err != nil {
-			r.clock.running = false
-			r.mu.Unlock()
+		next, ok := c.due(now, resized)
+		if !ok {
+			c.running = false
+			c.mu.Unlock()
 			return
 		}
-		t.Reset(due.Sub(now))
-		r.mu.Unlock()
+		t.Reset(next.Sub(now))
+		c.mu.Unlock()
 	}
+}
+
+// clock is a Pretty's frame timer and what it knows of the region.
+type clock struct {
+	frameTimer
+	dirty   bool      // the region changed since the last frame
+	last    time.Time // wall time of the last frame
+	resized bool      // a resize arrived; re-read the size at the next frame
+}
+
+// kick makes sure the clock will draw the dirty region (real timer only).
+func (r *Pretty) kick() {
+	if r.cfg.Tick != nil || r.finished {
+		return
+	}
+	r.clock.kick()
+}
+
+// due is the clock's frameTimer.due.
+func (r *Pretty) due(now time.Time, resized bool) (time.Time, bool) {
+	if r.finished {
+		return time.Time{}, false
+	}
+	if resized {
+		r.clock.resized = true
+		r.clock.dirty = true
+	}
+	next, ok := r.nextDue(now)
+	if ok && !next.After(now) {
+		r.frame(false)
+		next, ok = r.nextDue(now)
+	}
+	return next, ok && r.err == nil
 }
 
 // nextDue is when the next frame is needed, if any is.
