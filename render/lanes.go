@@ -56,7 +56,7 @@ var ViewFormats = []string{"pretty", "plain", "json"}
 
 // NewView returns the view of several streams in format.
 func NewView(format string, w io.Writer, cfg Config) (View, error) {
-	cfg = viewDefaults(cfg)
+	cfg = cfg.withDefaults()
 	switch format {
 	case "json":
 		return &jsonView{j: NewJSON(ciWriter(format, cfg, w), cfg)}, nil
@@ -68,29 +68,6 @@ func NewView(format string, w io.Writer, cfg Config) (View, error) {
 		return nil, fmt.Errorf("-o %s shows one run: with several streams, use -o pretty, plain or json", format)
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
-}
-
-// viewDefaults fills cfg as New does.
-func viewDefaults(cfg Config) Config {
-	if cfg.Width <= 0 {
-		cfg.Width = 100
-	}
-	if cfg.ToolLines <= 0 {
-		cfg.ToolLines = 6
-	}
-	if cfg.Thinking == "" {
-		cfg.Thinking = ThinkingSummary
-	}
-	if cfg.Tools == "" {
-		cfg.Tools = ToolsPreview
-	}
-	if cfg.CI == "" {
-		cfg.CI = CINone
-	}
-	if cfg.Palette.Dim == nil {
-		cfg.Palette = NewPalette(false)
-	}
-	return cfg
 }
 
 // tagStyle is the stable colour of a stream's tag: the same tag gets the

@@ -159,6 +159,13 @@ func New(format string, w io.Writer, cfg Config) (Renderer, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown format %q", format)
 	}
+	cfg = cfg.withDefaults()
+	return c(ciWriter(format, cfg, w), cfg), nil
+}
+
+// withDefaults fills what cfg leaves unset: 100 columns, previews of 6
+// lines, thinking summarised, tool previews, no CI, no colour, the clock.
+func (cfg Config) withDefaults() Config {
 	if cfg.Width <= 0 {
 		cfg.Width = 100
 	}
@@ -174,8 +181,11 @@ func New(format string, w io.Writer, cfg Config) (Renderer, error) {
 	if cfg.CI == "" {
 		cfg.CI = CINone
 	}
+	if cfg.Palette.Dim == nil {
+		cfg.Palette = NewPalette(false)
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return c(ciWriter(format, cfg, w), cfg), nil
+	return cfg
 }
