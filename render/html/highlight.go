@@ -18,26 +18,14 @@ import (
 // (codeCSS).
 var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
 
-// Styles of highlighted code: light, and dark under prefers-color-scheme.
-const (
-	lightStyle = "github"
-	darkStyle  = "github-dark"
-)
-
 // maxHighlight is the longest code block highlighted; a longer one is
 // shown as plain text (lexers are regular expressions: bounded work).
 const maxHighlight = 256 << 10
 
-// codeCSS is the style sheet of chroma's classes (code.css): the light
-// style on screens that prefer light and in print, the dark one on screens
-// that prefer dark. Each is scoped whole, so no colour of one leaks into
-// the other. (The blocks' background is the page's, from page.css.)
-//
-// It is made from chroma's styles by TestCodeCSS (go test ./render/html
-// -run TestCodeCSS -update), not at run time: chroma's styles package
-// parses every style it has when the program starts (10 ms and 2 MB,
-// measured with GODEBUG=inittrace=1), which every output format would
-// pay for the sake of -o html.
+// codeCSS colours chroma's token classes with the page's palette, light
+// and dark (code.css). It is the page's own: chroma's styles package
+// would parse every style it has when the program starts (10 ms and 2 MB,
+// GODEBUG=inittrace=1), which every output format would pay for -o html.
 //
 //go:embed code.css
 var codeCSS string
