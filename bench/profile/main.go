@@ -30,6 +30,7 @@ func main() {
 	format := flag.String("o", "plain", "output format")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
 	memProfile := flag.String("memprofile", "", "write an allocation profile of one run here (ignores -n)")
+	hz := flag.Int("hz", 0, "CPU profile samples per second (default: the runtime's 100)")
 	flag.Parse()
 	if *input == "" {
 		fmt.Fprintln(os.Stderr, "profile: -input is required")
@@ -42,6 +43,9 @@ func main() {
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		check(err)
+		if *hz > 0 {
+			runtime.SetCPUProfileRate(*hz) // (pprof then warns that the rate is set already)
+		}
 		check(pprof.StartCPUProfile(f))
 		defer pprof.StopCPUProfile()
 	}
