@@ -139,6 +139,19 @@ type Line struct {
 	// lends and which may be written (see Line.inPlace).
 	writable bool
 	decoded  []decodedSpan // strings decoded in place
+	// scores are the families that scored the line so far (Reader.score):
+	// the decoder asks an agent's Readers, then its router asks them again.
+	scores  [maxScores]score
+	nscores int
+}
+
+// maxScores is how many family scores a line keeps.
+const maxScores = 4
+
+// score is a family's score of the line.
+type score struct {
+	r *Reader
+	c Confidence
 }
 
 // NewLine indexes the top-level fields of json, which must be valid JSON.

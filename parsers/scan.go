@@ -30,6 +30,7 @@ func (l *Line) Reset(json string, n int) {
 func (l *Line) resetSpans(json string, n int, top *jsonscan.TopSpans) {
 	l.JSON, l.N, l.ntop, l.more, l.built, l.mask = json, n, top.N, top.More, 0, 0
 	l.writable, l.decoded = false, l.decoded[:0]
+	l.nscores = 0
 	l.longs = top.Longs
 	for i := 0; i < top.N; i++ {
 		sp := &top.S[i]
