@@ -36,7 +36,11 @@ func addLatest(root *cobra.Command, env *Env, o *Options, code *int) {
 			return &exitError{code: ExitUsage, msg: noSessions(so, r)}
 		}
 		s := r.Sessions[0]
-		if o.Debug || env.isTerminal(env.Stderr) {
+		switch {
+		case r.Dir != so.Dir:
+			warnf(env.Stderr, "no saved sessions for %s: the latest of %s, above it, is %s session %s (%s)",
+				so.Dir, r.Dir, s.Agent, s.ID, tildePath(so.Home, s.Path))
+		case o.Debug || env.isTerminal(env.Stderr):
 			warnf(env.Stderr, "%s session %s (%s)", s.Agent, s.ID, tildePath(so.Home, s.Path))
 		}
 		// --agent chose whose session; the file's own lines say how to

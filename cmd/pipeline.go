@@ -123,12 +123,22 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	return p.finish(runErr)
 }
 
+// finalAnswer is the session's final answer where something reads it: the
+// renderer (-o text), --until, the step summary. Joined, it is a copy of
+// what can be megabytes of text the session holds in pieces.
+func (p *pipeline) finalAnswer() string {
+	if path, _ := stepSummaryPath(p.env, p.o); !render.ShowsAnswer(p.out.rend) && p.o.Until == "" && path == "" {
+		return ""
+	}
+	return p.sess.FinalAnswer()
+}
+
 // noteFile records the status of the last run of a FILE that is not the
 // last one: with several FILEs the exit status is the worst one's, and
 // the step summary says every one.
 func (p *pipeline) noteFile() {
 	outcome, reason := p.sess.Outcome()
-	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.sess.FinalAnswer()}
+	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer()}
 	if p.o.Until != "" && outcome == streaming.Success {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
@@ -401,7 +411,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		}
 	}
 	outcome, reason := p.sess.Outcome()
-	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.sess.FinalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
+	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
 	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/sessions"
 	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
@@ -23,7 +23,9 @@ func newSessions(env *Env, o *Options, code *int) *cobra.Command {
 		Short: "List the agents' saved sessions of the current directory, newest first",
 		Long: `List the sessions that Claude Code, Codex and Gemini CLI saved for the current directory,
 newest first: when it was last written, the agent, the session id (what the agent resumes by),
-the file's size and the first prompt. 'agentfmt --latest' renders the newest one.
+the file's size and the first prompt. 'agentfmt --latest' renders the newest one. In a directory
+with none, those of the nearest directory above it that has some, up to the root of its git
+repository (outside one, up to the home directory): a project's subdirectory lists the project's.
 
 Where they are looked for: Claude Code in $CLAUDE_CONFIG_DIR/projects (else ~/.claude/projects and
 ~/.config/claude/projects), Codex in $CODEX_HOME/sessions (else ~/.codex/sessions), Gemini CLI in
@@ -46,6 +48,9 @@ Exit status 1 when there is none.`,
 				return err
 			}
 			r := sessions.List(so)
+			if r.Dir != "" && r.Dir != so.Dir {
+				warnf(env.Stderr, "no saved sessions for %s: these are of %s, above it", so.Dir, r.Dir)
+			}
 			if asJSON || o.Format == "json" {
 				if err := writeSessionsJSON(env.Stdout, r.Sessions); err != nil {
 					return err
@@ -82,6 +87,8 @@ func sessionOptions(env *Env, o *Options) (sessions.Options, error) {
 		return so, &exitError{code: ExitUsage, msg: "the current directory: " + err.Error()}
 	}
 	so.Dir = dir
+	// In a project's subdirectory: the project's sessions.
+	so.Up = true
 	return so, nil
 }
 
@@ -142,7 +149,9 @@ func writeSessionsJSON(w io.Writer, ss []sessions.Session) error {
 }
 
 // writeSessions prints one line per session: a table on a terminal,
-// tab-separated fields otherwise.
+// tab-separated fields otherwise. Names, ids and prompts come from the
+// agents' files: untrusted text, each made one safe cell (controls shown,
+// no tab or newline to break the line or the columns).
 func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 	if len(ss) == 0 {
 		return nil
@@ -154,7 +163,7 @@ func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 	if !env.isTerminal(env.Stdout) {
 		var b strings.Builder
 		for _, s := range ss {
-			fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%s\n", s.Modified.UTC().Format(time.RFC3339), s.Agent, s.ID, s.Size, s.Prompt)
+			fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%s\n", s.Modified.UTC().Format(time.RFC3339), cell(s.Agent), cell(s.ID), s.Size, cell(s.Prompt))
 		}
 		_, err := io.WriteString(env.Stdout, b.String())
 		return err
@@ -163,35 +172,45 @@ func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 	p := cfg.Palette
 	rows := [][]string{{"WHEN", "AGENT", "SESSION", "SIZE"}}
 	for _, s := range ss {
-		rows = append(rows, []string{ago(now, s.Modified), s.Agent, s.ID, humanSize(s.Size)})
+		rows = append(rows, []string{ago(now, s.Modified), cell(s.Agent), cell(s.ID), humanSize(s.Size)})
 	}
-	// The fixed columns, aligned; the prompt takes what is left of the width.
-	var cols strings.Builder
-	tw := tabwriter.NewWriter(&cols, 0, 0, 2, ' ', 0)
+	// The fixed columns, aligned by their cells on the screen; the prompt
+	// takes what is left of the width.
+	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+		for i, c := range r {
+			widths[i] = max(widths[i], runewidth.StringWidth(c))
+		}
 	}
-	tw.Flush()
-	lines := strings.Split(strings.TrimSuffix(cols.String(), "\n"), "\n")
 	var b strings.Builder
-	for i, l := range lines {
+	for i, r := range rows {
+		var line strings.Builder
+		for j, c := range r {
+			line.WriteString(c)
+			line.WriteString(strings.Repeat(" ", widths[j]-runewidth.StringWidth(c)+2))
+		}
+		l := line.String()
 		room := cfg.Width - runewidth.StringWidth(l)
 		if i == 0 {
 			b.WriteString(p.Bold(l + runewidth.Truncate("FIRST PROMPT", max(room, 0), "")))
 			b.WriteByte('\n')
 			continue
 		}
-		prompt := ss[i-1].Prompt
+		prompt := cell(ss[i-1].Prompt)
 		if prompt == "" {
 			prompt = p.Dim("–")
 		} else {
 			prompt = runewidth.Truncate(prompt, max(room, 1), "…")
 		}
-		b.WriteString(p.Dim(l[:len(rows[i][0])]) + l[len(rows[i][0]):] + prompt + "\n")
+		when := r[0] + strings.Repeat(" ", widths[0]-runewidth.StringWidth(r[0]))
+		b.WriteString(p.Dim(when) + l[len(when):] + prompt + "\n")
 	}
 	_, err := io.WriteString(env.Stdout, b.String())
 	return err
 }
+
+// cell makes untrusted text one safe cell of a line.
+func cell(s string) string { return sanitize.Line(s) }
 
 // ago is how long ago t was, briefly.
 func ago(now, t time.Time) string {

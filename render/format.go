@@ -182,19 +182,47 @@ func appendCost(b []byte, usd float64) []byte {
 // factSep separates the facts of a line.
 const factSep = " · "
 
-// ResultFacts is the summary of a run: duration, turns, tokens, cost.
+// ResultFacts is the summary of a run: what began it (when no prompt
+// did), duration, turns, tokens, cost, and the models that answered, made
+// safe for a terminal.
 func ResultFacts(res *streaming.Event, fallback *streaming.Usage) []string {
-	var b []byte
-	if res != nil {
-		u := fallback
-		if res.Usage != nil {
-			u = res.Usage
-		}
-		b = appendResultFacts(nil, res.DurationMS, res.Turns, u)
-	} else {
-		b = appendResultFacts(nil, 0, 0, fallback)
+	if res == nil {
+		return splitFacts(appendResultFacts(nil, 0, 0, fallback))
 	}
-	return splitFacts(b)
+	u := fallback
+	if res.Usage != nil {
+		u = res.Usage
+	}
+	facts := splitFacts(appendResultFacts(nil, res.DurationMS, res.Turns, u))
+	if o := OriginLabel(res.Origin); o != "" {
+		facts = append([]string{clean(o)}, facts...)
+	}
+	if m := ModelsLabel(res.Models); m != "" {
+		facts = append(facts, clean(m))
+	}
+	return facts
+}
+
+// OriginLabel is how a result line names what began a run that no prompt
+// began (Event.Origin), "" for a prompted run. It may hold the agent's
+// own word: each format escapes it.
+func OriginLabel(origin string) string {
+	switch origin {
+	case "":
+		return ""
+	case streaming.OriginClear:
+		return "after /clear"
+	case streaming.OriginTaskNotification:
+		return "started by a task notification"
+	}
+	return "started by " + oneLine(origin)
+}
+
+// ModelsLabel names the models that answered a run, the main one first:
+// "gemini-3-flash-preview + gemini-2.5-flash-lite". Agent text: each
+// format escapes it.
+func ModelsLabel(models []string) string {
+	return oneLine(strings.Join(models, " + "))
 }
 
 // splitFacts is the facts appendResultFacts wrote in b, one string each.

@@ -292,6 +292,17 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 			b = append(b, '}')
 		}
 		str("reason", ev.Reason)
+		if len(ev.Models) > 0 {
+			b = append(b, `,"models":[`...)
+			for i, m := range ev.Models {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendString(b, m)
+			}
+			b = append(b, ']')
+		}
+		str("origin", ev.Origin)
 	case streaming.KindUnknown:
 		str("type", ev.Type)
 		raw("raw", ev.Text)

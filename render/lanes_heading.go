@@ -126,14 +126,14 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 func (l *prettyLane) waitingOn() string {
 	var first *toolItem
 	l.r.eachRunning(func(t *toolItem) {
-		if first == nil || t.start.Before(first.start) || t.start.Equal(first.start) && t.id < first.id {
+		if first == nil || t.start.Before(first.start) || t.start.Equal(first.start) && t.call.ID < first.call.ID {
 			first = t
 		}
 	})
 	if first == nil {
 		return ""
 	}
-	name := l.r.clean(oneLine(first.name))
+	name := l.r.clean(oneLine(first.call.Name))
 	if n := l.r.running; n > 1 {
 		name += " +" + Tokens(int64(n-1))
 	}

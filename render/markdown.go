@@ -459,8 +459,15 @@ func (m *Markdown) outcomeLine(ok, incomplete bool, reason string) string {
 	if !ok && reason != "" {
 		head += ": " + inline(oneLine(reason))
 	}
+	origin, models := m.facts.Labels()
+	if origin != "" {
+		head += " · " + inline(origin)
+	}
 	if facts := m.facts.Facts(); len(facts) > 0 {
 		head += " · " + strings.Join(facts, " · ")
+	}
+	if models != "" {
+		head += " · " + inline(models)
 	}
 	return head
 }

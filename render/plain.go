@@ -383,9 +383,15 @@ func (p *Plain) resultLine(ev *streaming.Event) {
 	if u == nil && p.hasUsage {
 		u = &p.usage
 	}
+	if o := OriginLabel(ev.Origin); o != "" {
+		p.styled(p.p.Dim, factSep, p.clean(o))
+	}
 	if facts := appendResultFacts(p.buf[:0], ev.DurationMS, ev.Turns, u); len(facts) > 0 {
 		p.buf = facts
 		p.styledBytes(p.p.Dim, facts)
+	}
+	if m := ModelsLabel(ev.Models); m != "" {
+		p.styled(p.p.Dim, factSep, p.clean(m))
 	}
 	p.w.WriteByte('\n')
 	p.hasUsage = false

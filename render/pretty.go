@@ -90,7 +90,7 @@ func NewPretty(w io.Writer, cfg Config) *Pretty {
 	if width <= 0 {
 		width = 100
 	}
-	r.scr = screen{out: w, width: max(width, 10), noReflow: cfg.NoReflow}
+	r.scr = screen{out: w, width: width, noReflow: cfg.NoReflow}
 	r.height = cfg.Height
 	r.clock.init()
 	return r
@@ -112,6 +112,23 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 	if r.err != nil || r.finished {
 		return r.err
 	}
+	if n := len(ev.Text); n > sinceMax && r.cfg.Tick == nil && (ev.Kind == streaming.KindTextDelta || ev.Kind == streaming.KindThinkingDelta) {
+		// One delta of megabytes (an answer sent whole, not streamed) is
+		// taken a piece at a time, each piece drawn before the next: its
+		// text, its rows and the bytes written for them are never all
+		// held at once (a 50 MB answer peaked at 374 MiB).
+		piece := *ev
+		for off := 0; off < n && r.err == nil; off += sinceMax {
+			piece.Text = ev.Text[off:min(off+sinceMax, n)]
+			r.handleLocked(&piece)
+		}
+		return r.err
+	}
+	return r.handleLocked(ev)
+}
+
+// handleLocked is Handle, r.mu held.
+func (r *Pretty) handleLocked(ev *streaming.Event) error {
 	if ev.Kind == streaming.KindTextDelta || ev.Kind == streaming.KindThinkingDelta {
 		// The hot path: one more piece of the open block.
 		if r.inBlock && r.curID.msg == ev.Message && r.curID.index == ev.Block && r.curID.kind == ev.Kind {
@@ -221,8 +238,8 @@ func (r *Pretty) Finish(s Summary) error {
 	var running []*toolItem
 	r.eachRunning(func(t *toolItem) { running = append(running, t) })
 	for _, t := range running {
-		t.interrupted = s.Interrupted
 		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})
+		t.interrupted = s.Interrupted
 	}
 	p := r.p
 	facts := ResultFacts(nil, r.run.usage)

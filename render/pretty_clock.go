@@ -175,5 +175,5 @@ func (r *Pretty) pollResize() {
 		return
 	}
 	r.height = h
-	r.scr.resize(max(w, 10))
+	r.scr.resize(w)
 }

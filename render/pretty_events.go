@@ -174,9 +174,10 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		return
 	case streaming.KindToolOutputDelta:
 		if t := r.item(ev.ID); t != nil {
-			t.outTail = append(t.outTail, ev.Text...)
-			if len(t.outTail) > 4096 {
-				t.outTail = t.outTail[:copy(t.outTail, t.outTail[len(t.outTail)-1024:])]
+			m := t.more()
+			m.outTail = append(m.outTail, ev.Text...)
+			if len(m.outTail) > 4096 {
+				m.outTail = m.outTail[:copy(m.outTail, m.outTail[len(m.outTail)-1024:])]
 			}
 		}
 		return
@@ -241,11 +242,11 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		// only.
 		t := &toolItem{depth: d, start: r.cfg.Now()}
 		if c := r.call(ev.ID); c != nil {
-			t.id, t.name, t.title, t.subject, t.input, t.edits = c.ID, c.Name, c.Title, c.Subject, c.Input, c.Edits
+			t.call = c
 			c.Mark = t
 		} else {
-			t.id, t.name, t.title, t.subject = strings.Clone(ev.ID), strings.Clone(ev.Name), strings.Clone(ev.Title), strings.Clone(ev.Subject)
-			t.input, t.edits = strings.Clone(ev.Input), streaming.CloneEdits(ev.Edits)
+			t.call = &streaming.Call{ID: strings.Clone(ev.ID), Name: strings.Clone(ev.Name), Title: strings.Clone(ev.Title),
+				Subject: strings.Clone(ev.Subject), Edits: streaming.CloneEdits(ev.Edits)}
 		}
 		r.running++
 		r.push(t)
@@ -254,7 +255,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.child(ev.Parent)
 		t := r.item(ev.ID)
 		if t == nil {
-			t = &toolItem{id: strings.Clone(ev.ID), name: strings.Clone(ev.Name), depth: d, start: r.cfg.Now()}
+			t = &toolItem{call: &streaming.Call{ID: strings.Clone(ev.ID), Name: strings.Clone(ev.Name)}, depth: d, start: r.cfg.Now()}
 			r.running++
 			r.push(t)
 		}
@@ -325,6 +326,9 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 		r.running--
 	}
 	t.ended = true
+	// The start's edits (the session's copy: its call lets them go once
+	// this returns), unless the end names its own.
+	t.toolEnd = &toolEnd{edits: t.call.Edits}
 	t.status = ev.Status
 	if t.status == "" {
 		t.status = streaming.ToolOK
@@ -333,17 +337,20 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	t.durMS = ev.DurationMS
 	t.output = strings.Clone(ToolOutput(ev)) // kept past Handle: the event's may be lent
 	t.endAt = r.cfg.Now()
-	if ev.Input != "" && ev.Input != t.input {
-		t.input = strings.Clone(ev.Input)
-	}
-	if ev.Title != "" && ev.Title != t.title {
-		t.title = strings.Clone(ev.Title)
-	}
-	if ev.Subject != "" && ev.Subject != t.subject {
-		t.subject = strings.Clone(ev.Subject)
-	}
-	if ev.Name != "" && ev.Name != t.name {
-		t.name = strings.Clone(ev.Name)
+	if c := t.call; ev.Title != "" && ev.Title != c.Title || ev.Subject != "" && ev.Subject != c.Subject || ev.Name != "" && ev.Name != c.Name {
+		// The end says more than the start: a copy (the session's call
+		// stays as it was; the event's strings are lent).
+		n := &streaming.Call{ID: c.ID, Name: c.Name, Title: c.Title, Subject: c.Subject}
+		if ev.Title != "" && ev.Title != c.Title {
+			n.Title = strings.Clone(ev.Title)
+		}
+		if ev.Subject != "" && ev.Subject != c.Subject {
+			n.Subject = strings.Clone(ev.Subject)
+		}
+		if ev.Name != "" && ev.Name != c.Name {
+			n.Name = strings.Clone(ev.Name)
+		}
+		t.call = n
 	}
 	if len(ev.Edits) > 0 {
 		t.edits = streaming.CloneEdits(ev.Edits)

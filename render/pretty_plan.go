@@ -80,7 +80,14 @@ func (r *Pretty) styledRows(dst []row, depth int, s string, hang int) []row {
 		return append(dst, row{ind + s, iw + w}) // fits: as it is
 	}
 	ls := termwrap.WrapHanging(s, avail, avail-hang)
-	return lines2rows(dst, ls, ind, ind+strings.Repeat(" ", hang), "", iw)
+	if len(ls) == 0 {
+		return dst
+	}
+	// (the rows after the first are hang cells further in, and as much
+	// wider)
+	dst = lines2rows(dst, ls[:1], ind, ind, "", iw)
+	hung := ind + strings.Repeat(" ", hang)
+	return lines2rows(dst, ls[1:], hung, hung, "", iw+hang)
 }
 
 // plan records a plan event.
@@ -97,9 +104,10 @@ func (r *Pretty) plan(ev *streaming.Event, depth int) {
 	r.plans.last = key.String()
 	// The call that made it (the event's ID), shown with it.
 	if t := r.item(ev.ID); ev.ID != "" && t != nil {
-		t.hasPlan = true
+		m := t.more()
+		m.hasPlan = true
 		if changed {
-			t.plan = entries
+			m.plan = entries
 		}
 		return
 	}

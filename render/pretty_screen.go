@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 )
 
 // Terminal sequences the screen writer uses, and no others: the
@@ -89,6 +91,11 @@ var drawHook func(width int, commit, live []row)
 // draw writes commit (rows that go to the scrollback for good) followed by
 // live (the new live region) over the old live region.
 func (s *screen) draw(commit, live []row) {
+	// Never a row wider than the terminal: one would wrap, and the rows
+	// counted for the live region would be wrong. Layouts fit their rows
+	// to the width; on a terminal of a few columns some cannot (a status
+	// line's fixed words), and are cut here.
+	commit, live = s.fit(commit), s.fit(live)
 	if drawHook != nil {
 		drawHook(s.width, commit, live)
 	}
@@ -124,6 +131,9 @@ func (s *screen) draw(commit, live []row) {
 		}
 		s.str(nr.s)
 		s.cx = nr.w
+		if i < len(commit) && len(s.buf) >= spillSize {
+			s.spill() // (rows that are final: a frame of megabytes is not held whole)
+		}
 	}
 	switch {
 	case total < n:
@@ -135,6 +145,25 @@ func (s *screen) draw(commit, live []row) {
 	s.rows = append(s.rows[:0], live...)
 	s.cy -= len(commit)
 	s.committed += len(commit)
+}
+
+// fit returns rows with every row wider than the terminal cut to its
+// width (ending in an ellipsis); rows itself when none is.
+func (s *screen) fit(rows []row) []row {
+	for i := range rows {
+		if rows[i].w <= s.width {
+			continue
+		}
+		out := append([]row(nil), rows...)
+		for j := i; j < len(out); j++ {
+			if out[j].w > s.width {
+				l := termwrap.Truncate(out[j].s, s.width)
+				out[j].s, out[j].w = l.S, l.W
+			}
+		}
+		return out
+	}
+	return rows
 }
 
 // eraseRows erases rows from to to-1 of the region, one by one. Never with
@@ -298,6 +327,21 @@ func (s *screen) showCursor() {
 }
 
 // flush writes what was buffered in one write.
+// spillSize is the most a frame holds before what it has of the rows
+// that go to the scrollback is written: one answer of 50 MB committed in
+// one frame was held whole, and its buffer grown by doubling (240 MB).
+const spillSize = 256 << 10
+
+// spill writes what the frame holds so far, within a frame.
+func (s *screen) spill() {
+	if s.err == nil {
+		n, err := s.out.Write(s.buf)
+		s.written += int64(n)
+		s.err = err
+	}
+	s.buf = s.buf[:0]
+}
+
 func (s *screen) flush() error {
 	if len(s.buf) == 0 {
 		return s.err

@@ -15,28 +15,50 @@ import (
 // toolItem is one tool call: a running line with a spinner that turns
 // into a done or failed line, with a preview of the output, in place.
 type toolItem struct {
-	id, name, title, input string
-	subject                string
-	depth                  int
-	start                  time.Time
+	// call says what the call is (ID, Name, Title, Subject): the session's
+	// Call (those fields never change there), or a copy of what the
+	// events said when the session does not hold it or its end said more.
+	call  *streaming.Call
+	depth int
+	start time.Time
 
-	ended       bool
+	ended  bool
+	split  bool // a headerItem holds its place; the done line is pushed at its end
+	opened bool // header committed; shown running at the top of the region
+
+	key    string // key argument, cached
+	keyLen int    // len(subject)+len(title) it was computed for, +1
+
+	// What only some calls have, each made when it comes: a running call
+	// costs only the above (tens of thousands may run at once).
+	*toolMore
+	*toolEnd // how it ended: nil while it runs
+}
+
+// toolMore is a call's output so far and its plan.
+type toolMore struct {
+	outTail []byte
+	hasPlan bool // it made a plan: shown in place of its output
+	plan    []streaming.PlanEntry
+}
+
+// more returns the call's toolMore, made if it has none.
+func (t *toolItem) more() *toolMore {
+	if t.toolMore == nil {
+		t.toolMore = &toolMore{}
+	}
+	return t.toolMore
+}
+
+// toolEnd is how a tool call ended, and its done rows.
+type toolEnd struct {
+	edits       []streaming.FileEdit // file changes, shown as a diff
 	interrupted bool
 	status      streaming.ToolStatus
 	exit        *int
 	durMS       int64
 	endAt       time.Time
 	output      string
-	outTail     []byte
-	edits       []streaming.FileEdit // file changes, shown as a diff
-
-	split   bool // a headerItem holds its place; the done line is pushed at its end
-	hasPlan bool // it made a plan: shown in place of its output
-	plan    []streaming.PlanEntry
-	opened  bool // header committed; shown running at the top of the region
-
-	key    string // key argument, cached
-	keyLen int    // len(subject)+len(title) it was computed for, +1
 
 	done      []row // done line and preview, cached
 	doneWidth int   // the width they were made for
@@ -46,8 +68,8 @@ func (t *toolItem) settle(*Pretty) {}
 func (t *toolItem) complete() bool { return t.ended }
 
 func (t *toolItem) keyArg() string {
-	if n := len(t.subject) + len(t.title) + 1; n != t.keyLen {
-		ev := streaming.Event{Title: t.title, Subject: t.subject}
+	if n := len(t.call.Subject) + len(t.call.Title) + 1; n != t.keyLen {
+		ev := streaming.Event{Title: t.call.Title, Subject: t.call.Subject}
 		t.key = sanitize.String(KeyArg(&ev), sanitize.Options{})
 		t.keyLen = n
 	}
@@ -56,7 +78,7 @@ func (t *toolItem) keyArg() string {
 
 // label is "Name key-argument", the argument cut to fit in room cells.
 func (t *toolItem) label(r *Pretty, room int) (string, int) {
-	name := sanitize.String(t.name, sanitize.Options{})
+	name := sanitize.String(t.call.Name, sanitize.Options{})
 	nw := cells(name)
 	s, w := r.p.Bold(name), nw
 	if arg := t.keyArg(); arg != "" && room-nw-1 >= 6 {
@@ -101,6 +123,9 @@ func (t *toolItem) runningRows(r *Pretty, dst []row) []row {
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	s := strings.Repeat(" ", iw) + r.p.Cyan(r.spinner()) + " " + label + r.p.Dim(suffix)
 	dst = append(dst, row{s, iw + 2 + lw + cells(suffix)})
+	if t.toolMore == nil {
+		return dst
+	}
 	if last := lastLine(t.outTail, r.outputOptions()); last != "" {
 		dst = wrapStyled(dst, r.p.Dim("│ "+last), r.scr.width-iw-2, strings.Repeat(" ", iw+2), "", iw+2, true)
 	}
@@ -181,11 +206,11 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 	}
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	dst = append(dst, row{strings.Repeat(" ", iw) + mark + " " + label + r.p.Dim(suffix), iw + 2 + lw + cells(suffix)})
-	if t.hasPlan {
+	if t.toolMore != nil && t.hasPlan {
 		return r.checklist(dst, t.plan, t.depth)
 	}
 	if t.showsDiff() {
-		return r.diffPreview(dst, t.edits, t.subject, t.depth+1)
+		return r.diffPreview(dst, t.edits, t.call.Subject, t.depth+1)
 	}
 	return r.preview(dst, t.output, t.depth+1)
 }
@@ -194,7 +219,7 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 // changes are known (lines added or removed): its preview is their diff.
 // Edits that name files only (a Codex change list) leave the output.
 func (t *toolItem) showsDiff() bool {
-	if len(t.edits) == 0 || t.status != streaming.ToolOK {
+	if len(t.edits) == 0 || t.toolEnd == nil || t.status != streaming.ToolOK {
 		return false
 	}
 	add, del := diffview.Stat(diffview.Lines(t.edits))

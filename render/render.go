@@ -90,7 +90,7 @@ type Config struct {
 type Summary struct {
 	Outcome     streaming.Outcome
 	Reason      string
-	Answer      string
+	Answer      string // the final answer: set for renderers that show it (ShowsAnswer)
 	Stats       streaming.Stats
 	Interrupted bool
 	// UntilMissing is set when --until was given and the final answer
@@ -128,6 +128,20 @@ type EditsIgnorer interface {
 func ShowsEdits(r Renderer) bool {
 	_, ignores := r.(EditsIgnorer)
 	return !ignores
+}
+
+// AnswerShower is implemented by renderers that show Summary.Answer
+// (text): the command joins the final answer, which can be megabytes held
+// in the session's pieces, only for them (and for --until and the step
+// summary).
+type AnswerShower interface {
+	ShowsAnswer()
+}
+
+// ShowsAnswer reports whether r reads Summary.Answer.
+func ShowsAnswer(r Renderer) bool {
+	_, shows := r.(AnswerShower)
+	return shows
 }
 
 // Constructor builds a renderer on w.

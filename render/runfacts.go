@@ -41,6 +41,8 @@ type RunResult struct {
 	Turns      int
 	Usage      streaming.Usage // if HasUsage
 	HasUsage   bool
+	Origin     string   // what began the run, when no prompt did
+	Models     []string // the models that answered, the main one first
 }
 
 // toolCount is the number of calls of one tool. (A count in a map by name
@@ -77,7 +79,10 @@ func (f *RunFacts) Handle(ev *streaming.Event) error {
 			f.Failed++
 		}
 	case streaming.KindResult:
-		f.Result = RunResult{Came: true, DurationMS: ev.DurationMS, Turns: ev.Turns}
+		f.Result = RunResult{Came: true, DurationMS: ev.DurationMS, Turns: ev.Turns, Origin: strings.Clone(ev.Origin)}
+		for _, m := range ev.Models {
+			f.Result.Models = append(f.Result.Models, strings.Clone(m))
+		}
 		if ev.Usage != nil {
 			f.Result.Usage, f.Result.HasUsage = *ev.Usage, true
 		}
@@ -125,6 +130,13 @@ func (f *RunFacts) Facts() []string {
 		dur = f.Last.Sub(f.First).Milliseconds()
 	}
 	return splitFacts(appendResultFacts(nil, dur, f.Result.Turns, f.usage()))
+}
+
+// Labels are what the run's result names besides its figures, as agent
+// text for the format to escape: what began the run (OriginLabel) and
+// the models that answered (ModelsLabel); "" for none.
+func (f *RunFacts) Labels() (origin, models string) {
+	return OriginLabel(f.Result.Origin), ModelsLabel(f.Result.Models)
 }
 
 // ToolList is "7 (1 failed): Bash ×4, Read ×2, Edit".

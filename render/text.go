@@ -24,6 +24,9 @@ type Text struct {
 // IgnoresEdits: Text shows no file edits (see EditsIgnorer).
 func (*Text) IgnoresEdits() {}
 
+// ShowsAnswer: Text prints Summary.Answer (see AnswerShower).
+func (*Text) ShowsAnswer() {}
+
 // Handle ignores events: the answer comes with Finish.
 func (t *Text) Handle(*streaming.Event) error { return nil }
 
@@ -36,6 +39,28 @@ func (t *Text) Finish(s Summary) error {
 	if t.cfg.Terminal {
 		answer = sanitize.String(answer, sanitize.Options{SGR: sanitize.DropSGR})
 	}
-	_, err := io.WriteString(t.w, answer+"\n")
-	return err
+	// The answer can be megabytes: it is not copied to add the line end,
+	// nor into one []byte for a writer without WriteString.
+	if err := writeString(t.w, answer); err != nil {
+		return err
+	}
+	return writeString(t.w, "\n")
+}
+
+// writeString writes s to w without a copy of s whole: through w's
+// WriteString if it has one, else in pieces of a small buffer.
+func writeString(w io.Writer, s string) error {
+	if sw, ok := w.(io.StringWriter); ok {
+		_, err := sw.WriteString(s)
+		return err
+	}
+	var buf [32 << 10]byte
+	for s != "" {
+		n := copy(buf[:], s)
+		if _, err := w.Write(buf[:n]); err != nil {
+			return err
+		}
+		s = s[n:]
+	}
+	return nil
 }

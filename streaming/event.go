@@ -93,6 +93,12 @@ const (
 	RoleUser      = "user"
 )
 
+// Origin of a run that no prompt began (Event.Origin).
+const (
+	OriginClear            = "clear"             // /clear: a new conversation
+	OriginTaskNotification = "task-notification" // the agent began a turn when a background task ended
+)
+
 // Level of a status or error event: what a CI renderer turns into a
 // warning annotation, and what is chatter (verbose: a person sees it only
 // with --verbose).
@@ -237,6 +243,13 @@ type Event struct {
 	// Reason says why a result is not OK, or why a run ended (subtype,
 	// terminal reason, stop reason).
 	Reason string
+	// Models names the models that answered the run (result), the main
+	// one first, when the agent reports them: the session's model may be
+	// a router's alias (Gemini's auto-gemini-3).
+	Models []string
+	// Origin says what began a run that no prompt began (result):
+	// OriginClear, OriginTaskNotification, or the agent's own word.
+	Origin string
 
 	// Type is the wire type of an unknown event.
 	Type string
@@ -254,7 +267,7 @@ func (ev *Event) Clone() Event {
 	c.BlockKind = Kind(strings.Clone(string(c.BlockKind)))
 	for _, s := range [...]*string{&c.Agent, &c.Restates, &c.Stream, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
 		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Display, &c.Choice, &c.From, &c.To,
-		&c.Level, &c.Reason, &c.Type} {
+		&c.Level, &c.Reason, &c.Type, &c.Origin} {
 		*s = strings.Clone(*s)
 	}
 	if c.Tools != nil {
@@ -265,6 +278,12 @@ func (ev *Event) Clone() Event {
 	}
 	if c.Edits != nil {
 		c.Edits = CloneEdits(ev.Edits)
+	}
+	if c.Models != nil {
+		c.Models = make([]string, len(ev.Models))
+		for i, m := range ev.Models {
+			c.Models[i] = strings.Clone(m)
+		}
 	}
 	if c.Entries != nil {
 		c.Entries = make([]PlanEntry, len(ev.Entries))

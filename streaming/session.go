@@ -288,8 +288,14 @@ func (s *Session) sessionStart(ev *Event) error {
 // start, another result. A log of two runs without a session.start
 // between them (two "claude -p /cost") shows both. What the finished run
 // may still send is not: a repeat of its messages or tool calls, output
-// and ends of its calls still running, status lines.
+// and ends of its calls still running, the work nested under a call still
+// running (a sub-agent that outlives its parent's turn), status lines.
 func (s *Session) beginsRun(ev *Event, mode Mode) bool {
+	if ev.Parent != "" {
+		if _, open := s.tools[ev.Parent]; open {
+			return false
+		}
+	}
 	switch ev.Kind {
 	case KindMessageStart, KindResult:
 		return true

@@ -618,6 +618,17 @@ func TestResultText(t *testing.T) {
 			answer: "started",
 		},
 		{
+			// A Codex sub-agent thread outliving its parent's turn.
+			name: "work under a call still running after the result does not begin a run",
+			in: []Event{toolStart("spawn", "spawn_agent"), msgStart("m1"), delta("m1", 0, "started"), msgStop("m1"),
+				result(true, "started"), Event{Kind: KindMessageStart, Message: "sub", Parent: "spawn", Role: RoleAssistant},
+				Event{Kind: KindTextDelta, Message: "sub", Parent: "spawn", Text: "child done"}, msgStop("sub"),
+				Event{Kind: KindToolStart, ID: "t2", Name: "Bash", Parent: "spawn"}, toolEnd("t2", ToolOK, ""), toolEnd("spawn", ToolOK, "")},
+			want: []string{`result true "started"`, "start sub", `text.delta sub/0 "child done"`, "stop sub",
+				"tool.start t2 Bash", `tool.end t2 ok ""`, `tool.end spawn ok ""`},
+			answer: "started",
+		},
+		{
 			name:   "result text already shown is not shown again",
 			in:     []Event{msgStart("m1"), delta("m1", 0, "All done."), msgStop("m1"), result(true, "All done.")},
 			want:   []string{`result true "All done."`},

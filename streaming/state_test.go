@@ -5,11 +5,10 @@ import (
 	"testing"
 )
 
-// stateUser records what the session's state says at each event.
+// stateUser is a handler that reads the session's state (fn, at each event).
 type stateUser struct {
-	st   State
-	seen []string
-	fn   func(u *stateUser, ev *Event)
+	st State
+	fn func(u *stateUser, ev *Event)
 }
 
 func (u *stateUser) UseState(st State) { u.st = st }

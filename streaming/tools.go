@@ -26,21 +26,31 @@ type Call struct {
 
 	agent  string
 	seq    uint64
-	output text // the output so far (kept once, appended)
+	output *text // the output so far (kept once, appended; nil: none yet)
 }
 
 // Output is the call's output so far.
-func (c *Call) Output() string { return c.output.String() }
+func (c *Call) Output() string {
+	if c.output == nil {
+		return ""
+	}
+	return c.output.String()
+}
 
 // OutputLen is the length of the call's output so far.
-func (c *Call) OutputLen() int { return c.output.Len() }
+func (c *Call) OutputLen() int {
+	if c.output == nil {
+		return 0
+	}
+	return c.output.Len()
+}
 
 // OutputTail is the last n bytes of the call's output so far (fewer when
 // it is shorter), without joining the rest.
 func (c *Call) OutputTail(n int) string {
-	l := c.output.Len()
+	l := c.OutputLen()
 	if n >= l {
-		return c.output.String()
+		return c.Output()
 	}
 	return c.output.slice(l-n, l)
 }
@@ -95,7 +105,6 @@ func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *
 			t.Depth = p.Depth + 1
 		}
 	}
-	t.output.pool = &s.pool
 	s.tools[t.ID] = t
 	return t
 }
@@ -130,7 +139,10 @@ func (s *Session) toolOutput(ev *Event, mode Mode) error {
 	if err != nil {
 		return err
 	}
-	delta, revised := s.merge(&t.output, mode, ev.Text, ev.Line)
+	if t.output == nil {
+		t.output = &text{pool: &s.pool}
+	}
+	delta, revised := s.merge(t.output, mode, ev.Text, ev.Line)
 	if revised {
 		// Tool output cannot be taken back on screen: show what follows.
 		s.stats.Revisions++
@@ -158,7 +170,7 @@ func (s *Session) toolEnd(ev *Event) error {
 	s.ev = *ev
 	e := &s.ev
 	if e.Output == "" {
-		e.Output = t.output.String()
+		e.Output = t.Output()
 	}
 	if e.Name == "" {
 		e.Name = t.Name
@@ -189,7 +201,9 @@ func (s *Session) toolEnd(ev *Event) error {
 func (s *Session) endTool(t *Call) {
 	delete(s.tools, t.ID)
 	s.ended.put(t.ID, struct{}{})
-	t.output.release()
+	if t.output != nil {
+		t.output.release()
+	}
 	t.Edits, t.Mark = nil, nil
 }
 
@@ -201,7 +215,7 @@ func (s *Session) closeTools(line int) error {
 	}
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
-			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.output.String()}
+			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.Output()}
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)
 		if err != nil {

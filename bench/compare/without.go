@@ -37,6 +37,11 @@ var pieces = map[string]piece{
 	"region": {edits: []edit{
 		{"internal/input/region_mmap.go", "func reserve(size int) ([]byte, error) {", "func reserve(size int) ([]byte, error) {\n\tif true {\n\t\treturn nil, unix.ENOMEM\n\t}"},
 	}},
+	// streaming's pool of text pieces: the pieces of texts let go are
+	// not kept for the next texts (every text allocates its own).
+	"pool": {edits: []edit{
+		{"streaming/blocktext.go", "ok && p.n+cap(c) <= piecesMax {", "false && ok && p.n+cap(c) <= piecesMax {"},
+	}},
 	// cmd's tuneGC: GOGC 200 for pretty and html, the 64 MiB soft limit.
 	"gc": {env: []string{"GOGC=100", "GOMEMLIMIT=off"}},
 }

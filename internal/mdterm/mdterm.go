@@ -13,12 +13,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/mddepth"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
@@ -61,6 +63,9 @@ func Render(src []byte, width int, color bool) []termwrap.Line {
 		s := strings.Join(strings.Fields(string(src)), " ")
 		return termwrap.Wrap(s, width)
 	}
+	// Containers nested beyond mddepth.Max are text: parse and layout
+	// stay linear however deep the text nests.
+	src = mddepth.Limit(src, mddepth.Max)
 	doc := parse(src)
 	r := &renderer{src: src, color: color}
 	return r.blocks(nil, doc, width)
@@ -97,6 +102,78 @@ func plainProse(src []byte) bool {
 type renderer struct {
 	src   []byte
 	color bool
+	// levels are the prefixes of the containers being rendered, the
+	// outermost first: each row is given them once, when it is made (a
+	// row copied once per level would cost the depth squared).
+	levels []level
+}
+
+// level is a container's prefix: first before its first row, rest before
+// the others (both of width w).
+type level struct {
+	first, rest           string
+	w                     int
+	firstBlank, restBlank bool // nothing but spaces
+	used                  bool // its first row is made
+}
+
+// push opens a container whose rows go after first, then rest; pop
+// closes it.
+func (r *renderer) push(first, rest string) {
+	blank := func(p string) bool { return strings.TrimSpace(termwrap.Strip(p)) == "" }
+	r.levels = append(r.levels, level{first: first, rest: rest, w: termwrap.Width(first), firstBlank: blank(first), restBlank: blank(rest)})
+}
+
+func (r *renderer) pop() { r.levels = r.levels[:len(r.levels)-1] }
+
+// prefix gives the rows of ls the open containers' prefixes. An empty row
+// takes them only up to the innermost that shows something (a quote's
+// bar), so that it ends in no blanks.
+func (r *renderer) prefix(ls []termwrap.Line) {
+	if len(r.levels) == 0 {
+		return
+	}
+	var b strings.Builder
+	for i, l := range ls {
+		upto := len(r.levels)
+		if l.S == "" {
+			for upto > 0 {
+				lv := &r.levels[upto-1]
+				if lv.used && !lv.restBlank || !lv.used && !lv.firstBlank {
+					break
+				}
+				upto--
+			}
+		}
+		b.Reset()
+		w := l.W
+		for k := range r.levels {
+			lv := &r.levels[k]
+			if k < upto {
+				if lv.used {
+					b.WriteString(lv.rest)
+				} else {
+					b.WriteString(lv.first)
+				}
+				w += lv.w
+			}
+			lv.used = true
+		}
+		if upto == 0 {
+			ls[i] = termwrap.Line{}
+			continue
+		}
+		b.WriteString(l.S)
+		ls[i] = termwrap.Line{S: b.String(), W: w}
+	}
+}
+
+// put appends rows made here (not by a container of their own).
+func (r *renderer) put(dst []termwrap.Line, ls ...termwrap.Line) []termwrap.Line {
+	start := len(dst)
+	dst = append(dst, ls...)
+	r.prefix(dst[start:])
+	return dst
 }
 
 func (r *renderer) style(on, s, off string) string {
@@ -118,7 +195,7 @@ func (r *renderer) blocks(dst []termwrap.Line, n ast.Node, width int) []termwrap
 	first := true
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if !first && !tight {
-			dst = append(dst, termwrap.Line{})
+			dst = r.put(dst, termwrap.Line{})
 		}
 		first = false
 		dst = r.block(dst, c, width)
@@ -127,6 +204,38 @@ func (r *renderer) blocks(dst []termwrap.Line, n ast.Node, width int) []termwrap
 }
 
 func (r *renderer) block(dst []termwrap.Line, n ast.Node, width int) []termwrap.Line {
+	width = max(width, 1) // (nested deep in a narrow row, the prefixes take it all)
+	switch n := n.(type) {
+	case *ast.Blockquote:
+		bar := "┃ "
+		if !r.color {
+			bar = "> "
+		}
+		bar = r.style(sgrDim, bar, termwrap.Reset)
+		r.push(bar, bar)
+		dst = r.blocks(dst, n, width-2)
+		r.pop()
+		return dst
+	case *ast.List:
+		return r.list(dst, n, width)
+	case *ast.CodeBlock:
+		r.push("  ", "  ")
+		dst = r.put(dst, Code(r.rawLines(n), "", width-2, r.color)...)
+		r.pop()
+		return dst
+	}
+	if len(r.levels) > 0 {
+		start := len(dst)
+		dst = r.leaf(dst, n, width)
+		r.prefix(dst[start:])
+		return dst
+	}
+	return r.leaf(dst, n, width)
+}
+
+// leaf renders a block that holds no other (or, for a kind not known
+// here, its children).
+func (r *renderer) leaf(dst []termwrap.Line, n ast.Node, width int) []termwrap.Line {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
 		return r.wrapLines(dst, r.inline(n), width)
@@ -167,24 +276,18 @@ func (r *renderer) block(dst []termwrap.Line, n ast.Node, width int) []termwrap.
 			}
 		}
 		return append(dst, CodeBlock(r.rawLines(n), f, width, r.color, true, true)...)
-	case *ast.CodeBlock:
-		return r.indent(dst, Code(r.rawLines(n), "", width-2, r.color), "  ", "  ")
-	case *ast.Blockquote:
-		bar := "┃ "
-		if !r.color {
-			bar = "> "
-		}
-		inner := r.blocks(nil, n, width-2)
-		return r.indent(dst, inner, r.style(sgrDim, bar, termwrap.Reset), r.style(sgrDim, bar, termwrap.Reset))
-	case *ast.List:
-		return r.list(dst, n, width)
 	case *ast.HTMLBlock:
 		return r.wrapLines(dst, strings.TrimRight(r.rawLines(n), "\n"), width)
 	case *east.Table:
 		return r.table(dst, n, width)
 	}
 	if n.HasChildren() {
-		return r.blocks(dst, n, width)
+		// (prefixed by the blocks it holds, not again here)
+		levels := r.levels
+		r.levels = nil
+		dst = r.blocks(dst, n, width)
+		r.levels = levels
+		return dst
 	}
 	return r.wrapLines(dst, strings.TrimRight(r.rawLines(n), "\n"), width)
 }
@@ -246,7 +349,7 @@ func (r *renderer) list(dst []termwrap.Line, n *ast.List, width int) []termwrap.
 	i := 0
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if i > 0 && !n.IsTight {
-			dst = append(dst, termwrap.Line{})
+			dst = r.put(dst, termwrap.Line{})
 		}
 		m := markers[i]
 		if n.IsOrdered() {
@@ -254,11 +357,13 @@ func (r *renderer) list(dst []termwrap.Line, n *ast.List, width int) []termwrap.
 		} else {
 			m = r.style(sgrDim, m, termwrap.Reset) + strings.Repeat(" ", mw-termwrap.Width(markers[i]))
 		}
-		inner := r.blocks(nil, c, width-mw-1)
-		if len(inner) == 0 {
-			inner = []termwrap.Line{{}}
+		r.push(m+" ", strings.Repeat(" ", mw+1))
+		start := len(dst)
+		dst = r.blocks(dst, c, width-mw-1)
+		if len(dst) == start {
+			dst = r.put(dst, termwrap.Line{})
 		}
-		dst = r.indent(dst, inner, m+" ", strings.Repeat(" ", mw+1))
+		r.pop()
 		i++
 	}
 	return dst
@@ -281,7 +386,14 @@ func (r *renderer) inlines(b *strings.Builder, n ast.Node) {
 func (r *renderer) inlineNode(b *strings.Builder, n ast.Node) {
 	switch n := n.(type) {
 	case *ast.Text:
-		b.Write(n.Segment.Value(r.src))
+		if seg := n.Segment.Value(r.src); r.color && bytes.IndexByte(seg, '\\') >= 0 {
+			// With colour the markers give way to styles, and a
+			// backslash that keeps a character from being one goes too
+			// ("\\*" is a '*'; so is what mddepth made text).
+			b.Write(util.UnescapePunctuations(seg))
+		} else {
+			b.Write(seg)
+		}
 		switch {
 		case n.HardLineBreak():
 			b.WriteByte('\n')

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/mddepth"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/yuin/goldmark/text"
 )
@@ -111,10 +112,35 @@ func FuzzNoTableParser(f *testing.F) {
 		if strings.IndexByte(src, '|') >= 0 || plainProse([]byte(src)) {
 			return // (plain prose skips goldmark: TestPlainProse)
 		}
-		full := &renderer{src: []byte(src)}
-		want := plain(full.blocks(nil, md.Parser().Parse(text.NewReader([]byte(src))), 20))
+		lim := mddepth.Limit([]byte(src), mddepth.Max) // (as Render does)
+		full := &renderer{src: lim}
+		want := plain(full.blocks(nil, md.Parser().Parse(text.NewReader(lim)), 20))
 		if got := plain(Render([]byte(src), 20, false)); got != want {
 			t.Fatalf("%q: %q, with the table extension %q", src, got, want)
+		}
+	})
+}
+
+// FuzzRender lays out arbitrary markdown at an arbitrary width: no panic,
+// and every row measured as it is (W is its width in cells: what the
+// live renderer counts rows and cuts them by), with colour and without;
+// nesting of any depth included (beyond mddepth.Max it is text).
+func FuzzRender(f *testing.F) {
+	f.Add(sample, uint8(30))
+	f.Add(strings.Repeat("> ", 40)+"deep\n"+strings.Repeat("- ", 40)+"x\n", uint8(20))
+	f.Add("- a\n  > b\n  > - c\n    ```\n    code\n    ```\n", uint8(9))
+	f.Add("| a | b |\n|---|---|\n| 1 | 2 |\n", uint8(1))
+	f.Fuzz(func(t *testing.T, src string, width uint8) {
+		if len(src) > 1<<14 {
+			return
+		}
+		w := int(width)%120 + 1
+		for _, colour := range []bool{false, true} {
+			for _, l := range Render([]byte(src), w, colour) {
+				if got := termwrap.Width(l.S); got != l.W {
+					t.Fatalf("row %q: W %d, %d cells", l.S, l.W, got)
+				}
+			}
 		}
 	})
 }
@@ -138,5 +164,23 @@ func TestCodeBlockLanguage(t *testing.T) {
 	}
 	if want := []string{"Intro.", "", "```go title=main.go", "func main() {}", "```"}; !slices.Equal(plain, want) {
 		t.Errorf("without colour: %q, want %q", plain, want)
+	}
+}
+
+// With colour a backslash escape shows the character it escapes (the
+// markers give way to styles; so does the backslash that keeps one from
+// being a marker), as the nesting made text beyond mddepth.Max does;
+// without colour the text stays as written.
+func TestEscapesWithColour(t *testing.T) {
+	src := []byte("a \\*b\\* \\# c\n")
+	if got := plain(Render(src, 40, true)); got != "a *b* # c\n" {
+		t.Errorf("with colour: %q", got)
+	}
+	if got := plain(Render(src, 40, false)); got != "a \\*b\\* \\# c\n" {
+		t.Errorf("without colour: %q", got)
+	}
+	deep := strings.Repeat("> ", mddepth.Max+3) + "deep\n"
+	if got := plain(Render([]byte(deep), 200, true)); !strings.HasSuffix(got, "┃ > > > deep\n") {
+		t.Errorf("beyond the cap: %q", got)
 	}
 }

@@ -151,6 +151,10 @@ func (r Result) Dump() string {
 		if e.Kind == streaming.KindResult {
 			fmt.Fprintf(&b, " ok=%v turns=%d", e.OK, e.Turns)
 		}
+		if len(e.Models) > 0 {
+			fmt.Fprintf(&b, " models=%q", e.Models)
+		}
+		add("origin", e.Origin)
 		if e.Kind == streaming.KindError {
 			fmt.Fprintf(&b, " fatal=%v", e.Fatal)
 		}

@@ -12,11 +12,13 @@ import (
 // Claude Code keeps one transcript per session in
 // <config>/projects/<project dir>/<session id>.jsonl, where <config> is
 // $CLAUDE_CONFIG_DIR, else ~/.claude (and ~/.config/claude on some
-// installs), and <project dir> is the session's directory with every
-// character other than a letter or digit turned into "-", cut at 200
-// characters with a hash added when longer. Subagent transcripts
-// (agent-*.jsonl beside it, or in <session id>/subagents/) are not
-// sessions of their own.
+// installs), and <project dir> is the session's directory (symbolic links
+// resolved, in Unicode's composed form, NFC) with every UTF-16 code unit
+// other than an ASCII letter or digit turned into "-" (JavaScript's
+// replace(/[^a-zA-Z0-9]/g, "-")): "/tmp/café" is "-tmp-caf-", "/tmp/项目"
+// "-tmp---", an emoji two dashes. A name over 200 characters is cut there
+// and given a hash. Subagent transcripts (agent-*.jsonl beside it, or in
+// <session id>/subagents/) are not sessions of their own.
 //
 // The name is lossy ("/a/b.c" and "/a/b-c" share one), so the directory a
 // transcript records (its first "cwd") decides.
@@ -40,12 +42,18 @@ func claudeRoots(o Options) []string {
 	return append(roots, filepath.Join(cfg, "claude", "projects"))
 }
 
-// claudeDirName is the project directory name Claude Code gives dir.
+// claudeDirName is the project directory name Claude Code gives dir: one
+// "-" per UTF-16 code unit of anything but an ASCII letter or digit.
 func claudeDirName(dir string) string {
-	b := []byte(dir)
-	for i, c := range b {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			b[i] = '-'
+	b := make([]byte, 0, len(dir))
+	for _, r := range dir {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+			b = append(b, byte(r))
+		case r > 0xFFFF:
+			b = append(b, "--"...) // a surrogate pair
+		default:
+			b = append(b, '-') // (invalid UTF-8 too: one U+FFFD)
 		}
 	}
 	return string(b)
@@ -59,10 +67,19 @@ func claudeCandidates(o Options) ([]candidate, []string) {
 	}
 	describe := func(c *candidate) (Session, bool) { return describeClaude(o, c) }
 	for _, root := range claudeRoots(o) {
-		for _, n := range claudeNames(o, root) {
-			dir := filepath.Join(root, n)
-			searched = append(searched, dir)
-			cands = append(cands, files(Claude, dir, keep, describe)...)
+		seen := map[string]bool{}
+		for level := range o.want().dirs {
+			for _, n := range claudeNamesAt(o, root, level) {
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+				dir := filepath.Join(root, n)
+				if level == 0 {
+					searched = append(searched, dir)
+				}
+				cands = append(cands, files(Claude, dir, level, keep, describe)...)
+			}
 		}
 	}
 	return cands, searched
@@ -70,9 +87,17 @@ func claudeCandidates(o Options) ([]candidate, []string) {
 
 // claudeNames are the project folders under root that may hold Dir's
 // transcripts (every one with All), each once.
-func claudeNames(o Options, root string) []string {
+func claudeNames(o Options, root string) []string { return claudeNamesAt(o, root, 0) }
+
+// claudeNamesAt are the project folders under root that may hold the
+// transcripts of the wanted directory of level (every one with All, at
+// level 0), each once.
+func claudeNamesAt(o Options, root string, level int) []string {
 	var names []string
 	if o.All {
+		if level > 0 {
+			return nil
+		}
 		ents, _ := os.ReadDir(root)
 		for _, e := range ents {
 			if e.IsDir() {
@@ -81,17 +106,20 @@ func claudeNames(o Options, root string) []string {
 		}
 		return names
 	}
-	if n := o.getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); n != "" && !strings.ContainsAny(n, `/\`) && n != "." && n != ".." {
+	if n := o.getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); level == 0 && n != "" && !strings.ContainsAny(n, `/\`) && n != "." && n != ".." {
 		names = append(names, n)
 	}
-	for _, d := range o.dirs() {
+	var ents []os.DirEntry
+	for _, d := range o.want().spellings[level] {
 		n := claudeDirName(d)
 		if len(n) <= claudeMaxName {
 			names = append(names, n)
 			continue
 		}
 		// Cut and given a hash: every directory with the same start.
-		ents, _ := os.ReadDir(root)
+		if ents == nil {
+			ents, _ = os.ReadDir(root)
+		}
 		for _, e := range ents {
 			if e.IsDir() && strings.HasPrefix(e.Name(), n[:claudeMaxName]) {
 				names = append(names, e.Name())
@@ -116,6 +144,7 @@ func describeClaude(o Options, c *candidate) (Session, bool) {
 	defer h.close()
 	var fallback string // a slash command, a queued prompt or a summary title
 	seenRecord := false
+	records := false // a record of a transcript was read (not junk)
 	for {
 		line, ok := h.next()
 		if !ok {
@@ -124,6 +153,9 @@ func describeClaude(o Options, c *candidate) (Session, bool) {
 		r, ok := record(line)
 		if !ok {
 			continue
+		}
+		if !records {
+			records = claudeRecord(r)
 		}
 		if s.Started.IsZero() {
 			s.Started = parseTime(r.Get("timestamp").String())
@@ -167,13 +199,31 @@ func describeClaude(o Options, c *candidate) (Session, bool) {
 			break
 		}
 	}
-	if s.Cwd != "" && !o.isDir(s.Cwd) {
+	if !records {
 		return s, false
+	}
+	if s.Cwd != "" {
+		// The directory it records decides (the folder's name is lossy).
+		if s.level = o.levelOf(s.Cwd); s.level < 0 {
+			return s, false
+		}
 	}
 	if s.Prompt == "" {
 		s.Prompt = oneLine(fallback)
 	}
 	return s, true
+}
+
+// claudeRecord reports that a line is a transcript's record, not junk
+// that happens to start with "{": it has one of the keys every record
+// has one of, before its bulk (a line cut at the reading budget too).
+func claudeRecord(r gjson.Result) bool {
+	for _, k := range []string{"type", "parentUuid", "sessionId", "uuid", "leafUuid", "messageId"} {
+		if r.Get(k).Exists() {
+			return true
+		}
+	}
+	return false
 }
 
 // claudeText is the text of a message's content: a string, or its text

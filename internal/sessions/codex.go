@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,10 +36,18 @@ func codexCandidates(o Options) ([]candidate, []string) {
 	}
 	describe := func(c *candidate) (Session, bool) { return describeCodex(o, c) }
 	var cands []candidate
-	// WalkDir does not follow symbolic links to directories.
-	filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+	// The start is followed when it is a symbolic link (a sessions folder
+	// kept elsewhere); WalkDir follows none below it, so a link loop in
+	// it is never entered.
+	start := root
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			start = r
+		}
+	}
+	filepath.WalkDir(start, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
-			if e != nil && e.IsDir() && path != root {
+			if e != nil && e.IsDir() && path != start {
 				return fs.SkipDir
 			}
 			return nil
@@ -47,7 +56,7 @@ func codexCandidates(o Options) ([]candidate, []string) {
 		if !e.Type().IsRegular() || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
 			return nil
 		}
-		if c, ok := fileCandidate(Codex, path, e, describe); ok {
+		if c, ok := fileCandidate(Codex, path, -1, e, describe); ok {
 			cands = append(cands, c)
 		}
 		return nil
@@ -64,6 +73,18 @@ func describeCodex(o Options, c *candidate) (Session, bool) {
 		return s, false
 	}
 	defer h.close()
+	// The first line may be tens of kilobytes (the instructions), and its
+	// directory comes early: most rollouts are another directory's, told
+	// from the line's first kilobytes.
+	if start, ok := record(h.peek()); ok {
+		meta := start
+		if start.Get("type").String() == "session_meta" {
+			meta = start.Get("payload")
+		}
+		if cwd := meta.Get("cwd"); cwd.Type == gjson.String && o.levelOf(cwd.String()) < 0 {
+			return s, false
+		}
+	}
 	line, ok := h.next()
 	if !ok {
 		return s, false
@@ -77,7 +98,7 @@ func describeCodex(o Options, c *candidate) (Session, bool) {
 		meta = first.Get("payload")
 	}
 	s.Cwd = meta.Get("cwd").String()
-	if !o.isDir(s.Cwd) {
+	if s.level = o.levelOf(s.Cwd); s.level < 0 {
 		return s, false
 	}
 	if meta.Get("parent_thread_id").String() != "" || meta.Get("thread_source").String() == "subagent" ||

@@ -35,10 +35,11 @@ func geminiDir(o Options) string {
 	return filepath.Join(o.Home, ".gemini")
 }
 
-// geminiProjectIDs are the names Dir's folder may have under tmp/.
+// geminiProjectIDs are the names Dir's folder may have under tmp/ (every
+// folder's with All).
 func geminiProjectIDs(o Options, gdir string) []string {
-	var ids []string
 	if o.All {
+		var ids []string
 		ents, _ := os.ReadDir(filepath.Join(gdir, "tmp"))
 		for _, e := range ents {
 			if e.IsDir() {
@@ -47,37 +48,54 @@ func geminiProjectIDs(o Options, gdir string) []string {
 		}
 		return ids
 	}
-	add := func(id string) {
-		if id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !slices.Contains(ids, id) {
-			ids = append(ids, id)
+	return geminiLevelIDs(o, gdir)[0]
+}
+
+// geminiLevelIDs are the names the wanted directories' folders may have
+// under tmp/, by level.
+func geminiLevelIDs(o Options, gdir string) [][]string {
+	w := o.want()
+	ids := make([][]string, len(w.spellings))
+	seen := map[string]bool{}
+	add := func(level int, id string) {
+		if id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !seen[id] {
+			seen[id] = true
+			ids[level] = append(ids[level], id)
 		}
 	}
-	registered := false
+	registered := make([]bool, len(ids))
 	var reg struct {
 		Projects map[string]string `json:"projects"`
 	}
 	if b, err := readSmall(filepath.Join(gdir, "projects.json")); err == nil && json.Unmarshal(b, &reg) == nil {
-		for _, d := range o.dirs() {
-			if id := reg.Projects[d]; id != "" {
-				add(id)
-				registered = true
+		for level, sp := range w.spellings {
+			for _, d := range sp {
+				if id := reg.Projects[d]; id != "" {
+					add(level, id)
+					registered[level] = true
+				}
 			}
 		}
 	}
-	for _, d := range o.dirs() {
-		sum := sha256.Sum256([]byte(d))
-		add(hex.EncodeToString(sum[:]))
+	for level, sp := range w.spellings {
+		for _, d := range sp {
+			sum := sha256.Sum256([]byte(d))
+			add(level, hex.EncodeToString(sum[:]))
+		}
 	}
-	if !registered {
-		// Not in the registry (yet): the folder that says it is Dir's.
+	if slices.Contains(registered, false) {
+		// Not in the registry (yet): the folder that says it is the
+		// directory's.
 		tmp := filepath.Join(gdir, "tmp")
 		ents, _ := os.ReadDir(tmp)
 		for _, e := range ents {
 			if !e.IsDir() {
 				continue
 			}
-			if b, err := readSmall(filepath.Join(tmp, e.Name(), ".project_root")); err == nil && o.isDir(strings.TrimSpace(string(b))) {
-				add(e.Name())
+			if b, err := readSmall(filepath.Join(tmp, e.Name(), ".project_root")); err == nil {
+				if level := o.levelOf(strings.TrimSpace(string(b))); level >= 0 && !registered[level] {
+					add(level, e.Name())
+				}
 			}
 		}
 	}
@@ -108,10 +126,18 @@ func geminiCandidates(o Options) ([]candidate, []string) {
 	describe := func(c *candidate) (Session, bool) { return describeGemini(c) }
 	var cands []candidate
 	var searched []string
-	for _, id := range geminiProjectIDs(o, gdir) {
-		dir := filepath.Join(gdir, "tmp", id, "chats")
-		searched = append(searched, dir)
-		cands = append(cands, files(Gemini, dir, keep, describe)...)
+	levels := [][]string{geminiProjectIDs(o, gdir)}
+	if !o.All {
+		levels = geminiLevelIDs(o, gdir)
+	}
+	for level, ids := range levels {
+		for _, id := range ids {
+			dir := filepath.Join(gdir, "tmp", id, "chats")
+			if level == 0 {
+				searched = append(searched, dir)
+			}
+			cands = append(cands, files(Gemini, dir, level, keep, describe)...)
+		}
 	}
 	return cands, searched
 }

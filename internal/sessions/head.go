@@ -30,7 +30,26 @@ type head struct {
 }
 
 // heads are reused from file to file: a listing reads thousands.
-var heads = sync.Pool{New: func() any { return &head{r: bufio.NewReaderSize(nil, 32<<10)} }}
+// (Reads of 4 KiB: most of what is wanted is in a file's first
+// kilobytes, and a listing reads thousands of files.)
+var heads = sync.Pool{New: func() any { return &head{r: bufio.NewReaderSize(nil, headChunk)} }}
+
+// headChunk is the size of one read.
+const headChunk = 4 << 10
+
+// peek returns the start of the next line, up to headChunk bytes of it,
+// without reading past it: enough to tell, often, that the rest is not
+// wanted. It is valid until the next call.
+func (h *head) peek() []byte {
+	if h.left <= 0 || h.n >= headLines {
+		return nil
+	}
+	b, _ := h.r.Peek(min(headChunk, h.left))
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return b
+}
 
 func openHead(path string) (*head, error) {
 	f, err := os.Open(path)

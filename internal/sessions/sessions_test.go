@@ -262,7 +262,8 @@ func TestGeminiShortProjectIDs(t *testing.T) {
 func TestBoundedReading(t *testing.T) {
 	h := newHome(t)
 	proj := "/work/proj"
-	pad := jsonl(m{"type": "file-history-snapshot", "snapshot": m{"pad": strings.Repeat("p", headBytes)}})
+	// (by hand: Claude Code writes the type first)
+	pad := `{"type":"file-history-snapshot","messageId":"m","snapshot":{"pad":"` + strings.Repeat("p", headBytes) + `"}}` + "\n"
 	h.write(".claude/projects/-work-proj/late.jsonl", pad+claudeFile(proj, "late", "too far"), 1)
 	// (written by hand: the writer puts id and cwd before the instructions)
 	meta := `{"timestamp":"2026-11-22T10:00:00.000Z","type":"session_meta","payload":{"id":"big","cwd":"` + proj +

@@ -75,7 +75,10 @@ func RuneWidth(r rune) int { return cellCond.RuneWidth(r) }
 // grapheme clusters. At least one cluster is taken when s is not empty, so
 // a glyph wider than avail cannot stall wrapping.
 func Fit(s string, avail int) (n, w int) {
-	a := ASCIIPrefix(s)
+	avail = max(avail, 1)
+	// (Only as far as a row can reach: a word of megabytes is cut into
+	// rows one Fit at a time.)
+	a := ASCIIPrefix(s[:min(len(s), avail+1)])
 	if a >= avail && (len(s) == avail || s[avail] < 0x80) {
 		return avail, avail
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -186,5 +187,28 @@ func TestWrapPlainRandom(t *testing.T) {
 	}
 	if taken < 5000 {
 		t.Fatalf("wrapPlain took only %d texts", taken)
+	}
+}
+
+// A word of megabytes (a minified line, a run of '>' left of a quote too
+// deep) is cut into rows in time in proportion to its length: each row's
+// Fit looks at one row's worth of it, not at the rest of the word (a word
+// of 200,000 bytes took 1.6 s).
+func TestLongWordLinear(t *testing.T) {
+	timeOf := func(n int) time.Duration {
+		s := strings.Repeat(">", n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			if rows := Wrap(s, 36); len(rows) != (n+35)/36 {
+				t.Fatalf("%d rows for %d cells", len(rows), n)
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := timeOf(20_000), timeOf(320_000)
+	if ratio := float64(large) / float64(max(small, 100*time.Microsecond)); ratio > 64 {
+		t.Errorf("%v for 20,000 bytes, %v for 320,000 (×%.0f for ×16)", small, large, ratio)
 	}
 }

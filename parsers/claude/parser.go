@@ -68,6 +68,15 @@ type parser struct {
 	blocks   []string          // scratch: the content blocks of a frame
 	line     *parsers.Line     // the line being parsed (nil outside Parse)
 	names    []string          // scratch: tool names of an init line
+
+	// Why a run begins (claude.md "New in this pass"), said once as a
+	// status line of the run.
+	cleared     string // the session a /clear ended (conversation_reset), said with the next init
+	resetSeen   bool   // a conversation_reset is waiting for its init
+	afterResult bool   // a result ended the last run and no init came since
+	taskNote    string // a task notification after that result: the next run is its turn
+	autoSaid    bool   // the current run was said to be started by a task notification
+	origin      string // what began the current run, when no prompt did (Event.Origin)
 }
 
 func newParser() *parser {
@@ -82,7 +91,14 @@ func newParser() *parser {
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit
 	p.line = l
-	switch l.Str("type") {
+	typ := l.Str("type")
+	if p.resetSeen && !(typ == "system" && l.Str("subtype") == "init") {
+		// A /clear whose new init does not follow: said where it came.
+		if err := p.sayCleared(); err != nil {
+			return err
+		}
+	}
+	switch typ {
 	case "system":
 		return p.system(l)
 	case "assistant":
@@ -114,6 +130,11 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 func (p *parser) Finish(emit parsers.Emit) error {
 	p.out.Emit = emit
 	p.line = nil
+	if p.resetSeen {
+		if err := p.sayCleared(); err != nil {
+			return err
+		}
+	}
 	for _, m := range p.open {
 		if err := p.flushTools(m); err != nil {
 			return err

@@ -469,7 +469,7 @@ func TestSystemAndOtherTypes(t *testing.T) {
 		"Bash still running (60s)":                                                  streaming.LevelVerbose,
 		"control request: interrupt":                                                streaming.LevelVerbose,
 		"control request failed: no such request":                                   streaming.LevelWarning,
-		"conversation reset (new conversation conv-2)":                              streaming.LevelInfo,
+		"new conversation after /clear (the last session was s-08)":                 streaming.LevelInfo, // (no init follows it here)
 	} {
 		if levels[text] != lvl {
 			t.Errorf("status %q: level %q, want %q (have %v)", text, levels[text], lvl, levels)

@@ -21,6 +21,24 @@ func (p *parser) result(l *parsers.Line) error {
 	if err := p.denials(l); err != nil {
 		return err
 	}
+	origin := l.Path("origin.kind").String()
+	switch {
+	case origin == "" && l.Str("local_command") == "clear":
+		origin = streaming.OriginClear
+	case origin == "":
+		origin = p.origin
+	}
+	if origin == streaming.OriginTaskNotification && !p.autoSaid {
+		// A turn the CLI started by itself, with no init of its own.
+		about := ""
+		if p.taskNote != "" {
+			about = " (" + p.taskNote + ")"
+		}
+		if err := p.out.Status("turn started by a background task's notification"+about+", not by a prompt", streaming.LevelInfo); err != nil {
+			return err
+		}
+	}
+	p.autoSaid, p.afterResult, p.taskNote, p.origin = false, true, "", ""
 	ok, reason := outcome(l)
 	if ok && p.apiErr != "" {
 		ok, reason = false, parsers.Clip(p.apiErr, 300)
@@ -36,7 +54,7 @@ func (p *parser) result(l *parsers.Line) error {
 		}
 	}
 	p.out.Ev = streaming.Event{Kind: streaming.KindResult, OK: ok, Reason: reason, Text: text,
-		DurationMS: l.Get("duration_ms").Int(), Turns: int(l.Get("num_turns").Int())}
+		DurationMS: l.Get("duration_ms").Int(), Turns: int(l.Get("num_turns").Int()), Origin: origin}
 	if u, has := resultUsage(l); has {
 		p.out.Ev.Usage = &u
 	}

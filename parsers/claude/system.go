@@ -60,21 +60,26 @@ func (p *parser) system(l *parsers.Line) error {
 		}
 		return p.out.Status(text, streaming.LevelVerbose)
 	case "task_updated":
+		// Bookkeeping: its task_notification says how the task ended.
 		st := l.Path("patch.status").String()
-		level := streaming.LevelVerbose
-		if st == "failed" || st == "killed" {
-			level = streaming.LevelWarning
-		}
-		return p.out.Status(strings.TrimSpace("task "+l.Str("task_id")+" "+st), level)
+		return p.out.Status(strings.TrimSpace("task "+l.Str("task_id")+" "+st), streaming.LevelVerbose)
 	case "task_notification":
+		// A task that ended, often after the run's result: a background
+		// task the CLI stops when the session ends is "stopped" or
+		// "killed", bookkeeping; only a failure is a warning. After a
+		// result it starts the next turn (sayWhy).
 		st := l.Str("status")
 		level := streaming.LevelVerbose
-		if st != "" && st != "completed" {
+		if st == "failed" || st == "error" {
 			level = streaming.LevelWarning
 		}
+		about := oneLine(firstOf(l.Str("summary"), l.Str("description")))
 		text := "task " + firstOf(st, "finished")
-		if s := oneLine(firstOf(l.Str("summary"), l.Str("description"))); s != "" {
-			text += ": " + s
+		if about != "" {
+			text += ": " + about
+		}
+		if p.afterResult {
+			p.taskNote = strings.Clone(firstOf(about, "task "+l.Str("task_id")))
 		}
 		return p.out.Status(text, level)
 	case "background_tasks_changed":
@@ -145,6 +150,11 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 	p.out.Ev = streaming.Event{Kind: streaming.KindSessionStart, SessionID: sid,
 		Model: l.Str("model"), CWD: l.Str("cwd"), Tools: tools}
 	if err := p.out.Push(); err != nil {
+		return err
+	}
+	afterResult := p.afterResult
+	p.afterResult = false
+	if err := p.sayWhy(afterResult); err != nil {
 		return err
 	}
 	for e := elements(l, l.Get("mcp_servers")); e.Next(); {
@@ -324,12 +334,40 @@ func (p *parser) toolProgress(l *parsers.Line) error {
 	return p.out.Status(fmt.Sprintf("%s still running (%s)", name, seconds(float64(el))), streaming.LevelVerbose)
 }
 
+// conversationReset is /clear in a stream-json session: the conversation
+// of session_id ends, and a new init with a new session id follows (its
+// new_conversation_id is not that id). The new run says why it began.
 func (p *parser) conversationReset(l *parsers.Line) error {
-	text := "conversation reset"
-	if id := l.Str("new_conversation_id"); id != "" {
-		text += " (new conversation " + id + ")"
+	p.cleared, p.resetSeen = strings.Clone(l.Str("session_id")), true
+	return nil
+}
+
+// sayCleared says that a run began with /clear: after the new run's
+// session.start, or where the reset came when no init follows it.
+func (p *parser) sayCleared() error {
+	text := "new conversation after /clear"
+	if p.cleared != "" {
+		text += " (the last session was " + p.cleared + ")"
 	}
+	p.cleared, p.resetSeen = "", false
 	return p.out.Status(text, streaming.LevelInfo)
+}
+
+// sayWhy says, after an init, why the run began when it was not a prompt:
+// /clear, or a background task's notification after the last result
+// (the CLI starts that turn by itself).
+func (p *parser) sayWhy(afterResult bool) error {
+	note := p.taskNote
+	p.taskNote, p.autoSaid, p.origin = "", false, ""
+	switch {
+	case p.resetSeen:
+		p.origin = streaming.OriginClear
+		return p.sayCleared()
+	case afterResult && note != "":
+		p.autoSaid, p.origin = true, streaming.OriginTaskNotification
+		return p.out.Status("turn started by a background task's notification ("+note+"), not by a prompt", streaming.LevelInfo)
+	}
+	return nil
 }
 
 func (p *parser) commandLifecycle(l *parsers.Line) error {

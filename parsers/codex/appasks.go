@@ -77,6 +77,15 @@ func (a *appServer) request(l *parsers.Line, method string, p gjson.Result) erro
 func (a *appServer) response(l *parsers.Line) error {
 	rid := l.Get("id").Raw
 	if _, ok := a.asks[rid]; !ok {
+		// thread/start, thread/resume and thread/fork answer with the
+		// thread and its model.
+		if r := l.Get("result"); r.Get("thread").IsObject() {
+			a.respThread = strings.Clone(r.Get("thread.id").String())
+			a.respModel = strings.Clone(r.Get("model").String())
+			if a.root == "" {
+				a.root = a.respThread
+			}
+		}
 		return nil
 	}
 	delete(a.asks, rid)

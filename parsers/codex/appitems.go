@@ -50,7 +50,14 @@ func (a *appServer) item(it gjson.Result, completed bool) error {
 			return err
 		}
 		return a.o.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
-	case "commandExecution", "fileChange", "mcpToolCall", "dynamicToolCall", "webSearch", "collabAgentToolCall":
+	case "subAgentActivity":
+		return a.activity(id, it, completed)
+	case "collabAgentToolCall":
+		if it.Get("tool").String() == "spawnAgent" {
+			return a.spawnCall(id, it, completed)
+		}
+		fallthrough
+	case "commandExecution", "fileChange", "mcpToolCall", "dynamicToolCall", "webSearch":
 		if !completed {
 			return a.toolStart(id, typ, it)
 		}

@@ -23,6 +23,9 @@ func detectAppServer(l *parsers.Line) parsers.Confidence {
 		if env := appEnvelope(l); env.Exists() && env.Get("method").Type == gjson.String {
 			return parsers.Maybe
 		}
+		if r := l.Get("result"); r.IsObject() && l.Has("id") && isAppResponse(r) {
+			return parsers.Decisive
+		}
 		return parsers.No
 	}
 	if l.Has("type") || l.Has("sessionId") {
@@ -39,6 +42,18 @@ func detectAppServer(l *parsers.Line) parsers.Confidence {
 		return parsers.Maybe
 	}
 	return parsers.No
+}
+
+// isAppResponse reports the app-server's own answers, which a log of a
+// client's traffic begins with: initialize's ({userAgent, codexHome,
+// platformOs}) and thread/start's ({thread{…, cliVersion, modelProvider},
+// model, approvalPolicy, sandbox}).
+func isAppResponse(r gjson.Result) bool {
+	if r.Get("codexHome").Exists() {
+		return true
+	}
+	th := r.Get("thread")
+	return th.IsObject() && th.Get("cliVersion").Exists() && th.Get("modelProvider").Exists()
 }
 
 // appEnvelope returns the message a log wrapper holds
@@ -62,7 +77,9 @@ type appServer struct {
 	o       parsers.Out
 	started bool             // a session.start was sent
 	turns   int              // turns begun in the run
-	usage   *streaming.Usage // the thread's last (cumulative) token usage
+	usage   *streaming.Usage // the run's token usage: the sum of its threads' last totals
+	// totals holds each thread's last (cumulative) token usage.
+	totals map[string]streaming.Usage
 	// streamed holds the items whose text or output came as deltas, so
 	// the completed item is sent as a final (the session keeps the text).
 	streamed map[string]bool
@@ -72,14 +89,31 @@ type appServer struct {
 	sid, cwd, model string
 	resulted        bool   // a result closed a turn of the current run
 	lastErr         string // the last fatal error notification of the turn
+
+	// Threads (appagents.go): the root thread's turns are the runs; other
+	// threads are sub-agents, nested under the calls that spawned them.
+	root     string            // the root thread's id ("" not known yet)
+	children map[string]*child // the other threads, by id
+	calls    []*agentCall      // open calls that child work nests under, in start order
+	parent   string            // Parent of the events of the message being read
+	emit     parsers.Emit      // the line's Emit, which nested hands events to
+	line     int               // the input line being read
+	// respThread and respModel are what a thread/start response says:
+	// the model is not in thread/started.
+	respThread, respModel string
 }
 
 func newAppServer() *appServer {
-	return &appServer{streamed: map[string]bool{}, asks: map[string]string{}}
+	return &appServer{streamed: map[string]bool{}, asks: map[string]string{},
+		totals: map[string]streaming.Usage{}, children: map[string]*child{}}
 }
 
 func (a *appServer) Parse(l *parsers.Line, emit parsers.Emit) error {
-	a.o.Emit = emit
+	a.emit = emit
+	if a.o.Emit == nil {
+		a.o.Emit = parsers.EmitFunc(a.nested) // made once
+	}
+	a.parent, a.line = "", l.N
 	if env := appEnvelope(l); env.Exists() {
 		inner := parsers.NewLine(env.Raw, l.N)
 		return a.message(inner)
@@ -104,12 +138,33 @@ func (a *appServer) message(l *parsers.Line) error {
 		}
 		return a.o.Unknown(l.Str("type"), l.JSON)
 	}
+	if method == "thread/started" {
+		return a.threadStarted(p.Get("thread"))
+	}
+	// Which thread: a child thread is first heard of by a turn/started
+	// (its items come after), so until one is known only turn
+	// notifications are asked (threadId follows a whole item in params).
+	var thread string
+	if len(a.children) > 0 || strings.HasPrefix(method, "turn/") {
+		thread = p.Get("threadId").String()
+	}
+	if !a.isRoot(thread) {
+		switch method {
+		case "turn/started":
+			return a.childTurnStarted(thread)
+		case "turn/completed":
+			return a.childTurnCompleted(thread, p.Get("turn"))
+		case "thread/tokenUsage/updated":
+			return a.tokenUsage(thread, p.Get("tokenUsage"))
+		}
+		if err := a.nestUnder(thread); err != nil {
+			return err
+		}
+	}
 	if l.Has("id") && isAsk(method) {
 		return a.request(l, method, p)
 	}
 	switch method {
-	case "thread/started":
-		return a.threadStarted(p.Get("thread"))
 	case "turn/started":
 		clear(a.streamed)
 		a.lastErr = ""
@@ -153,7 +208,7 @@ func (a *appServer) message(l *parsers.Line) error {
 	case "turn/plan/updated":
 		return a.plan(p)
 	case "thread/tokenUsage/updated":
-		return a.tokenUsage(p.Get("tokenUsage"))
+		return a.tokenUsage(thread, p.Get("tokenUsage"))
 	case "error":
 		return a.errorNote(p)
 	case "warning", "configWarning", "guardianWarning", "windows/worldWritableWarning":
@@ -191,15 +246,33 @@ func (a *appServer) message(l *parsers.Line) error {
 }
 
 func (a *appServer) threadStarted(t gjson.Result) error {
-	if t.Get("parentThreadId").String() != "" && a.started {
-		return nil // a sub-agent's thread: its items arrive under their own ids
+	id := t.Get("id").String()
+	if a.isChildThread(id, t) {
+		c := a.childOf(id)
+		if c.path == "" {
+			c.path = strings.Clone(t.Get("agentNickname").String())
+		}
+		for _, call := range a.calls {
+			if c.call == nil && call.thread == "" && !call.synthetic {
+				a.tie(call, id, "")
+			}
+		}
+		return nil
 	}
+	// The root thread: a run begins. What the last one left open the
+	// session closes.
 	a.started = true
 	a.turns = 0
 	a.usage = nil
-	a.sid = strings.Clone(t.Get("id").String())
+	clear(a.totals)
+	a.root = strings.Clone(id)
+	a.children, a.calls = map[string]*child{}, nil
+	a.sid = a.root
 	a.cwd = strings.Clone(t.Get("cwd").String())
 	a.model = strings.Clone(t.Get("model").String())
+	if a.model == "" && id == a.respThread {
+		a.model = a.respModel // the thread/start response names it
+	}
 	return a.start()
 }
 
@@ -211,6 +284,9 @@ func (a *appServer) start() error {
 }
 
 func (a *appServer) turnCompleted(t gjson.Result) error {
+	if err := a.settle(); err != nil {
+		return err
+	}
 	a.resulted = true
 	ev := a.o.New(streaming.KindResult)
 	ev.Turns = max(a.turns, 1)
@@ -219,21 +295,8 @@ func (a *appServer) turnCompleted(t gjson.Result) error {
 		u := *a.usage
 		ev.Usage = &u
 	}
-	switch st := t.Get("status").String(); st {
-	case "completed", "":
-		ev.OK = true
-	case "interrupted":
-		ev.Reason = "interrupted"
-	default:
-		msg := t.Get("error.message").String()
-		if msg == "" {
-			msg = "turn " + st
-		}
-		if d := t.Get("error.additionalDetails").String(); d != "" && d != msg {
-			msg += ": " + d
-		}
-		ev.Reason = errorText(msg)
-	}
+	ev.Reason = turnFailure(t)
+	ev.OK = ev.Reason == ""
 	res := a.o.Ev
 	said := a.lastErr != "" && errorText(a.lastErr) == res.Reason
 	a.lastErr = ""
@@ -256,6 +319,15 @@ func (a *appServer) errorNote(p gjson.Result) error {
 	if p.Get("willRetry").Bool() {
 		return a.o.Status(msg, streaming.LevelWarning)
 	}
+	if a.parent != "" {
+		// A sub-agent's error: its turn fails, not the run.
+		if c := a.children[p.Get("threadId").String()]; c != nil {
+			c.lastErr = strings.Clone(errorText(msg))
+		}
+		ev := a.o.New(streaming.KindError)
+		ev.Text = errorText(msg)
+		return a.o.Push()
+	}
 	// A fatal error: turn/completed(failed) says it again, and is then
 	// not shown a second time.
 	a.lastErr = strings.Clone(msg)
@@ -264,20 +336,36 @@ func (a *appServer) errorNote(p gjson.Result) error {
 	return a.o.Push()
 }
 
-func (a *appServer) tokenUsage(u gjson.Result) error {
+// tokenUsage notes a thread's usage. Its total is cumulative for the
+// thread: it replaces the thread's last one, never added to it. The run's
+// usage is the sum over its threads (a sub-agent's tokens are the run's).
+func (a *appServer) tokenUsage(thread string, u gjson.Result) error {
 	t := u.Get("total")
 	if !t.IsObject() {
 		return nil
 	}
-	// total is cumulative for the thread: passed on as it is, never added up.
-	a.usage = &streaming.Usage{
+	if a.isRoot(thread) {
+		thread = "" // the root's, whether or not the line names it
+	}
+	if _, ok := a.totals[thread]; !ok {
+		thread = strings.Clone(thread)
+	}
+	a.totals[thread] = streaming.Usage{
 		InputTokens:      t.Get("inputTokens").Int(),
 		OutputTokens:     t.Get("outputTokens").Int(),
 		CacheReadTokens:  t.Get("cachedInputTokens").Int(),
 		CacheWriteTokens: t.Get("cacheWriteInputTokens").Int(),
 	}
+	sum := streaming.Usage{}
+	for _, v := range a.totals {
+		sum.InputTokens += v.InputTokens
+		sum.OutputTokens += v.OutputTokens
+		sum.CacheReadTokens += v.CacheReadTokens
+		sum.CacheWriteTokens += v.CacheWriteTokens
+	}
+	a.usage = &sum
 	ev := a.o.New(streaming.KindUsage)
-	u2 := *a.usage
+	u2 := sum
 	ev.Usage = &u2
 	return a.o.Push()
 }

@@ -1,9 +1,12 @@
 package codex_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/conformance"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -141,5 +144,24 @@ func TestAppServerCommandOutputDeltas(t *testing.T) {
 	ends := r.Of(streaming.KindToolEnd)
 	if len(ends) != 1 || ends[0].Output != "one\ntwo\n" || ends[0].ExitCode == nil || *ends[0].ExitCode != 0 {
 		t.Errorf("tool.end %+v", ends)
+	}
+}
+
+// TestAppServerFixturesAgainstExtractor checks the hand-written app-server
+// fixtures with the conformance reading: every agent message shown once,
+// the root thread's exit status and answer.
+func TestAppServerFixturesAgainstExtractor(t *testing.T) {
+	x, ok := conformance.Lookup("codex-app-server")
+	if !ok {
+		t.Fatal("no codex-app-server extractor registered")
+	}
+	for _, f := range parsertest.Fixtures(t, "codex-app-server") {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkExpect(t, parsertest.Run(all.Agents(), string(data)), x(data, filepath.Base(f)))
+		})
 	}
 }

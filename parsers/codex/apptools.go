@@ -1,6 +1,8 @@
 package codex
 
 import (
+	"strings"
+
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -10,8 +12,8 @@ import (
 // tool calls, web searches and collab agent calls, started and ended by
 // item/started and item/completed.
 
-// describeApp fills a tool call's name, title and input from a v2 item.
-func describeApp(ev *streaming.Event, typ string, it gjson.Result) {
+// describe fills a tool call's name, title and input from a v2 item.
+func (a *appServer) describe(ev *streaming.Event, typ string, it gjson.Result) {
 	switch typ {
 	case "commandExecution":
 		ev.Name = nameShell
@@ -57,21 +59,56 @@ func describeApp(ev *streaming.Event, typ string, it gjson.Result) {
 			ev.Name = typ
 		}
 		ev.Title = it.Get("prompt").String()
-		ev.Input = jsonObject("prompt", quoted(ev.Title), "receiver_thread_ids", rawOrEmpty(it.Get("receiverThreadIds")))
+		recv := it.Get("receiverThreadIds")
+		if len(recv.Array()) == 0 {
+			recv = gjson.Result{} // wait and spawnAgent name none while they run
+		}
+		ev.Input = jsonObject("prompt", quoted(ev.Title), "receiver_thread_ids", rawOrEmpty(recv))
+		if ev.Title == "" {
+			ev.Title = a.agentNames(recv, it.Get("receiverPaths"))
+		}
 	}
+}
+
+// agentNames names the threads of a collab call: their agent paths
+// (receiverPaths, in the same order, which are remembered, or known from
+// their spawn) where known, else the ends of their ids.
+func (a *appServer) agentNames(ids, paths gjson.Result) string {
+	var names []string
+	ids.ForEach(func(k, t gjson.Result) bool {
+		path := paths.Get(k.String()).String()
+		switch c := a.children[t.String()]; {
+		case path != "" && t.String() != "":
+			a.childOf(t.String()).path = strings.Clone(path) // for the lines that name it without it
+		case c != nil:
+			path = c.path
+		}
+		names = append(names, agentTitle(t.String(), path))
+		return true
+	})
+	return strings.Join(names, ", ")
 }
 
 func (a *appServer) toolStart(id, typ string, it gjson.Result) error {
 	ev := a.o.New(streaming.KindToolStart)
 	ev.ID = id
-	describeApp(ev, typ, it)
+	a.describe(ev, typ, it)
 	return a.o.Push()
 }
 
 func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
+	if err := a.endEvent(id, typ, it); err != nil {
+		return err
+	}
+	return a.o.Push()
+}
+
+// endEvent makes a.o.Ev the tool.end of a completed item, after sending
+// the whole output of a command whose output streamed.
+func (a *appServer) endEvent(id, typ string, it gjson.Result) error {
 	ev := a.o.New(streaming.KindToolEnd)
 	ev.ID = id
-	describeApp(ev, typ, it)
+	a.describe(ev, typ, it)
 	if typ != "fileChange" {
 		ev.Edits = nil
 	}
@@ -126,7 +163,7 @@ func (a *appServer) toolEnd(id, typ string, it gjson.Result) error {
 		ev.Status = toolStatus(status, streaming.ToolOK)
 	}
 	delete(a.streamed, id)
-	return a.o.Push()
+	return nil
 }
 
 func rawOr(v gjson.Result, def string) string {

@@ -57,6 +57,7 @@ func (p *parser) jsonMode(l *parsers.Line) error {
 	e.OK = reason == ""
 	e.Reason = reason
 	e.Usage = jsonUsage(l.Get("stats"))
+	e.Models = answered(l.Get("stats").Get("models"), jsonModelTokens)
 	return p.out.Push()
 }
 

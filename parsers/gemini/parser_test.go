@@ -258,8 +258,36 @@ func TestResultDurationAndModels(t *testing.T) {
 		t.Errorf("duration = %d", d)
 	}
 	st := r.Of(streaming.KindStatus)
-	if len(st) != 1 || st[0].Text != "models: gemini-3.1-flash-lite 1144 tokens, gemini-3.5-flash 65839 tokens" {
-		t.Errorf("status = %+v", st)
+	if len(st) != 1 || st[0].Text != "models: gemini-3.1-flash-lite 1144 tokens, gemini-3.5-flash 65839 tokens" || st[0].Level != streaming.LevelVerbose {
+		t.Errorf("status = %+v: each model's tokens, as chatter", st)
+	}
+}
+
+// The result names the models that answered (gemini.md "New in this
+// pass"): init.model is the router alias auto-gemini-3; the router's own
+// call (flash-lite) reads a short prompt and may write more than a
+// one-line answer, so the model that answered is the one that read the
+// most.
+func TestResultModels(t *testing.T) {
+	auto := `{"type":"init","session_id":"s","model":"auto-gemini-3"}`
+	for _, c := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"router wrote less", lines(auto, `{"type":"result","status":"success","stats":{"models":{"gemini-2.5-flash-lite":{"total_tokens":982,"output_tokens":40},"gemini-3-flash-preview":{"total_tokens":16455,"output_tokens":80}}}}`),
+			[]string{"gemini-3-flash-preview", "gemini-2.5-flash-lite"}},
+		{"router wrote more", lines(auto, `{"type":"result","status":"success","stats":{"models":{"gemini-2.5-flash-lite":{"total_tokens":2724,"output_tokens":53},"gemini-3-flash-preview":{"total_tokens":9750,"output_tokens":12}}}}`),
+			[]string{"gemini-3-flash-preview", "gemini-2.5-flash-lite"}},
+		{"one model", lines(initLine, `{"type":"result","status":"success","stats":{"models":{"gemini-2.5-pro":{"total_tokens":10}}}}`), []string{"gemini-2.5-pro"}},
+		{"none reported", lines(initLine, okLine), nil},
+		{"-o json", `{"session_id":"s","response":"ok","stats":{"models":{"lite":{"tokens":{"total":900,"candidates":40}},"pro":{"tokens":{"total":50000,"candidates":12,"thoughts":300}}}}}` + "\n",
+			[]string{"pro", "lite"}},
+	} {
+		r := run(t, c.in)
+		res := r.Of(streaming.KindResult)
+		if len(res) != 1 || strings.Join(res[0].Models, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%s: result models %+v, want %v", c.name, res, c.want)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -37,8 +38,9 @@ func (p *parser) result(l *parsers.Line) error {
 	}
 	stats := l.Get("stats")
 	if line := modelsLine(stats.Get("models")); line != "" {
+		// Each model's tokens: chatter; the result names the models.
 		e := p.out.New(streaming.KindStatus)
-		e.Text, e.Level = line, streaming.LevelInfo
+		e.Text, e.Level = line, streaming.LevelVerbose
 		if err := p.out.Push(); err != nil {
 			return err
 		}
@@ -51,7 +53,61 @@ func (p *parser) result(l *parsers.Line) error {
 	}
 	e.DurationMS = stats.Get("duration_ms").Int()
 	e.Usage = streamUsage(stats)
+	e.Models = answered(stats.Get("models"), streamModelTokens)
 	return p.out.Push()
+}
+
+// answered lists the models of stats.models, the one that answered first:
+// init.model can be the router's alias (auto-gemini-3), and the router's
+// own call is a model of the run too (gemini-2.5-flash-lite). The model
+// that answered read the whole conversation; the router read a short
+// prompt, and may write more than a one-line answer (capture 21: 2724
+// tokens against 9750). Ordered by total tokens, then output tokens,
+// then name.
+func answered(models gjson.Result, tokens func(m gjson.Result) (out, total int64)) []string {
+	type entry struct {
+		name       string
+		out, total int64
+	}
+	var list []entry
+	models.ForEach(func(k, v gjson.Result) bool {
+		if k.String() != "" {
+			out, total := tokens(v)
+			list = append(list, entry{k.String(), out, total})
+		}
+		return true
+	})
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if a.total != b.total {
+			return a.total > b.total
+		}
+		if a.out != b.out {
+			return a.out > b.out
+		}
+		return a.name < b.name
+	})
+	var names []string
+	for _, m := range list {
+		names = append(names, m.name)
+	}
+	return names
+}
+
+// streamModelTokens reads a stream-json stats.models entry (snake_case).
+func streamModelTokens(m gjson.Result) (out, total int64) {
+	total = m.Get("total_tokens").Int()
+	if !m.Get("total_tokens").Exists() {
+		total = m.Get("tokens.total").Int()
+	}
+	return m.Get("output_tokens").Int(), total
+}
+
+// jsonModelTokens reads a -o json stats.models entry (camelCase
+// SessionMetrics: candidates and thoughts are the output).
+func jsonModelTokens(m gjson.Result) (out, total int64) {
+	t := m.Get("tokens")
+	return t.Get("candidates").Int() + t.Get("thoughts").Int(), t.Get("total").Int()
 }
 
 // failure says why a result is not a success: its error object, else the

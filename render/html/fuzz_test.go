@@ -1,6 +1,7 @@
 package html_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentfmt/agentfmt/streaming"
@@ -20,6 +21,8 @@ func FuzzAnswerMarkup(f *testing.F) {
 		"<!-- x --> <style>*{}</style> <iframe src=//x>",
 		"| a | b |\n|---|---|\n| <b onclick=x> | `<i>` |",
 		"[a](<java\nscript:x>) [b]( javascript:x ) [c](&#106;avascript:x)",
+		strings.Repeat("> ", 40) + "<script>alert(1)</script>\n" + strings.Repeat("- ", 40) + "[x](javascript:y)\n",
+		strings.Repeat("  ", 50) + "- <b>deep</b>\n" + strings.Repeat(">", 60) + " `</pre>`\n",
 	} {
 		f.Add(s)
 	}

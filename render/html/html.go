@@ -318,8 +318,15 @@ func (r *Renderer) runEnd(ok, incomplete, interrupted bool, reason string) {
 	if !ok {
 		d.Reason = esc(clean(oneLine(reason)))
 	}
+	origin, models := r.facts.Labels()
+	if origin != "" {
+		d.Facts = append(d.Facts, esc(clean(origin)))
+	}
 	for _, f := range r.facts.Facts() {
 		d.Facts = append(d.Facts, esc(f))
+	}
+	if models != "" {
+		d.Facts = append(d.Facts, esc(clean(models)))
 	}
 	if n := r.facts.ToolCalls; n > 0 {
 		calls := itoa(n) + " tool call" + plural(n)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/mddepth"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -19,6 +20,10 @@ type textItem struct {
 	Open bool
 	Sub  bool
 }
+
+// longLine is the longest piece of a delta taken at once when it holds
+// no line end.
+const longLine = 2 << 20
 
 // blockOf is the text block being collected in a scope, or nil.
 func (r *Renderer) blockOf(parent string) *block {
@@ -50,19 +55,35 @@ func (r *Renderer) text(ev *streaming.Event) {
 			role: strings.Clone(ev.Role), parent: strings.Clone(ev.Parent)}
 		r.blocks = append(r.blocks, b)
 	}
-	b.text = append(b.text, ev.Text...)
 	limit := blockFlush
 	if b.role == streaming.RoleUser {
 		limit = promptFlush // kept whole to be folded
 	}
-	if len(b.text) >= limit {
-		if n, reopen := splitPoint(b.text); n > 0 {
-			piece := b.text[:n]
-			if reopen != "" {
-				piece = append(piece[:n:n], "\n"+fenceOnly(reopen)+"\n"...)
+	// A delta of megabytes (an answer sent whole) is taken a piece at a
+	// time, each written before the next is taken: its markdown is never
+	// parsed whole (a 50 MB answer peaked at 662 MiB). A piece ends at the
+	// first line end past limit, or after longLine without one (a line
+	// holding an image is kept whole up to that).
+	for text := ev.Text; len(text) > 0; {
+		n := len(text)
+		if n > limit {
+			if i := strings.IndexByte(text[limit:min(n, max(longLine, limit+1))], '\n'); i >= 0 {
+				n = limit + i + 1
+			} else {
+				n = min(n, max(longLine, limit))
 			}
-			r.writeBlock(b, piece)
-			b.text = append(append(b.text[:0], reopen...), b.text[n:]...)
+		}
+		b.text = append(b.text, text[:n]...)
+		text = text[n:]
+		if len(b.text) >= limit {
+			if n, reopen := splitPoint(b.text); n > 0 {
+				piece := b.text[:n]
+				if reopen != "" {
+					piece = append(piece[:n:n], "\n"+fenceOnly(reopen)+"\n"...)
+				}
+				r.writeBlock(b, piece)
+				b.text = append(append(b.text[:0], reopen...), b.text[n:]...)
+			}
 		}
 	}
 }
@@ -72,7 +93,8 @@ func (r *Renderer) text(ev *streaming.Event) {
 // the second half), else after the last line end outside a fence, else
 // after the last line end inside a fence (reopen is then the fence's
 // opening line, to close the first piece with and begin the second),
-// else before the last character.
+// else after the last space (in the second half), else before the last
+// character.
 func splitPoint(text []byte) (n int, reopen string) {
 	fence, open := "", ""
 	lastBlank, lastLine, lastInFence := -1, -1, -1
@@ -110,6 +132,9 @@ func splitPoint(text []byte) (n int, reopen string) {
 		return lastLine, ""
 	case lastBlank > 0:
 		return lastBlank, ""
+	}
+	if i := bytes.LastIndexByte(text, ' '); i >= len(text)/2 {
+		return i + 1, "" // one long line: after a space, not inside a word
 	}
 	n = len(text) - 1
 	for n > 0 && !utf8.RuneStart(text[n]) {
@@ -226,7 +251,9 @@ func (r *Renderer) revision(ev *streaming.Event) {
 // safeNodes (markdown.go) handles the nodes that could carry markup.
 func (r *Renderer) markdown(s string) template.HTML {
 	r.md0.Reset()
-	if err := r.md.Convert([]byte(s), &r.md0); err != nil {
+	// Containers nested beyond mddepth.Max are text: the parse stays
+	// linear however deep the text nests.
+	if err := r.md.Convert(mddepth.Limit([]byte(s), mddepth.Max), &r.md0); err != nil {
 		return template.HTML("<pre>" + template.HTMLEscapeString(s) + "</pre>\n")
 	}
 	return template.HTML(r.md0.String())

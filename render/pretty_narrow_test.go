@@ -1,0 +1,68 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/termwrap"
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// TestPrettyNarrowWidths: on a terminal of 1 to 10 columns, no row pretty
+// draws is wider than the terminal (measured again, cell by cell), what it
+// writes is only the sequences it may, and a terminal emulator of that
+// width ends up holding the rows drawn, one screen row each (a row wider
+// than the terminal would wrap and throw the live region's redraws off).
+func TestPrettyNarrowWidths(t *testing.T) {
+	fixtures := append([]prettyFixture{}, issue12Fixtures...)
+	fixtures = append(fixtures, prettyFixtures...)
+	fixtures = append(fixtures, prettyFixture{name: "deep", run: func(d *driver) {
+		d.streamChunks(streaming.KindTextDelta, "m1", "", "> > > > - a\n>\n> - b\n\n```go\nfunc x() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", 5)
+		d.push(streaming.Event{Kind: streaming.KindResult, OK: true})
+	}})
+	for _, f := range fixtures {
+		for width := 1; width <= 10; width++ {
+			t.Run(fmt.Sprintf("%s-w%d", f.name, width), func(t *testing.T) {
+				f := f
+				f.cfg.Width = width
+				widest, at := 0, ""
+				var drawn, last []string // rows committed, the live region last drawn
+				drawHook = func(_ int, commit, live []row) {
+					for _, rs := range [][]row{commit, live} {
+						for _, rw := range rs {
+							if w := max(rw.w, cells(rw.s)); w > widest {
+								widest, at = w, rw.s
+							}
+						}
+					}
+					for _, rw := range commit {
+						drawn = append(drawn, strings.TrimRight(termwrap.Strip(rw.s), " "))
+					}
+					last = last[:0]
+					for _, rw := range live {
+						last = append(last, strings.TrimRight(termwrap.Strip(rw.s), " "))
+					}
+				}
+				defer func() { drawHook = nil }()
+				_, out, _ := f.render(t)
+				if widest > width {
+					t.Errorf("a row is %d cells wide on a terminal of %d: %q", widest, width, at)
+				}
+				if err := vtcheck.Sequences(out); err != nil {
+					t.Error(err)
+				}
+				// Through a terminal emulator of that width: the rows drawn,
+				// each on one row of the screen (none wrapped), in order.
+				want := append(drawn, last...)
+				for len(want) > 0 && want[len(want)-1] == "" {
+					want = want[:len(want)-1]
+				}
+				if got := vtcheck.Screen(out, width); strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("the screen holds %d rows, %d were drawn:\n%s\n---\n%s", len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			})
+		}
+	}
+}
