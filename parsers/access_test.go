@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -264,5 +265,38 @@ func TestTextInPlace(t *testing.T) {
 	l.lend = true
 	if got := l.Str("result"); got != want || string(buf2) != line {
 		t.Errorf("a line not writable was written: %d bytes, want %d; written %v", len(got), len(want), string(buf2) != line)
+	}
+}
+
+// Path reads a path's first key from the index and the rest from its
+// value: every path gives what gjson.Get gives on the whole line (value,
+// type and place), whether the key is there or not, repeated, escaped,
+// nested or past the indexed fields.
+func TestLinePath(t *testing.T) {
+	var many strings.Builder
+	many.WriteString(`{`)
+	for i := range maxTop + 3 {
+		fmt.Fprintf(&many, `"k%d":{"v":%d},`, i, i)
+	}
+	many.WriteString(`"last":{"v":"end"}}`)
+	lines := []string{
+		`{"origin":{"kind":"task-notification"},"type":"result"}`,
+		`{"type":"result","origin":null}`,
+		`{"error":{"message":"boom","type":"x"},"error":{"message":"second"}}`,
+		`{"a\u002eb":{"c":1},"a":{"b":{"c":2}}}`,
+		`{"params":{"update":{"sessionUpdate":"x"},"prompt":[{"text":"hi"},{"text":"there"}]}}`,
+		`{"patch":"not an object"}`,
+		many.String(),
+	}
+	paths := []string{"origin.kind", "origin", "error.message", "error.type", "a.b.c", "a\\.b.c", "params.update.sessionUpdate",
+		"params.prompt.#.text", "params.prompt.1.text", "patch.status", "missing.x", "k2.v", "k10.v", "last.v", "k1.*", "@this.type"}
+	for _, json := range lines {
+		l := NewLine(json, 1)
+		for _, p := range paths {
+			got, want := l.Path(p), gjson.Get(json, p)
+			if got.Raw != want.Raw || got.Type != want.Type || got.Index != want.Index {
+				t.Errorf("%s on %s: %q (%v at %d), want %q (%v at %d)", p, json, got.Raw, got.Type, got.Index, want.Raw, want.Type, want.Index)
+			}
+		}
 	}
 }
