@@ -229,3 +229,29 @@ func TestBorrowedLongAnswer(t *testing.T) {
 		t.Errorf("decoding the frame and the result of a %d KiB answer allocated %d KiB", len(answer)>>10, alloc>>10)
 	}
 }
+
+// An init line lends its tool names to the session.start event as it lends
+// its strings: the parser's scratch, not a slice of its own (a Claude log
+// repeats its init, with dozens of tools, at every run). Decoding one
+// allocates nothing once the parser has its scratch.
+func TestInitLendsTools(t *testing.T) {
+	line := []byte(`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":["Task","Bash","Glob","Grep","Read","Edit"],"model":"m","claude_code_version":"2.0.1","uuid":"u"}`)
+	var tools []string
+	d, err := parsers.NewDecoder([]parsers.Agent{claude.Agent}, parsers.DecoderOptions{},
+		parsers.EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
+			if ev.Kind == streaming.KindSessionStart {
+				tools = append(tools[:0], ev.Tools...)
+			}
+			return nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if allocs := testing.AllocsPerRun(100, func() { n++; _ = d.DecodeBytes(line, n) }); allocs != 0 {
+		t.Errorf("%v allocations an init line", allocs)
+	}
+	if got := strings.Join(tools, " "); got != "Task Bash Glob Grep Read Edit" {
+		t.Errorf("tools %q", got)
+	}
+}
