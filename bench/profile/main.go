@@ -50,6 +50,8 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	var cpu []time.Duration
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for i := 0; i < *n; i++ {
 		in, err := os.Open(*input)
 		check(err)
@@ -68,11 +70,14 @@ func main() {
 		check(pprof.Lookup("allocs").WriteTo(f, 0))
 		f.Close()
 	}
+	runtime.ReadMemStats(&after)
 	best := cpu[0]
 	for _, c := range cpu {
 		best = min(best, c)
 	}
-	fmt.Printf("%d runs, CPU per run: best %v, all %v\n", *n, best.Round(time.Millisecond), cpu)
+	fmt.Printf("%d runs, CPU per run: best %v, all %v; allocated per run: %.1f MB in %d objects, %d collections\n",
+		*n, best.Round(time.Millisecond), cpu, float64(after.TotalAlloc-before.TotalAlloc)/1e6/float64(*n),
+		(after.Mallocs-before.Mallocs)/uint64(*n), (after.NumGC-before.NumGC)/uint32(*n))
 }
 
 func cpuTime() time.Duration {
