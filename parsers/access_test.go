@@ -300,3 +300,31 @@ func TestLinePath(t *testing.T) {
 		}
 	}
 }
+
+// A top-level string with escapes, read by a parser that borrows lines
+// (Get, Str), is decoded into the line's scratch space as Text decodes
+// one, not into an allocation of its own (a Claude result's answer was one
+// on every result line); it reads as gjson reads it, lent or not.
+func TestGetLendsStrings(t *testing.T) {
+	body := strings.Repeat(`an answer \"quoted\"\n\u00e9 `, lendMin/16)
+	want := gjson.Parse(`"` + body + `"`).Str
+	line := `{"type":"result","result":"` + body + `","short":"a\nb"}`
+	for _, lend := range []bool{false, true} {
+		l := NewLine(line, 1)
+		l.lend = lend
+		if got := l.Str("result"); got != want {
+			t.Fatalf("lend %v: %q, want %q", lend, got, want)
+		}
+		if got := l.Get("short"); got.Str != "a\nb" || got.Raw != `"a\nb"` || got.Index != strings.Index(line, `"a\nb"`) {
+			t.Fatalf("lend %v: short field %+v", lend, got)
+		}
+	}
+	l := NewLine(line, 1)
+	l.lend = true
+	if n := testing.AllocsPerRun(100, func() {
+		l.built, l.arena = 0, l.arena[:0] // read the field again, as on the next line
+		_ = l.Str("result")
+	}); n != 0 {
+		t.Errorf("a lent line's long string with escapes: %v allocations", n)
+	}
+}
