@@ -255,3 +255,59 @@ func TestInitLendsTools(t *testing.T) {
 		t.Errorf("tools %q", got)
 	}
 }
+
+// A tool's input streamed as input_json_delta pieces is decoded once,
+// onto the input so far: each piece's event is that part of it, and the
+// call starts with the whole input; the pieces cost no allocation each (a
+// decoded copy of each went into a strings.Builder before).
+func TestStreamedInputDecodedOnce(t *testing.T) {
+	const pieces = 200
+	frame := func(event string) []byte {
+		return []byte(`{"type":"stream_event","event":` + event + `,"session_id":"s","parent_tool_use_id":null,"uuid":"u"}`)
+	}
+	lines := [][]byte{
+		frame(`{"type":"message_start","message":{"id":"m1","role":"assistant","content":[]}}`),
+		frame(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"Write","input":{}}}`),
+		frame(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"file_path\": \"/w/a.txt\", \"content\": \""}}`),
+	}
+	for range pieces {
+		lines = append(lines, frame(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"line \\\"q\\\"\\\\n"}}`))
+	}
+	lines = append(lines, frame(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}}`),
+		frame(`{"type":"content_block_stop","index":0}`))
+	var deltas strings.Builder
+	var input string
+	d, err := parsers.NewDecoder([]parsers.Agent{claude.Agent}, parsers.DecoderOptions{},
+		parsers.EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
+			switch ev.Kind {
+			case streaming.KindToolInputDelta:
+				deltas.WriteString(ev.Text)
+			case streaming.KindToolStart:
+				input = strings.Clone(ev.Input)
+			}
+			return nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deltas.Grow(64 << 10)
+	var before, after runtime.MemStats
+	for i, l := range lines {
+		if i == 3 {
+			runtime.ReadMemStats(&before)
+		}
+		if i == 3+pieces {
+			runtime.ReadMemStats(&after)
+		}
+		if err := d.DecodeBytes(l, i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `{"file_path": "/w/a.txt", "content": "` + strings.Repeat(`line \"q\"\\n`, pieces) + `"}`
+	if input != want || deltas.String() != want {
+		t.Fatalf("input %q\ndeltas %q\nwant %q", input, deltas.String(), want)
+	}
+	if n := after.Mallocs - before.Mallocs; n > pieces/4 {
+		t.Errorf("%d input pieces: %d allocations", pieces, n)
+	}
+}
