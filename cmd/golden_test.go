@@ -1,15 +1,13 @@
 package cmd
 
 import (
-	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/agentfmt/agentfmt/internal/golden"
+)
 
 // goldenFormats are the renderings kept beside every fixture: the args
 // that produce each, at a fixed width.
@@ -23,7 +21,8 @@ var goldenFormats = []struct {
 }
 
 // TestGolden renders every fixture testdata/<agent>/*.jsonl in each format
-// and compares with the golden file beside it. go test ./cmd -update
+// and compares with the golden file beside it (see internal/golden: a
+// .pretty file shows its escape bytes as ⟨ESC⟩). go test ./cmd -update
 // rewrites them; read the diff before committing.
 func TestGolden(t *testing.T) {
 	fixtures, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*.jsonl"))
@@ -43,39 +42,8 @@ func TestGolden(t *testing.T) {
 			name := strings.TrimSuffix(fx, ".jsonl") + "." + g.ext
 			t.Run(filepath.Base(filepath.Dir(fx))+"/"+filepath.Base(name), func(t *testing.T) {
 				r := cli{args: g.args, stdin: strings.NewReader(string(in))}.run(t)
-				got := r.stdout
-				if *update {
-					if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(name)
-				if err != nil {
-					t.Fatalf("%v (run go test ./cmd -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from its golden file (go test ./cmd -update, then read the diff)\n%s", name, firstDiff(string(want), got))
-				}
+				golden.CheckString(t, name, r.stdout)
 			})
 		}
 	}
-}
-
-// firstDiff shows the first differing line.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(wl), len(gl)); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\n want %q\n  got %q", i+1, w, g)
-		}
-	}
-	return ""
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // deepLines are lines nested n levels deep in the places a validator
@@ -40,9 +42,7 @@ func writeTemp(t testing.TB, dir, name, s string) string {
 // TestDeepNestingBinary runs the built binary on lines of 7 million
 // levels in every format: a run's exit status, no stack dump.
 func TestDeepNestingBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 14 MB lines")
-	}
+	testenv.Slow(t) // 16 runs of the binary on 14 MB lines; TestDeepNestingMemory runs a 4 MB one everyday
 	bin := hostileBinary(t)
 	dir := t.TempDir()
 	for name, in := range deepLines(7_000_000) {
@@ -67,7 +67,7 @@ func TestDeepNestingBinary(t *testing.T) {
 // 200 MiB at peak, in -o json (which keeps the unknown event's JSON).
 func TestDeepNestingMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the binary on a 4 MB line")
+		t.Skip("runs agentfmt on a 4 MB line")
 	}
 	path := writeTemp(t, t.TempDir(), "deep.jsonl", deepLines(2_000_000)["unknown"])
 	for _, format := range []string{"json", "plain"} {

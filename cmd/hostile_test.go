@@ -27,6 +27,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 )
@@ -289,10 +290,11 @@ func TestSanitizeSGRWithoutConceal(t *testing.T) {
 // PNG) with the built binary: exit 0, the text after it shown, the blob
 // not printed, peak memory (max RSS) under 256 MB.
 func TestHugeImageLine(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	testenv.Slow(t) // whole-process memory on 64 MB
+	if raceEnabled {
 		// (Under -race the child's maxrss counts the instrumented test
 		// process's resident set from before exec: see peakRSS.)
-		t.Skip("builds the binary and writes 64 MB (skipped with -short and -race)")
+		t.Skip("writes 64 MB (skipped with -race; .ci/run runs it without)")
 	}
 	bin := hostileBinary(t)
 	path := filepath.Join(t.TempDir(), "image.jsonl")
@@ -370,17 +372,6 @@ func clipOut(s string) string {
 		return s[:1000] + "\n…\n" + s[len(s)-1000:]
 	}
 	return s
-}
-
-// hostileBinary builds agentfmt into the test's temporary directory, for
-// the subprocess tests.
-func hostileBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "agentfmt")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 func TestGeminiCumulativeChunk(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/gen"
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // memStreamSize is how much generated input TestMemoryConstant renders per
@@ -57,8 +58,9 @@ func (h *heapSampler) Read(p []byte) (int, error) {
 // be kept per finished message, tool call or run beyond a bounded memory
 // of recent ids.
 func TestMemoryConstant(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("renders hundreds of MB (skipped with -short and -race)")
+	testenv.Slow(t)
+	if raceEnabled {
+		t.Skip("renders hundreds of MB (skipped with -race; .ci/run runs it without)")
 	}
 	path := filepath.Join(t.TempDir(), "mixed.jsonl")
 	f, err := os.Create(path)
@@ -161,8 +163,9 @@ func manySmall(w io.Writer, size int64) error {
 // TestMemoryManySmall is TestMemoryConstant on a stream of a few hundred
 // thousand tiny messages and tool calls with fresh ids.
 func TestMemoryManySmall(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("renders tens of MB (skipped with -short and -race)")
+	testenv.Slow(t)
+	if raceEnabled {
+		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	const size = 48 << 20
 	for _, format := range []string{"plain", "json", "text"} {
@@ -237,8 +240,9 @@ func longRun(w io.Writer, kind string, n int) error {
 // agent: what a parser keeps for the run (ids, texts to compare with)
 // must not grow with it.
 func TestMemoryLongRun(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("renders tens of MB (skipped with -short and -race)")
+	testenv.Slow(t)
+	if raceEnabled {
+		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	for _, kind := range []string{"claude", "gemini", "opencode", "codex"} {
 		t.Run(kind, func(t *testing.T) {

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"fmt"
-	"github.com/agentfmt/agentfmt/internal/testenv"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // The peak memory of one long answer (DESIGN §4 rule 6: a block's text is

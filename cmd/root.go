@@ -47,6 +47,9 @@ func Main() int {
 func Run(args []string, env *Env) int {
 	code := ExitOK
 	root := newRoot(env, &code)
+	if args == nil {
+		args = []string{} // (cobra takes nil for "read os.Args": a test binary's flags)
+	}
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)

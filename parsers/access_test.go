@@ -10,6 +10,8 @@ import (
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/tidwall/gjson"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 var accessSeeds = []string{

@@ -156,8 +156,15 @@ func (d *Decoder) DecodeBytes(line []byte, n int) error {
 	return d.Decode(input.Line{Bytes: line, N: n})
 }
 
+// InputLine is one line of input as agentfmt's own reader hands it over:
+// its bytes and number, and what the reader knows of it (a last line
+// without a newline, a line too long that was skipped, an element of a
+// top-level JSON array, a buffer the reader will not reuse). An embedder
+// with a reader of its own fills what it knows, or calls DecodeBytes.
+type InputLine = input.Line
+
 // Decode handles one input line as agentfmt's own reader hands it over.
-func (d *Decoder) Decode(in input.Line) error {
+func (d *Decoder) Decode(in InputLine) error {
 	d.line.arena = d.line.arena[:0]
 	err := d.decode(in)
 	if d.opts.Scribble {

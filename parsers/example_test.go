@@ -3,10 +3,12 @@ package parsers_test
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -58,4 +60,51 @@ func Example() {
 	// text.delta "pass."
 	// result true
 	// success The tests pass.
+}
+
+// Example_render is agentfmt's pipeline through the public packages
+// only: a Decoder over every agent (parsers/all) reads a Codex stream, a
+// Session keeps the streaming contract, and a renderer (render) writes
+// what a person reads.
+func Example_render() {
+	const stream = `{"type":"thread.started","thread_id":"t1"}
+{"type":"turn.started"}
+{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"I'll run the tests."}}
+{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"go test ./...","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"go test ./...","aggregated_output":"ok  example.com/calc 0.01s\n","exit_code":0,"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"The tests pass."}}
+{"type":"turn.completed","usage":{"input_tokens":2400,"cached_input_tokens":1800,"output_tokens":120}}`
+
+	r, err := render.New("plain", os.Stdout, render.Config{Width: 80, Palette: render.NewPalette(false)})
+	if err != nil {
+		panic(err)
+	}
+	sess := streaming.NewSession(r, streaming.Options{})
+	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess)
+	if err != nil {
+		panic(err)
+	}
+	for n, line := range strings.Split(stream, "\n") {
+		if err := dec.DecodeBytes([]byte(line), n+1); err != nil {
+			panic(err)
+		}
+	}
+	if err := dec.Close(); err != nil {
+		panic(err)
+	}
+	if err := sess.Close(); err != nil {
+		panic(err)
+	}
+	outcome, reason := sess.Outcome()
+	if err := r.Finish(render.Summary{Outcome: outcome, Reason: reason, Answer: sess.FinalAnswer(), Stats: sess.Stats()}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// ● session t1 · codex
+	// I'll run the tests.
+	// ▸ shell go test ./...
+	// ✓ shell go test ./... · exit 0
+	//   │ ok  example.com/calc 0.01s
+	// The tests pass.
+	// ── ✓ done · 1 turn · 2.4k + 1.8k cached in, 120 out
 }

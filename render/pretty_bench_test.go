@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -91,6 +92,9 @@ func TestPrettyBytesPerAnswerByte(t *testing.T) {
 	text := answer100K()
 	for _, every := range []int{1, 4, 16} {
 		for _, colour := range []bool{false, true} {
+			if !testenv.SlowEnabled() && (every != 16 || !colour) {
+				continue // everyday: one of the six (each streams 100 KB through the renderer)
+			}
 			var out bytes.Buffer
 			p := streamAnswer(t, text, every, colour, &out)
 			frames, writes, written := p.Stats()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/golden"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/parsers"
@@ -149,8 +150,8 @@ func TestPrettyIssue12Golden(t *testing.T) {
 				_, out, _ := f.render(t)
 				rows := vtcheck.Screen(out, width)
 				name := fmt.Sprintf("%s-w%d", f.name, width)
-				golden(t, filepath.Join("testdata", "pretty", name+".golden"), out)
-				golden(t, filepath.Join("testdata", "pretty", name+".screen"), []byte(strings.Join(rows, "\n")+"\n"))
+				golden.Check(t, filepath.Join("testdata", "pretty", name+".golden"), out)
+				golden.Check(t, filepath.Join("testdata", "pretty", name+".screen"), []byte(strings.Join(rows, "\n")+"\n"))
 				checkRows(t, rows, width)
 			})
 		}

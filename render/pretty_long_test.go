@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -50,9 +51,7 @@ func streamLong(tb testing.TB, text string) {
 // not depend on the machine's load), for markdown and for one line with
 // no newline.
 func TestPrettyLongAnswerLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long")
-	}
+	testenv.Slow(t) // renders 10 MB
 	for _, oneLine := range []bool{false, true} {
 		alloc := func(size int) uint64 {
 			text := longAnswer(size, oneLine)

@@ -2,13 +2,12 @@ package render
 
 import (
 	"io"
-
-	"github.com/agentfmt/agentfmt/internal/testenv"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

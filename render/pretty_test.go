@@ -2,20 +2,17 @@ package render
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/golden"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // prettyFixture is an event sequence built in Go, with the configuration
 // it is rendered with (width 80, height 24, colour on unless changed).
@@ -244,49 +241,19 @@ func (f prettyFixture) render(t testing.TB) (*driver, []byte, []byte) {
 	return d, pretty, plain
 }
 
-// TestPrettyGolden compares the exact bytes, escape codes included, and
-// the emulated screen, with the files in testdata/pretty.
+// TestPrettyGolden compares the exact bytes, escape codes included (shown
+// as ⟨ESC⟩ in the files, see internal/golden), and the emulated screen,
+// with the files in testdata/pretty.
 func TestPrettyGolden(t *testing.T) {
 	for _, f := range prettyFixtures {
 		t.Run(f.name, func(t *testing.T) {
 			_, out, _ := f.render(t)
 			screen := strings.Join(vtcheck.Screen(out, 80), "\n") + "\n"
-			golden(t, filepath.Join("testdata", "pretty", f.name+".golden"), out)
-			golden(t, filepath.Join("testdata", "pretty", f.name+".screen"), []byte(screen))
+			golden.Check(t, filepath.Join("testdata", "pretty", f.name+".golden"), out)
+			golden.Check(t, filepath.Join("testdata", "pretty", f.name+".screen"), []byte(screen))
 		})
 	}
 }
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./render -run TestPrettyGolden -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./render -run TestPrettyGolden -update, then read the diff)\n%s", path, firstDifference(want, got))
-	}
-}
-
-func firstDifference(want, got []byte) string {
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
-	}
-	lo := max(0, i-40)
-	return "at byte " + strconv.Itoa(i) + ":\n want " + quote(want[lo:min(len(want), i+40)]) + "\n  got " + quote(got[lo:min(len(got), i+40)])
-}
-
-func quote(b []byte) string { return strings.ReplaceAll(string(b), "\x1b", "␛") }
 
 // TestPrettyScreenMatchesPlain replays every fixture, colour on and off,
 // through a terminal emulator: the final screen holds every assistant text

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // TestTextPieces: a text kept in pieces answers as the string it holds,
@@ -12,7 +14,11 @@ import (
 func TestTextPieces(t *testing.T) {
 	x := uint32(7)
 	rnd := func(n int) int { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return int(x % uint32(n)) }
-	for run := 0; run < 40; run++ {
+	runs := 40
+	if !testenv.SlowEnabled() {
+		runs = 8 // everyday: the first 8 (each builds texts of megabytes)
+	}
+	for run := 0; run < runs; run++ {
 		var tx text
 		var ref strings.Builder
 		for i := 0; i < 20; i++ {

@@ -14,6 +14,8 @@ import (
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/tidwall/gjson"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 // render runs agentfmt in-process on a capture.

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/streaming"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 func text(ls []Line) string {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/streaming"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 // Chatter drops unknown events and verbose status lines, and nothing

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 func waitWake(t *testing.T, s *Sub, what string) {

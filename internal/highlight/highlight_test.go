@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/alecthomas/chroma/v2"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 // TestNames: the names code fences give find chroma's lexers; unknown

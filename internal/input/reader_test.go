@@ -11,6 +11,8 @@ import (
 	"testing/iotest"
 
 	"github.com/tidwall/gjson"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 // got is a line as a test compares it.

@@ -10,6 +10,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 var md = goldmark.New(goldmark.WithExtensions(extension.GFM))

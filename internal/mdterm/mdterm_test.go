@@ -8,6 +8,8 @@ import (
 	"github.com/agentfmt/agentfmt/internal/mddepth"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/yuin/goldmark/text"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 const sample = "# Title\n\nSome **bold**, *italic*, `code` and a [link](https://x.dev).\n\n" +

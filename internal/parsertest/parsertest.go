@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/golden"
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -193,9 +194,9 @@ func Fixtures(t testing.TB, folder string) []string {
 }
 
 // Golden runs every fixture of folder through agents (decoder and session)
-// and compares the event dump with the .events file beside it; with update
-// it rewrites them instead (read the diff before committing).
-func Golden(t *testing.T, agents []parsers.Agent, folder string, update bool) {
+// and compares the event dump with the .events file beside it (see
+// internal/golden; -update rewrites them).
+func Golden(t *testing.T, agents []parsers.Agent, folder string) {
 	for _, f := range Fixtures(t, folder) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			in, err := os.ReadFile(f)
@@ -203,20 +204,7 @@ func Golden(t *testing.T, agents []parsers.Agent, folder string, update bool) {
 				t.Fatal(err)
 			}
 			got := Run(agents, string(in)).Check(t).Dump()
-			golden := strings.TrimSuffix(f, ".jsonl") + ".events"
-			if update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("dump differs from %s (run with -update and review):\n%s", golden, firstDiffs(string(want), got))
-			}
+			golden.CheckString(t, strings.TrimSuffix(f, ".jsonl")+".events", got)
 		})
 	}
 }
@@ -243,27 +231,4 @@ func CheckFuzz(t *testing.T, agents []parsers.Agent, in string) {
 	if r.Err != nil {
 		t.Fatalf("error: %v", r.Err)
 	}
-}
-
-// firstDiffs shows the first five lines that differ.
-func firstDiffs(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, c string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			c = g[i]
-		}
-		if a != c {
-			b.WriteString("- " + a + "\n+ " + c + "\n")
-			if n++; n == 5 {
-				break
-			}
-		}
-	}
-	return b.String()
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 // home is a fake home directory with agents' session folders in it.

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/simd/simdtest"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 // stringRunRef is StringRun one byte at a time.

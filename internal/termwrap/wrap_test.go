@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 func rowsOf(ls []Line) []string {

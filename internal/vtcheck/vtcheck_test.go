@@ -3,6 +3,8 @@ package vtcheck
 import (
 	"strings"
 	"testing"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 func TestScreenFollowsRedraws(t *testing.T) {

@@ -1,7 +1,6 @@
 package antigravity_test
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/parsertest"
@@ -9,10 +8,8 @@ import (
 	"github.com/agentfmt/agentfmt/parsers/antigravity"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 var agents = []parsers.Agent{antigravity.Agent}
 
 // TestGolden runs every fixture through the decoder and session and
 // compares the event dump with the .events file beside it.
-func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "antigravity", *update) }
+func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "antigravity") }

@@ -1,7 +1,6 @@
 package claude_test
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/parsertest"
@@ -9,13 +8,11 @@ import (
 	"github.com/agentfmt/agentfmt/parsers/claude"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // fixtures lists the hand-written fixtures of testdata/claude.
 func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "claude") }
 
 // TestGolden renders each fixture's events (Dump form) and compares them
-// with testdata/claude/NN-….events; -update rewrites them.
+// with testdata/claude/NN-….events; go test -update rewrites them.
 func TestGolden(t *testing.T) {
-	parsertest.Golden(t, []parsers.Agent{claude.Agent}, "claude", *update)
+	parsertest.Golden(t, []parsers.Agent{claude.Agent}, "claude")
 }

@@ -12,7 +12,7 @@ import (
 // TestTranscriptGolden: testdata/claude-transcript fixtures, written from
 // shared/formats/claude-transcript.md, against their .events dumps.
 func TestTranscriptGolden(t *testing.T) {
-	parsertest.Golden(t, all.Agents(), "claude-transcript", *update)
+	parsertest.Golden(t, all.Agents(), "claude-transcript")
 }
 
 func trRun(t *testing.T, lines ...string) parsertest.Result {

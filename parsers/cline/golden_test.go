@@ -1,14 +1,11 @@
 package cline_test
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/parsertest"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // TestGolden runs every fixture through the decoder and session and
 // compares the event dump with the .events file beside it.
-func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "cline", *update) }
+func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "cline") }

@@ -22,7 +22,7 @@ func appRun(t *testing.T, lines ...string) parsertest.Result {
 // TestAppServerGolden: testdata/codex-app-server fixtures, written from
 // shared/formats/codex-app-server.md, against their .events dumps.
 func TestAppServerGolden(t *testing.T) {
-	parsertest.Golden(t, all.Agents(), "codex-app-server", *update)
+	parsertest.Golden(t, all.Agents(), "codex-app-server")
 }
 
 func appText(r parsertest.Result) string { return r.Text(streaming.KindTextDelta) }

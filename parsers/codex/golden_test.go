@@ -1,7 +1,6 @@
 package codex_test
 
 import (
-	"flag"
 	"os"
 	"strings"
 	"testing"
@@ -11,15 +10,13 @@ import (
 	"github.com/agentfmt/agentfmt/parsers/codex"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 var agents = []parsers.Agent{codex.Agent}
 
 func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "codex") }
 
 // TestGolden runs every fixture through the decoder and session and
 // compares the Dump with testdata/codex/NN-….events.
-func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "codex", *update) }
+func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "codex") }
 
 // fixtureLines returns every line of every fixture (fuzz seeds).
 func fixtureLines(t testing.TB) []string {

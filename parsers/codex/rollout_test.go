@@ -11,7 +11,7 @@ import (
 // TestRolloutGolden: testdata/codex-rollout fixtures, written from
 // shared/formats/codex-rollout.md, against their .events dumps.
 func TestRolloutGolden(t *testing.T) {
-	parsertest.Golden(t, all.Agents(), "codex-rollout", *update)
+	parsertest.Golden(t, all.Agents(), "codex-rollout")
 }
 
 const meta = `{"timestamp":"t","type":"session_meta","payload":{"id":"th","cwd":"/w"}}`

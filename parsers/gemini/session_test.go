@@ -14,7 +14,7 @@ import (
 // first is a pretty-printed JSON document (as Entire's copies named
 // full.jsonl are): the reader must hand it over as one value.
 func TestSessionGolden(t *testing.T) {
-	parsertest.Golden(t, all.Agents(), "gemini-session", *update)
+	parsertest.Golden(t, all.Agents(), "gemini-session")
 }
 
 func chatRun(t *testing.T, in string) parsertest.Result {

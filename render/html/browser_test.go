@@ -17,12 +17,16 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/conformance"
 	_ "github.com/agentfmt/agentfmt/internal/conformance" // the extractors register themselves
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // The browser tests load pages in headless Chromium: the page of every
 // real capture under ../shared/corpus, and the hostile fixture. They skip
 // when no Chromium is installed (.ci/run installs it when it can);
-// AGENTFMT_CHROMIUM names the binary to use.
+// AGENTFMT_CHROMIUM names the binary to use. A page costs Chromium about a
+// second of CPU, so the everyday run loads two (the hostile fixture and
+// one capture); AGENTFMT_SLOW=1 (.ci/run) loads every capture and checks
+// the probes.
 
 var (
 	browserOnce sync.Once
@@ -170,7 +174,9 @@ func dropFences(s string) string {
 // TestBrowserCorpus loads the page of every real capture: no console
 // message (no script error, no Content-Security-Policy violation), the
 // page's own script ran, and every answer of the run is in the page's
-// text exactly as often as the capture holds it.
+// text exactly as often as the capture holds it. The everyday run loads
+// the first Claude capture only (TestCorpusAnswersOnce checks every
+// page's text without a browser); AGENTFMT_SLOW=1 loads them all.
 func TestBrowserCorpus(t *testing.T) {
 	chromium(t)
 	dir := conformance.CorpusDir()
@@ -185,6 +191,9 @@ func TestBrowserCorpus(t *testing.T) {
 			continue
 		}
 		for i, path := range conformance.Captures(f.Name()) {
+			if !testenv.SlowEnabled() && (f.Name() != "claude" || i > 0) {
+				break // everyday: one page
+			}
 			if testing.Short() && i > 0 {
 				break // -short: one capture per folder
 			}
@@ -240,6 +249,7 @@ func TestBrowserHostile(t *testing.T) {
 // message), and without the policy it runs (a console message and the
 // body marked).
 func TestBrowserProbe(t *testing.T) {
+	testenv.Slow(t)
 	chromium(t)
 	p, _ := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
 	payload := `<img src=x onerror="document.body.setAttribute('data-pwned','1');console.log('PWNED')">`

@@ -2,11 +2,12 @@ package html
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"testing"
 
 	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/agentfmt/agentfmt/internal/golden"
 )
 
 // TestCodeCSS: code.css is what chroma makes of the light and dark styles
@@ -24,8 +25,8 @@ func TestCodeCSS(t *testing.T) {
 		}
 		b.WriteString("}\n")
 	}
-	// -update is the golden files' flag (golden_test.go, package html_test).
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	// (code.css is an asset, not a golden file: written as it is.)
+	if golden.Update() {
 		if err := os.WriteFile("code.css", b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,19 +3,16 @@ package html_test
 import (
 	"bytes"
 	"crypto/sha256"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/golden"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/render/html"
 	"github.com/agentfmt/agentfmt/streaming"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // goldenFixtures are the inputs whose pages are kept under testdata/html:
 // the fixtures written for the page (testdata/html/*.jsonl) and a few of
@@ -61,20 +58,7 @@ func foldAssets(page string) string {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	got = foldAssets(got)
-	if *update {
-		if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatalf("%v (go test ./render/html -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from its golden file (go test ./render/html -update, then read the diff)\n%s", name, firstDiff(string(want), got))
-	}
+	golden.CheckString(t, name, foldAssets(got))
 }
 
 // TestGolden renders each fixture's page and compares it with its golden

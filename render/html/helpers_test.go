@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -46,31 +44,4 @@ func fixture(t testing.TB, rel string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-// firstDiff shows the first differing line of two texts.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(wl), len(gl)); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + itoa(i+1) + ":\n want " + quote(w) + "\n  got " + quote(g)
-		}
-	}
-	return ""
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-func quote(s string) string {
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return "«" + s + "»"
 }

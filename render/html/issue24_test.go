@@ -2,6 +2,7 @@ package html_test
 
 import (
 	"regexp"
+	"strconv"
 
 	"github.com/agentfmt/agentfmt/internal/testenv"
 	"strings"
@@ -61,7 +62,7 @@ func TestPageDrawsToolColour(t *testing.T) {
 func TestPageFoldsLongPrompt(t *testing.T) {
 	var p []string
 	for i := 1; i <= 100; i++ {
-		p = append(p, "prompt line "+itoa(i))
+		p = append(p, "prompt line "+strconv.Itoa(i))
 	}
 	in := claudeInit + "\n" + `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + strings.Join(p, `\n`) +
 		`"}]},"parent_tool_use_id":null,"session_id":"s1"}` + "\n" + claudeResult() + "\n"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/cmd"
 	"github.com/agentfmt/agentfmt/internal/gen"
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -104,8 +105,9 @@ func renderSampled(t testing.TB, path string) (*heapSampler, *countWriter, time.
 // (its first bytes, a buffer of 64 KiB, leave before a tenth of the
 // input is read).
 func TestMemoryBounded(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("renders 20 MB (skipped with -short and -race)")
+	testenv.Slow(t)
+	if raceEnabled {
+		t.Skip("renders 20 MB (skipped with -race; .ci/run runs it without)")
 	}
 	path := mixedLog(t)
 	h, out, took := renderSampled(t, path)
@@ -175,8 +177,9 @@ func allocsPerByte(t *testing.T, evs []streaming.Event) float64 {
 // rendering of the whole block at its end would hold it all, and
 // re-scanning it at each delta would be quadratic).
 func TestLongAnswerLinear(t *testing.T) {
+	testenv.Slow(t) // renders 4 MiB
 	if raceEnabled {
-		t.Skip("allocation counts differ under -race")
+		t.Skip("allocation counts differ under -race (.ci/run runs it without)")
 	}
 	small, large := allocsPerByte(t, longAnswer(256<<10)), allocsPerByte(t, longAnswer(4<<20))
 	t.Logf("bytes allocated per byte of text: %.1f for 256 KiB, %.1f for 4 MiB", small, large)
