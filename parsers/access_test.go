@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -266,5 +267,66 @@ func TestTextInPlace(t *testing.T) {
 	l.lend = true
 	if got := l.Str("result"); got != want || string(buf2) != line {
 		t.Errorf("a line not writable was written: %d bytes, want %d; written %v", len(got), len(want), string(buf2) != line)
+	}
+}
+
+// Path reads a path's first key from the index and the rest from its
+// value: every path gives what gjson.Get gives on the whole line (value,
+// type and place), whether the key is there or not, repeated, escaped,
+// nested or past the indexed fields.
+func TestLinePath(t *testing.T) {
+	var many strings.Builder
+	many.WriteString(`{`)
+	for i := range maxTop + 3 {
+		fmt.Fprintf(&many, `"k%d":{"v":%d},`, i, i)
+	}
+	many.WriteString(`"last":{"v":"end"}}`)
+	lines := []string{
+		`{"origin":{"kind":"task-notification"},"type":"result"}`,
+		`{"type":"result","origin":null}`,
+		`{"error":{"message":"boom","type":"x"},"error":{"message":"second"}}`,
+		`{"a\u002eb":{"c":1},"a":{"b":{"c":2}}}`,
+		`{"params":{"update":{"sessionUpdate":"x"},"prompt":[{"text":"hi"},{"text":"there"}]}}`,
+		`{"patch":"not an object"}`,
+		many.String(),
+	}
+	paths := []string{"origin.kind", "origin", "error.message", "error.type", "a.b.c", "a\\.b.c", "params.update.sessionUpdate",
+		"params.prompt.#.text", "params.prompt.1.text", "patch.status", "missing.x", "k2.v", "k10.v", "last.v", "k1.*", "@this.type"}
+	for _, json := range lines {
+		l := NewLine(json, 1)
+		for _, p := range paths {
+			got, want := l.Path(p), gjson.Get(json, p)
+			if got.Raw != want.Raw || got.Type != want.Type || got.Index != want.Index {
+				t.Errorf("%s on %s: %q (%v at %d), want %q (%v at %d)", p, json, got.Raw, got.Type, got.Index, want.Raw, want.Type, want.Index)
+			}
+		}
+	}
+}
+
+// A top-level string with escapes, read by a parser that borrows lines
+// (Get, Str), is decoded into the line's scratch space as Text decodes
+// one, not into an allocation of its own (a Claude result's answer was one
+// on every result line); it reads as gjson reads it, lent or not.
+func TestGetLendsStrings(t *testing.T) {
+	body := strings.Repeat(`an answer \"quoted\"\n\u00e9 `, lendMin/16)
+	want := gjson.Parse(`"` + body + `"`).Str
+	line := `{"type":"result","result":"` + body + `","short":"a\nb"}`
+	for _, lend := range []bool{false, true} {
+		l := NewLine(line, 1)
+		l.lend = lend
+		if got := l.Str("result"); got != want {
+			t.Fatalf("lend %v: %q, want %q", lend, got, want)
+		}
+		if got := l.Get("short"); got.Str != "a\nb" || got.Raw != `"a\nb"` || got.Index != strings.Index(line, `"a\nb"`) {
+			t.Fatalf("lend %v: short field %+v", lend, got)
+		}
+	}
+	l := NewLine(line, 1)
+	l.lend = true
+	if n := testing.AllocsPerRun(100, func() {
+		l.built, l.arena = 0, l.arena[:0] // read the field again, as on the next line
+		_ = l.Str("result")
+	}); n != 0 {
+		t.Errorf("a lent line's long string with escapes: %v allocations", n)
 	}
 }

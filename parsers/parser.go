@@ -1,6 +1,8 @@
 package parsers
 
 import (
+	"strings"
+
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -139,6 +141,19 @@ type Line struct {
 	// lends and which may be written (see Line.inPlace).
 	writable bool
 	decoded  []decodedSpan // strings decoded in place
+	// scores are the families that scored the line so far (Reader.score):
+	// the decoder asks an agent's Readers, then its router asks them again.
+	scores  [maxScores]score
+	nscores int
+}
+
+// maxScores is how many family scores a line keeps.
+const maxScores = 4
+
+// score is a family's score of the line.
+type score struct {
+	r *Reader
+	c Confidence
 }
 
 // NewLine indexes the top-level fields of json, which must be valid JSON.
@@ -234,5 +249,29 @@ func (l *Line) Str(key string) string {
 	return ""
 }
 
-// Path returns the value at a gjson path below the line.
-func (l *Line) Path(path string) gjson.Result { return gjson.Get(l.JSON, path) }
+// Path returns the value at a gjson path below the line. A path that
+// starts with a plain key and a dot ("origin.kind") finds that field in
+// the index and reads only its value for the rest: gjson.Get would scan
+// the line from its start.
+func (l *Line) Path(path string) gjson.Result {
+	if i := strings.IndexByte(path, '.'); i > 0 && plainKey(path[:i]) {
+		if v := l.Get(path[:i]); v.Exists() {
+			if r := v.Get(path[i+1:]); r.Exists() {
+				return r
+			}
+		}
+		return gjson.Result{}
+	}
+	return gjson.Get(l.JSON, path)
+}
+
+// plainKey reports a gjson path component that is a key as written:
+// letters, digits, '_' and '-' only (no wildcard, escape or modifier).
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

@@ -20,11 +20,27 @@ type Reader struct {
 //	var readers = parsers.Readers{{Detect: detect, New: newParser}, {Detect: detectTranscript, New: newTranscript}}
 type Readers []Reader
 
+// score is r.Detect(l), worked out once per line: the decoder asks the
+// agent (Readers.Detect), then the router asks the families again.
+func (r *Reader) score(l *Line) Confidence {
+	for _, s := range l.scores[:l.nscores] {
+		if s.r == r {
+			return s.c
+		}
+	}
+	c := r.Detect(l)
+	if l.nscores < maxScores {
+		l.scores[l.nscores] = score{r, c}
+		l.nscores++
+	}
+	return c
+}
+
 // Detect is the best score any family gives the line.
 func (rs Readers) Detect(l *Line) Confidence {
 	best := No
 	for i := range rs {
-		if c := rs[i].Detect(l); c > best {
+		if c := rs[i].score(l); c > best {
 			if best = c; best == Decisive {
 				break
 			}
@@ -63,16 +79,16 @@ func (r *router) Parse(l *Line, emit Emit) error {
 // route is the family of a line: the current one unless another scores
 // it higher (the first of those that score highest).
 func (r *router) route(l *Line) int {
-	best, score := r.cur, r.rs[r.cur].Detect(l)
-	if score == Decisive {
+	best, top := r.cur, r.rs[r.cur].score(l)
+	if top == Decisive {
 		return best
 	}
 	for i := range r.rs {
 		if i == r.cur {
 			continue
 		}
-		if c := r.rs[i].Detect(l); c > score {
-			best, score = i, c
+		if c := r.rs[i].score(l); c > top {
+			best, top = i, c
 		}
 	}
 	return best

@@ -3,6 +3,8 @@ package parsers
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // family is a Reader for tests: it claims a line whose "fam" field names
@@ -83,5 +85,36 @@ func TestReaders(t *testing.T) {
 				t.Errorf("Detect: %v, want the best family's Maybe", c)
 			}
 		})
+	}
+}
+
+// The decoder asks an agent made of Readers for its score of a line, and
+// its router asks the families again to route the line: each family's
+// Detect runs once a line all the same.
+func TestReadersDetectOnce(t *testing.T) {
+	var log []string
+	calls := map[string]int{}
+	counted := func(r Reader, name string) Reader {
+		detect := r.Detect
+		r.Detect = func(l *Line) Confidence { calls[name]++; return detect(l) }
+		return r
+	}
+	rs := Readers{counted(family{"a", &log}.reader(), "a"), counted(family{"b", &log}.reader(), "b")}
+	agent := Agent{Name: "fam", Detect: rs.Detect, New: rs.New}
+	d, err := NewDecoder([]Agent{agent}, DecoderOptions{}, EmitFunc(func(streaming.Mode, *streaming.Event) error { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{`{"fam":"a"}`, `{"fam":"maybe-all"}`, `{"fam":"b"}`, `{"fam":""}`}
+	for i, l := range lines {
+		if err := d.DecodeBytes([]byte(l), i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls["a"] != len(lines) || calls["b"] > len(lines) {
+		t.Errorf("Detect ran %d times for a and %d for b on %d lines; want once a line each at most", calls["a"], calls["b"], len(lines))
+	}
+	if got, want := strings.Join(log, "|"), "new a|a |a |new b|b |b "; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

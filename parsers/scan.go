@@ -30,6 +30,7 @@ func (l *Line) Reset(json string, n int) {
 func (l *Line) resetSpans(json string, n int, top *jsonscan.TopSpans) {
 	l.JSON, l.N, l.ntop, l.more, l.built, l.mask = json, n, top.N, top.More, 0, 0
 	l.writable, l.decoded = false, l.decoded[:0]
+	l.nscores = 0
 	l.longs = top.Longs
 	for i := 0; i < top.N; i++ {
 		sp := &top.S[i]
@@ -65,14 +66,13 @@ func valueAt(json string, s, e int) gjson.Result {
 }
 
 // valueAt is the gjson result of the value l.JSON[s:e], a top-level
-// field's: a long string is decoded as Text decodes it (in place when it
-// may be).
+// field's: a string with escapes is decoded as Text decodes it (into the
+// line's scratch space for a parser that borrows lines, in place when it
+// is very long and may be), not into a string of its own.
 func (l *Line) valueAt(s, e int) gjson.Result {
 	raw := l.JSON[s:e]
-	if len(raw) >= inPlaceMin && raw[0] == '"' && raw[len(raw)-1] == '"' && strings.IndexByte(raw, '\\') >= 0 {
-		if str, ok := l.inPlace(raw[1 : len(raw)-1]); ok {
-			return gjson.Result{Type: gjson.String, Raw: raw, Str: str, Index: s}
-		}
+	if l.lend && len(raw) >= lendMin && raw[0] == '"' && strings.IndexByte(raw, '\\') >= 0 {
+		return gjson.Result{Type: gjson.String, Raw: raw, Str: l.Text(raw), Index: s}
 	}
 	return valueAt(l.JSON, s, e)
 }

@@ -3,6 +3,7 @@ package parsers
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -29,38 +30,41 @@ func SubjectOf(title, input string, keys []string) string {
 }
 
 // subjectObject is SubjectOf for an object input, read in one pass (a Get
-// per key would scan the input once for each).
+// per key would scan the input once for each) that decodes no value but
+// the one it gives (a Write's content, an Edit's strings are passed over).
 func subjectObject(title string, v gjson.Result, keys []string) string {
-	// The most telling key whose first value (as Get finds it) is a
-	// non-empty string or array.
+	// The most telling key whose first value is a non-empty string or
+	// array.
 	var seen uint64 // the keys met (the first 64)
 	best := len(keys)
-	var bestVal gjson.Result
-	var first string
-	v.ForEach(func(k, val gjson.Result) bool {
-		if first == "" && val.Type == gjson.String && val.Str != "" {
-			first = val.Str
+	var bestRaw, firstRaw string
+	for f := jsonscan.FieldsOf(v.Raw); f.Next(); {
+		str := f.Raw[0] == '"' && f.Raw != `""` // (an escape decodes to something)
+		if firstRaw == "" && str {
+			firstRaw = f.Raw
 		}
 		for i, name := range keys[:min(best, 64)] {
-			if k.Str == name {
+			if f.Key == name {
 				if seen&(1<<i) == 0 {
 					seen |= 1 << i
-					if val.Type == gjson.String && val.Str != "" || nonEmptyArray(val) {
-						best, bestVal = i, val
+					if str || nonEmptyArray(f.Raw) {
+						best, bestRaw = i, f.Raw
 					}
 				}
 				break
 			}
 		}
-		return best > 0 // nothing can be more telling than the first key
-	})
+		if best == 0 {
+			break // nothing is more telling than the first key
+		}
+	}
 	switch {
 	case best == len(keys):
-	case bestVal.Type == gjson.String:
-		return bestVal.Str
+	case bestRaw[0] == '"':
+		return jsonscan.Value(bestRaw).Str
 	default:
 		var parts []string
-		for _, p := range bestVal.Array() {
+		for _, p := range jsonscan.Value(bestRaw).Array() {
 			parts = append(parts, p.String())
 		}
 		return strings.Join(parts, " ")
@@ -68,13 +72,15 @@ func subjectObject(title string, v gjson.Result, keys []string) string {
 	if title != "" {
 		return title
 	}
-	if first != "" {
-		return first
+	if firstRaw != "" {
+		return jsonscan.Value(firstRaw).Str
 	}
 	return v.Raw
 }
 
-// nonEmptyArray reports whether v is an array with an element.
-func nonEmptyArray(v gjson.Result) bool {
-	return v.IsArray() && len(v.Array()) > 0
+// nonEmptyArray reports whether raw is the text of an array with an
+// element.
+func nonEmptyArray(raw string) bool {
+	e := jsonscan.ElementsOf(raw)
+	return raw[0] == '[' && e.Next()
 }

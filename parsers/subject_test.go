@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -89,5 +90,19 @@ func TestSubject(t *testing.T) {
 		if got := SubjectOf(c.title, c.in, testKeys); got != c.want {
 			t.Errorf("SubjectOf(%q, %q) = %q, want %q", c.title, c.in, got, c.want)
 		}
+	}
+}
+
+// The subject of a call is read without decoding the other values of its
+// input: a Write's content or an Edit's strings, which can be long and
+// full of escapes, cost no allocation.
+func TestSubjectDecodesOnlyItsValue(t *testing.T) {
+	content := strings.Repeat(`line \"quoted\"\n\ttab\u00e9 `, 200)
+	in := `{"content":"` + content + `","file_path":"/w/a.go","old_string":"` + content + `"}`
+	if got := SubjectOf("", in, testKeys); got != "/w/a.go" {
+		t.Fatalf("subject %q", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { SubjectOf("", in, testKeys) }); n != 0 {
+		t.Errorf("%v allocations", n)
 	}
 }

@@ -35,7 +35,7 @@ func normalise(ev *streaming.Event, t *Tools, edits bool) {
 			if t.Edits != nil {
 				ev.Edits = t.Edits(ev.Name, ev.Input, ev.Output)
 			}
-			if len(ev.Edits) == 0 && (strings.HasPrefix(ev.Output, "--- ") || strings.Contains(ev.Output, "\n+++ ")) {
+			if len(ev.Edits) == 0 && hasDiffHeader(ev.Output) {
 				ev.Edits = DiffEdits(ev.Output)
 			}
 		}
@@ -44,6 +44,27 @@ func normalise(ev *streaming.Event, t *Tools, edits bool) {
 			ev.Entries[i].Status = PlanStatus(ev.Entries[i].Status)
 		}
 	}
+}
+
+// hasDiffHeader reports whether s may be a unified diff: it starts with
+// "--- " or a line of it starts with "+++ ". It looks for the rare '+'
+// first, not for the line ends: most tool outputs have many lines and no
+// diff, and this runs on every one of them.
+func hasDiffHeader(s string) bool {
+	if strings.HasPrefix(s, "--- ") {
+		return true
+	}
+	for i := 1; i < len(s); {
+		j := strings.Index(s[i:], "+++ ")
+		if j < 0 {
+			return false
+		}
+		if i += j; s[i-1] == '\n' {
+			return true
+		}
+		i += 4
+	}
+	return false
 }
 
 // PlanStatus maps an agent's word for a plan entry's state onto the closed

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agentfmt/agentfmt/streaming"
@@ -68,6 +69,19 @@ func TestPlanStatus(t *testing.T) {
 	} {
 		if got := PlanStatus(word); got != want {
 			t.Errorf("PlanStatus(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+// hasDiffHeader finds what the decoder took for a unified diff before it
+// looked for '+' first: output that starts with "--- ", or has a line that
+// starts with "+++ ".
+func TestHasDiffHeader(t *testing.T) {
+	for _, s := range []string{"", "--- a/x\n+++ b/x\n@@ -1 +1 @@", "--- ", "diff --git a/x b/x\n--- a/x\n+++ b/x",
+		"+++ b/x", "a\n+++ ", "a\n+++b", "a+++ b", "x++++ y\n", "+++\n+++ z", "c++ +++ \n++ +++ ", "one\ntwo\n"} {
+		want := strings.HasPrefix(s, "--- ") || strings.Contains(s, "\n+++ ")
+		if got := hasDiffHeader(s); got != want {
+			t.Errorf("%q: %v, want %v", s, got, want)
 		}
 	}
 }

@@ -3,6 +3,10 @@ package render
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/agentfmt/agentfmt/internal/simd"
+	"github.com/agentfmt/agentfmt/internal/view"
 )
 
 // A prompt or a compaction summary longer than a screenful is folded, as
@@ -36,6 +40,7 @@ type promptFold struct {
 	next    int      // folding: the oldest line of the ring
 	omitted int      // lines left out
 	spare   [][]byte // buffers to use again
+	rest    []string // scratch for end
 }
 
 // newPromptFold folds at limit rows (at least a head and a tail and the
@@ -97,10 +102,13 @@ func (f *promptFold) skip(k int) {
 }
 
 // end gives what follows the head: the lines held (all of them, when the
-// prompt fits), or the number left out and the last lines.
+// prompt fits), or the number left out and the last lines. The lines are
+// the fold's buffers, valid until the next add: written out at once, they
+// are not copied.
 func (f *promptFold) end() (omitted int, rest []string) {
+	rest = f.rest[:0]
 	for i := range f.held {
-		rest = append(rest, string(f.held[(f.next+i)%len(f.held)]))
+		rest = append(rest, view.String(f.held[(f.next+i)%len(f.held)]))
 	}
 	omitted = f.omitted
 	spare := append(f.spare, f.held...)
@@ -113,8 +121,14 @@ func (f *promptFold) end() (omitted int, rest []string) {
 		}
 	}
 	clear(f.held)
-	*f = promptFold{limit: f.limit, spare: spare, held: f.held[:0]}
+	*f = promptFold{limit: f.limit, spare: spare, held: f.held[:0], rest: rest[:0]}
 	return omitted, rest
+}
+
+// restart folds a new prompt at limit rows, with the buffers of the
+// prompts before (end has been called).
+func (f *promptFold) restart(limit int) {
+	f.limit = max(limit, PromptHead+PromptTail+1)
 }
 
 // promptRows is about how many rows a prompt's line takes in avail cells
@@ -125,10 +139,58 @@ func promptRows(line string, avail int) int {
 	if len(line) <= avail && strings.IndexByte(line, '\t') < 0 {
 		return 1 // (a line takes no more cells than bytes, but for tabs)
 	}
-	return max(1, (cells(expandTabs(line))+avail-1)/avail)
+	if lo, hi, ok := cellBounds(line); ok && rowsOf(lo, avail) == rowsOf(hi, avail) {
+		return rowsOf(lo, avail) // (most lines: their characters need not be measured)
+	}
+	return rowsOf(cells(expandTabs(line)), avail)
+}
+
+// rowsOf is the rows n cells take in avail cells: one at least.
+func rowsOf(n, avail int) int { return max(1, (n+avail-1)/avail) }
+
+// cellBounds are bounds on cells(line), a line without its newline, found
+// without measuring a character: printable ASCII takes a cell a byte, and
+// so do Latin-1 letters (U+00A0 to U+02FF, but for the soft hyphen and ©
+// and ®, which can end an emoji sequence); every other character takes 0
+// to 1 cell when it is two bytes long, 0 to 2 when longer. Not ok for a
+// line with a tab or an escape sequence, which cells measures otherwise.
+func cellBounds(line string) (lo, hi int, ok bool) {
+	if strings.IndexByte(line, '\t') >= 0 {
+		return 0, 0, false
+	}
+	for i := 0; i < len(line); {
+		if n := simd.ASCIIRun(line[i:]); n > 0 {
+			lo, hi, i = lo+n, hi+n, i+n
+			continue
+		}
+		c := line[i]
+		if c < utf8.RuneSelf {
+			if c == 0x1b {
+				return 0, 0, false
+			}
+			i++ // a control character: no cell
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(line[i:])
+		switch {
+		case n == 2 && r >= 0xa0 && r < 0x300 && r != 0xad && r != 0xa9 && r != 0xae:
+			lo++
+			hi++
+		case n == 2:
+			hi++
+		default:
+			hi += 2
+		}
+		i += n
+	}
+	return lo, hi, true
 }
 
 // moreLines is "… N more lines".
-func moreLines(n int) string {
-	return "… " + strconv.Itoa(n) + " more line" + plural(n)
+func moreLines(n int) string { return string(appendMoreLines(nil, n)) }
+
+// appendMoreLines appends moreLines(n) to b.
+func appendMoreLines(b []byte, n int) []byte {
+	b = strconv.AppendInt(append(b, "… "...), int64(n), 10)
+	return append(append(b, " more line"...), plural(n)...)
 }

@@ -6,12 +6,10 @@ import (
 )
 
 // The plain renderer's tool calls are the session's (streaming.State):
-// plain keeps on each only the label of its start line (Call.Mark), which
-// the end line reuses when it is made from the same name, subject and
-// title (reading the input again costs as much as the rest of the line).
-
-// maxKeptInput is the largest tool subject whose label is kept.
-const maxKeptInput = 4 << 10
+// plain keeps nothing of them. A start and an end line are labelled from
+// the event's name and subject, which the decoder has read from the input
+// (making a label again costs less than keeping one: a copy and an
+// allocation for the session's Call.Mark each call).
 
 // UseState gives the renderer the session's state (streaming.StateUser).
 func (p *Plain) UseState(st streaming.State) { p.st = st }
@@ -38,30 +36,15 @@ func (p *Plain) call(id string) *streaming.Call {
 	return p.st.Call(id)
 }
 
-// startTool returns the label of a call's start line, kept on the call
-// for its end line.
+// startTool returns the label of a call's start line, valid until the
+// next label.
 func (p *Plain) startTool(ev *streaming.Event) string {
-	c := p.call(ev.ID)
-	if c == nil || len(ev.Subject) > maxKeptInput {
-		p.lbuf = p.appendLabel(p.lbuf[:0], ev)
-		return view.String(p.lbuf)
-	}
-	label := string(p.appendLabel(p.lbuf[:0], ev))
-	c.Mark = label
-	return label
-}
-
-// endLabel is the label of a call's end line: its start line's when made
-// from the same name, subject and title.
-func (p *Plain) endLabel(ev *streaming.Event) string {
-	if c := p.call(ev.ID); c != nil {
-		if l, ok := c.Mark.(string); ok && c.Name == ev.Name && c.Subject == ev.Subject && c.Title == ev.Title {
-			return l
-		}
-	}
 	p.lbuf = p.appendLabel(p.lbuf[:0], ev)
 	return view.String(p.lbuf)
 }
+
+// endLabel is the label of a call's end line, valid until the next label.
+func (p *Plain) endLabel(ev *streaming.Event) string { return p.startTool(ev) }
 
 // appendLabel appends a tool call's name and key argument.
 func (p *Plain) appendLabel(b []byte, ev *streaming.Event) []byte {

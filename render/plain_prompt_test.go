@@ -43,10 +43,7 @@ func BenchmarkPlainPrompt(b *testing.B) {
 				_ = p.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "task1", Name: "Task"})
 				parent = "task1"
 			}
-			evs := []streaming.Event{
-				{Kind: streaming.KindTextDelta, Message: "u1", Role: streaming.RoleUser, Parent: parent, Text: prompt},
-				{Kind: streaming.KindMessageStop, Message: "u1", Parent: parent},
-			}
+			evs := promptEvents(parent, prompt)
 			b.SetBytes(int64(len(prompt)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -57,6 +54,36 @@ func BenchmarkPlainPrompt(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// promptEvents are the events of a user prompt as the session hands them
+// on: its text, the end of its block, the end of the message.
+func promptEvents(parent, prompt string) []streaming.Event {
+	return []streaming.Event{
+		{Kind: streaming.KindTextDelta, Message: "u1", Role: streaming.RoleUser, Parent: parent, Text: prompt},
+		{Kind: streaming.KindBlockStop, Message: "u1", Role: streaming.RoleUser, Parent: parent, BlockKind: streaming.KindTextDelta},
+		{Kind: streaming.KindMessageStop, Message: "u1", Role: streaming.RoleUser, Parent: parent},
+	}
+}
+
+// A long prompt folds in buffers kept from the prompts before: once one
+// has been folded, the next allocates nothing (it made a buffer per held
+// line and a string per line shown at its end).
+func TestPlainPromptReusesBuffers(t *testing.T) {
+	p := NewPlain(io.Discard, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+		Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
+	evs := promptEvents("", longPrompt())
+	render := func() {
+		for i := range evs {
+			if err := p.Handle(&evs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	render()
+	if n := testing.AllocsPerRun(10, render); n > 0 {
+		t.Fatalf("%v allocations a prompt", n)
 	}
 }
 

@@ -92,7 +92,7 @@ func (p *Plain) text(ev *streaming.Event) {
 		p.lineNo = 0
 		p.thinking.reset()
 		if p.curUser {
-			p.fold = newPromptFold(PromptScreen)
+			p.fold.restart(PromptScreen)
 		}
 	}
 	if ev.Kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull {
@@ -220,7 +220,8 @@ func (p *Plain) endFold() {
 	omitted, rest := p.fold.end()
 	if omitted > 0 {
 		p.emitStart(nil, p.curDepth, "  ")
-		p.styled(p.p.Dim, "", moreLines(omitted))
+		p.buf = appendMoreLines(p.buf[:0], omitted)
+		p.styledBytes(p.p.Dim, p.buf)
 		p.w.WriteByte('\n')
 	}
 	for _, l := range rest {

@@ -12,10 +12,10 @@ import (
 )
 
 // Tool calls begun and ended in any order, under each other, inputs
-// changed at the end and inputs too large to keep: each start and end line
-// has the depth and label a simple model gives, though plain keeps only
-// labels on the session's calls and the events' text is scribbled over
-// after each Handle.
+// changed at the end and long inputs: each start and end line has the
+// depth and label a simple model gives, though plain keeps nothing of the
+// session's calls and the events' text is scribbled over after each
+// Handle.
 func TestPlainToolCalls(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out bytes.Buffer
@@ -55,7 +55,7 @@ func TestPlainToolCalls(t *testing.T) {
 		name := []string{"Bash", "Read", "Task", "Grep"}[rng.IntN(4)]
 		cmd := fmt.Sprintf("cmd %d of step %d", rng.IntN(5), step)
 		if rng.IntN(50) == 0 {
-			cmd += strings.Repeat(" long", 1000) // past maxKeptInput
+			cmd += strings.Repeat(" long", 1000)
 		}
 		input := `{"command":"` + cmd + `"}`
 		// The event's text lives in scratch, scribbled over afterwards.

@@ -30,6 +30,7 @@ func main() {
 	format := flag.String("o", "plain", "output format")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
 	memProfile := flag.String("memprofile", "", "write an allocation profile of one run here (ignores -n)")
+	hz := flag.Int("hz", 0, "CPU profile samples per second (default: the runtime's 100)")
 	flag.Parse()
 	if *input == "" {
 		fmt.Fprintln(os.Stderr, "profile: -input is required")
@@ -42,10 +43,15 @@ func main() {
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		check(err)
+		if *hz > 0 {
+			runtime.SetCPUProfileRate(*hz) // (pprof then warns that the rate is set already)
+		}
 		check(pprof.StartCPUProfile(f))
 		defer pprof.StopCPUProfile()
 	}
 	var cpu []time.Duration
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for i := 0; i < *n; i++ {
 		in, err := os.Open(*input)
 		check(err)
@@ -64,11 +70,14 @@ func main() {
 		check(pprof.Lookup("allocs").WriteTo(f, 0))
 		f.Close()
 	}
+	runtime.ReadMemStats(&after)
 	best := cpu[0]
 	for _, c := range cpu {
 		best = min(best, c)
 	}
-	fmt.Printf("%d runs, CPU per run: best %v, all %v\n", *n, best.Round(time.Millisecond), cpu)
+	fmt.Printf("%d runs, CPU per run: best %v, all %v; allocated per run: %.1f MB in %d objects, %d collections\n",
+		*n, best.Round(time.Millisecond), cpu, float64(after.TotalAlloc-before.TotalAlloc)/1e6/float64(*n),
+		(after.Mallocs-before.Mallocs)/uint64(*n), (after.NumGC-before.NumGC)/uint32(*n))
 }
 
 func cpuTime() time.Duration {

@@ -229,3 +229,85 @@ func TestBorrowedLongAnswer(t *testing.T) {
 		t.Errorf("decoding the frame and the result of a %d KiB answer allocated %d KiB", len(answer)>>10, alloc>>10)
 	}
 }
+
+// An init line lends its tool names to the session.start event as it lends
+// its strings: the parser's scratch, not a slice of its own (a Claude log
+// repeats its init, with dozens of tools, at every run). Decoding one
+// allocates nothing once the parser has its scratch.
+func TestInitLendsTools(t *testing.T) {
+	line := []byte(`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":["Task","Bash","Glob","Grep","Read","Edit"],"model":"m","claude_code_version":"2.0.1","uuid":"u"}`)
+	var tools []string
+	d, err := parsers.NewDecoder([]parsers.Agent{claude.Agent}, parsers.DecoderOptions{},
+		parsers.EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
+			if ev.Kind == streaming.KindSessionStart {
+				tools = append(tools[:0], ev.Tools...)
+			}
+			return nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if allocs := testing.AllocsPerRun(100, func() { n++; _ = d.DecodeBytes(line, n) }); allocs != 0 {
+		t.Errorf("%v allocations an init line", allocs)
+	}
+	if got := strings.Join(tools, " "); got != "Task Bash Glob Grep Read Edit" {
+		t.Errorf("tools %q", got)
+	}
+}
+
+// A tool's input streamed as input_json_delta pieces is decoded once,
+// onto the input so far: each piece's event is that part of it, and the
+// call starts with the whole input; the pieces cost no allocation each (a
+// decoded copy of each went into a strings.Builder before).
+func TestStreamedInputDecodedOnce(t *testing.T) {
+	const pieces = 200
+	frame := func(event string) []byte {
+		return []byte(`{"type":"stream_event","event":` + event + `,"session_id":"s","parent_tool_use_id":null,"uuid":"u"}`)
+	}
+	lines := [][]byte{
+		frame(`{"type":"message_start","message":{"id":"m1","role":"assistant","content":[]}}`),
+		frame(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"Write","input":{}}}`),
+		frame(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"file_path\": \"/w/a.txt\", \"content\": \""}}`),
+	}
+	for range pieces {
+		lines = append(lines, frame(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"line \\\"q\\\"\\\\n"}}`))
+	}
+	lines = append(lines, frame(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}}`),
+		frame(`{"type":"content_block_stop","index":0}`))
+	var deltas strings.Builder
+	var input string
+	d, err := parsers.NewDecoder([]parsers.Agent{claude.Agent}, parsers.DecoderOptions{},
+		parsers.EmitFunc(func(_ streaming.Mode, ev *streaming.Event) error {
+			switch ev.Kind {
+			case streaming.KindToolInputDelta:
+				deltas.WriteString(ev.Text)
+			case streaming.KindToolStart:
+				input = strings.Clone(ev.Input)
+			}
+			return nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deltas.Grow(64 << 10)
+	var before, after runtime.MemStats
+	for i, l := range lines {
+		if i == 3 {
+			runtime.ReadMemStats(&before)
+		}
+		if i == 3+pieces {
+			runtime.ReadMemStats(&after)
+		}
+		if err := d.DecodeBytes(l, i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `{"file_path": "/w/a.txt", "content": "` + strings.Repeat(`line \"q\"\\n`, pieces) + `"}`
+	if input != want || deltas.String() != want {
+		t.Fatalf("input %q\ndeltas %q\nwant %q", input, deltas.String(), want)
+	}
+	if n := after.Mallocs - before.Mallocs; n > pieces/4 {
+		t.Errorf("%d input pieces: %d allocations", pieces, n)
+	}
+}

@@ -37,13 +37,13 @@ func (m *message) msg() parsers.Msg {
 
 // sblock is a content block of a streamed message.
 type sblock struct {
-	kind   string          // text, thinking, tool_use, …
-	framed bool            // its assistant frame arrived
-	tool   string          // tool_use id (wire)
-	name   string          // tool name
-	input  string          // input given at content_block_start, when not {}
-	json   strings.Builder // input_json_delta fragments
-	hi     rune            // a surrogate half ending the last delta (see deltaText)
+	kind   string // text, thinking, tool_use, …
+	framed bool   // its assistant frame arrived
+	tool   string // tool_use id (wire)
+	name   string // tool name
+	input  string // input given at content_block_start, when not {}
+	json   []byte // input_json_delta fragments, decoded
+	hi     rune   // a surrogate half ending the last delta (see deltaText)
 }
 
 // tool is a tool call of the current run.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -208,22 +209,38 @@ func (p *parser) blockDelta(idx int, delta, parent string) error {
 	case "thinking_delta":
 		return p.streamText(streaming.KindThinkingDelta, m, b, idx, deltaText(p.line, thinkingRaw, &b.hi))
 	case "input_json_delta":
-		// Copied below and by the decoder (not lent): decoded once, here.
-		pj := parsers.Value(pjRaw).String()
 		if b.tool == "" {
 			b.tool = p.ids.Next("tool")
 		}
 		t := p.tool(b.tool)
-		if pj == "" || t.started || t.ended {
+		if t.started || t.ended {
 			return nil
 		}
-		b.json.WriteString(pj)
+		// Decoded once, onto the input so far; the event's text is that
+		// piece of it (the block only appends to it).
+		n := len(b.json)
+		if b.json = appendText(b.json, pjRaw); len(b.json) == n {
+			return nil
+		}
 		p.out.Ev = streaming.Event{Kind: streaming.KindToolInputDelta, ID: t.id, Name: t.name,
-			Text: pj, Parent: parent}
+			Text: view.String(b.json[n:]), Parent: parent}
 		return p.out.Push()
 	}
 	// signature_delta, citations_delta and later kinds show nothing.
 	return nil
+}
+
+// appendText appends the text of raw, a JSON value of the line, to b: a
+// string decoded, anything else as gjson's String gives it.
+func appendText(b []byte, raw string) []byte {
+	if len(raw) < 2 || raw[0] != '"' {
+		return append(b, parsers.Value(raw).String()...)
+	}
+	body := raw[1 : len(raw)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return append(b, body...)
+	}
+	return jsonscan.AppendUnescaped(b, body)
 }
 
 // streamText sends a text or thinking delta of a streamed block.
@@ -239,11 +256,11 @@ func (p *parser) streamText(kind streaming.Kind, m *message, b *sblock, idx int,
 func (p *parser) startStreamedTool(b *sblock, parent string) error {
 	t := p.tool(b.tool)
 	if t.started || t.ended {
-		b.json.Reset()
+		b.json = nil
 		return nil
 	}
-	input := b.json.String()
-	b.json.Reset()
+	input := view.String(b.json) // the block's own: not appended to again
+	b.json = nil
 	switch {
 	case input == "":
 		input = b.input

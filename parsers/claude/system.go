@@ -143,13 +143,14 @@ func (p *parser) init(l *parsers.Line, sub string) error {
 	}
 	var tools []string
 	if len(names) > 0 {
-		tools = append([]string(nil), names...) // the event's own: it may be kept
+		tools = names // lent, as the line's strings are: valid during the Push
 	}
-	clear(names)
-	p.names = names[:0]
 	p.out.Ev = streaming.Event{Kind: streaming.KindSessionStart, SessionID: sid,
 		Model: l.Str("model"), CWD: l.Str("cwd"), Tools: tools}
-	if err := p.out.Push(); err != nil {
+	err := p.out.Push()
+	clear(names)
+	p.names = names[:0]
+	if err != nil {
 		return err
 	}
 	afterResult := p.afterResult
