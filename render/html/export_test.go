@@ -2,4 +2,4 @@ package html
 
 // The embedded stylesheet and script, for the golden tests (package
 // html_test) to fold.
-var PageCSS, PageJS = pageCSS, pageJS
+var PageCSS, CodeCSS, PageJS = pageCSS, codeCSS, pageJS

@@ -38,14 +38,14 @@ func goldenName(rel string) string {
 }
 
 // foldAssets replaces the page's embedded stylesheet (page.css, which
-// the highlighting classes follow) and script (page.js), where they stand
+// code.css's highlighting rules follow) and script (page.js), where they stand
 // as they are right after their opening tag, by one line naming the file
 // and its hash: every golden holds the page, and a change to the style
 // sheet changes one line of each rather than three hundred. Anything else
 // is left whole, and so fails as before.
 func foldAssets(page string) string {
 	for _, a := range []struct{ open, body, name string }{
-		{"<style>", html.PageCSS, "page.css"},
+		{"<style>", html.PageCSS + html.CodeCSS, "page.css and code.css"},
 		{"<script>", html.PageJS, "page.js"},
 	} {
 		if strings.Count(page, a.open+a.body) == 1 {
