@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // tools is what Claude Code's tool inputs mean (and Qwen Code's, whose
@@ -42,36 +41,14 @@ func editsFiles(name string) bool {
 // Read, Grep, Task…, most calls) edit nothing, and reading their input
 // cost plain a few percent of its time on a Claude log.
 func toolEdits(name, input, _ string) []streaming.FileEdit {
-	in := strings.TrimSpace(input)
-	if in == "" || in[0] != '{' || !editsFiles(name) {
+	if !editsFiles(name) {
 		return nil
 	}
-	var f parsers.Object // the input's fields, read once
-	f.Reset(in)
-	path := f.Get("file_path").String()
-	if path == "" {
-		path = f.Get("path").String()
-	}
-	if path == "" {
-		return nil
-	}
-	oldS, newS := f.Get("old_string"), f.Get("new_string")
-	switch edits := f.Get("edits"); {
-	case oldS.Exists() && newS.Exists():
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: oldS.String(), New: newS.String()}}
-	case edits.IsArray():
-		var out []streaming.FileEdit
-		edits.ForEach(func(_, e gjson.Result) bool {
-			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify,
-				Old: e.Get("old_string").String(), New: e.Get("new_string").String()})
-			return true
-		})
-		return out
-	}
-	if c := f.Get("content"); c.Type == gjson.String {
-		if n := strings.ToLower(name); strings.Contains(n, "write") || strings.Contains(n, "create") {
-			return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: c.Str}}
-		}
-	}
-	return nil
+	return editKeys.Read(name, input)
+}
+
+// editKeys are the keys of Claude's file tools (and Qwen's and Amp's).
+var editKeys = parsers.EditKeys{
+	Path: []string{"file_path", "path"}, Old: "old_string", New: "new_string",
+	Edits: "edits", Content: "content", Writes: []string{"write", "create"},
 }

@@ -141,31 +141,11 @@ var tools = parsers.Tools{
 // newString (edit), edits[] of them (multiedit), or the whole content of
 // a tool named for writing (write).
 func toolEdits(name, input, _ string) []streaming.FileEdit {
-	in := strings.TrimSpace(input)
-	if in == "" || in[0] != '{' {
-		return nil
-	}
-	var f parsers.Object
-	f.Reset(in)
-	path := f.Get("filePath").String()
-	if path == "" {
-		return nil
-	}
-	oldS, newS := f.Get("oldString"), f.Get("newString")
-	switch edits := f.Get("edits"); {
-	case oldS.Exists() && newS.Exists():
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: oldS.String(), New: newS.String()}}
-	case edits.IsArray():
-		var out []streaming.FileEdit
-		edits.ForEach(func(_, e gjson.Result) bool {
-			out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify,
-				Old: e.Get("oldString").String(), New: e.Get("newString").String()})
-			return true
-		})
-		return out
-	}
-	if c := f.Get("content"); c.Type == gjson.String && strings.Contains(strings.ToLower(name), "write") {
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: c.Str}}
-	}
-	return nil
+	return editKeys.Read(name, input)
+}
+
+// editKeys are the keys of OpenCode's file tools.
+var editKeys = parsers.EditKeys{
+	Path: []string{"filePath"}, Old: "oldString", New: "newString",
+	Edits: "edits", Content: "content", Writes: []string{"write"},
 }
