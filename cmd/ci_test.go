@@ -811,6 +811,21 @@ func startFollow(t *testing.T, args ...string) *followRun {
 	return fr
 }
 
+// interrupt sends SIGINT (Ctrl-C) to the run and checks that it ends with
+// 130 within 10 s; what names the run in the failure.
+func (fr *followRun) interrupt(t *testing.T, what string) {
+	t.Helper()
+	fr.sig <- os.Interrupt
+	select {
+	case code := <-fr.done:
+		if code != ExitInterrupted {
+			t.Errorf("exit %d, want 130", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("SIGINT did not end %s", what)
+	}
+}
+
 func appendTo(t *testing.T, path, s string) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -845,15 +860,7 @@ func TestFollowAppendAndInterrupt(t *testing.T) {
 	if !strings.Contains(fr.out.String(), "Backlog text.") {
 		t.Errorf("backlog text not shown")
 	}
-	fr.sig <- os.Interrupt
-	select {
-	case code := <-fr.done:
-		if code != ExitInterrupted {
-			t.Errorf("exit %d, want 130", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGINT did not end --follow")
-	}
+	fr.interrupt(t, "--follow")
 	if !strings.Contains(fr.out.String(), "interrupted") || !strings.Contains(fr.out.String(), "Live text.") {
 		t.Errorf("no interrupted line or the live text lost:\n%s", fr.out.String())
 	}

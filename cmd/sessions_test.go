@@ -295,15 +295,7 @@ func TestLatestFollow(t *testing.T) {
 	appendTo(t, paths["c-new"], more)
 	waitFor(t, "the appended line read", teeHas(string(before)+more))
 	waitFor(t, "the appended line shown", func() bool { return strings.Contains(fr.out.String(), "Appended live.") })
-	fr.sig <- os.Interrupt
-	select {
-	case code := <-fr.done:
-		if code != ExitInterrupted {
-			t.Errorf("exit %d, want 130", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGINT did not end --latest --follow")
-	}
+	fr.interrupt(t, "--latest --follow")
 }
 
 // A Gemini CLI chat saved as one JSON document is rewritten whole on every

@@ -140,15 +140,7 @@ func TestFollowSeveralInterrupt(t *testing.T) {
 	waitFor(t, "both", func() bool {
 		return strings.Contains(fr.out.String(), "a │ ▸ Bash") && strings.Contains(fr.out.String(), "b │ ── ✓ done")
 	})
-	fr.sig <- os.Interrupt
-	select {
-	case code := <-fr.done:
-		if code != ExitInterrupted {
-			t.Errorf("exit %d, want 130", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGINT did not end --follow")
-	}
+	fr.interrupt(t, "--follow")
 	out := fr.out.String()
 	if !strings.Contains(out, "a │ ── ⊘ interrupted") || strings.Contains(out, "b │ ── ⊘") {
 		t.Errorf("a (running) not interrupted, or b (done) is:\n%s", out)

@@ -76,15 +76,7 @@ func TestWatch(t *testing.T) {
 			waitFor(t, "its new line", func() bool { return tagged(fr.out.String(), "claude·c-li", "Appended live.") })
 			h.putAt(".codex/sessions/2099/01/02/rollout-2099-01-02T10-00-00-x-new.jsonl", rollout(h.proj, "x-new", "new codex prompt"), 0)
 			waitFor(t, "the codex session that started", func() bool { return tagged(fr.out.String(), "codex·x-ne", "› new codex prompt") })
-			fr.sig <- os.Interrupt
-			select {
-			case code := <-fr.done:
-				if code != ExitInterrupted {
-					t.Errorf("exit %d, want 130", code)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("Ctrl-C did not end watch")
-			}
+			fr.interrupt(t, "watch")
 			out := fr.out.String()
 			if strings.Contains(out, "old claude prompt") || strings.Contains(out, "elsewhere") {
 				t.Errorf("an old or other project's session replayed:\n%s", out)
