@@ -42,11 +42,6 @@ func codebuddyExpect(data []byte, _ string) Expect {
 		}
 	}
 	e := Expect{Exit: exit, Answer: strings.TrimRight(answer, "\n")}
-	all := strings.Join(texts, "\x00")
-	for _, t := range texts {
-		if strings.TrimSpace(t) != "" && strings.Count(all, t) == 1 {
-			e.Texts = append(e.Texts, t)
-		}
-	}
+	e.Texts = onceEach(texts)
 	return e
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/tidwall/gjson"
@@ -162,4 +163,18 @@ func documents(data []byte) []gjson.Result {
 func jsonArrayStart(rest []byte) bool {
 	rest = bytes.TrimLeft(rest, " \t\r")
 	return len(rest) == 0 || bytes.IndexByte([]byte("{[\"]\n"), rest[0]) >= 0
+}
+
+// onceEach keeps the texts that are not blank and occur once in all of
+// them together: a text repeated, or inside another, cannot be checked to
+// be shown exactly once.
+func onceEach(texts []string) []string {
+	all := strings.Join(texts, "\x00")
+	var out []string
+	for _, t := range texts {
+		if strings.TrimSpace(t) != "" && strings.Count(all, t) == 1 {
+			out = append(out, t)
+		}
+	}
+	return out
 }

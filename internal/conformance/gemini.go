@@ -72,22 +72,9 @@ func geminiExpect(data []byte, name string) Expect {
 		}
 	}
 	flush()
-	e := Expect{Texts: geminiUnique(texts), Exit: exit}
+	e := Expect{Texts: onceEach(texts), Exit: exit}
 	if exit == 0 {
 		e.Answer = strings.TrimRight(answer, "\n")
 	}
 	return e
-}
-
-// geminiUnique keeps the texts that occur once in all of them together: a text
-// repeated (or contained in another) cannot be checked to appear once.
-func geminiUnique(texts []string) []string {
-	all := strings.Join(texts, "\x00")
-	var out []string
-	for _, t := range texts {
-		if strings.Count(all, t) == 1 {
-			out = append(out, t)
-		}
-	}
-	return out
 }

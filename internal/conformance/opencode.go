@@ -56,7 +56,7 @@ func opencodeExpect(data []byte, name string) Expect {
 			ended = true
 		}
 	}
-	e := Expect{Texts: opencodeUnique(texts), Exit: 3}
+	e := Expect{Texts: onceEach(texts), Exit: 3}
 	switch {
 	case failed:
 		e.Exit = 1
@@ -65,17 +65,4 @@ func opencodeExpect(data []byte, name string) Expect {
 		e.Answer = strings.TrimRight(last, "\n")
 	}
 	return e
-}
-
-// opencodeUnique keeps the texts that occur once in all of them together:
-// a text repeated (or inside another) cannot be checked to appear once.
-func opencodeUnique(texts []string) []string {
-	all := strings.Join(texts, "\x00")
-	var out []string
-	for _, t := range texts {
-		if strings.Count(all, t) == 1 {
-			out = append(out, t)
-		}
-	}
-	return out
 }

@@ -100,12 +100,7 @@ func piExpect(data []byte, _ string) Expect {
 	}
 	flushDeltas()
 	e := Expect{Exit: exit}
-	all := strings.Join(texts, "\x00")
-	for _, t := range texts {
-		if strings.TrimSpace(t) != "" && strings.Count(all, t) == 1 {
-			e.Texts = append(e.Texts, t)
-		}
-	}
+	e.Texts = onceEach(texts)
 	if exit == 0 && len(lastText) == 1 {
 		e.Answer = lastText[0]
 	}
