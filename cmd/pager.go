@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// The pager (DESIGN §2, --pager): a replayed FILE or --latest whose output
-// is longer than the screen goes through $AGENTFMT_PAGER (the --pager
+// The pager (DESIGN §2, --pager): a replayed FILE or --latest, or the
+// sessions table, longer than the screen goes through $AGENTFMT_PAGER (the --pager
 // flag's variable: a command where it is not auto or never), else
 // $PAGER, else less -FRX, as bat, glow and gh do. Only on a terminal, and
 // never for a live stream (stdin, --follow, run, demo): a pager shows
@@ -21,11 +21,7 @@ import (
 // pagerFor returns the pager for a run over files, or nil when the output
 // goes to stdout as it is.
 func pagerFor(env *Env, o *Options, files []string) *pager {
-	if o.Pager == "never" || o.Follow || len(files) == 0 || !env.isTerminal(env.Stdout) || env.getenv("TERM") == "dumb" {
-		return nil
-	}
-	width, height, ok := termSize(env, env.Stdout)
-	if !ok || height < 2 {
+	if o.Follow || len(files) == 0 {
 		return nil
 	}
 	for _, f := range files {
@@ -35,6 +31,20 @@ func pagerFor(env *Env, o *Options, files []string) *pager {
 		if st, err := os.Stat(f); err == nil && !st.Mode().IsRegular() {
 			return nil // a FIFO, a device: maybe a live stream
 		}
+	}
+	return newPager(env, o)
+}
+
+// newPager returns stdout through the pager, for output that is all there
+// when it is written (a replayed FILE, the sessions table), or nil when
+// stdout is no terminal or no pager is set.
+func newPager(env *Env, o *Options) *pager {
+	if o.Pager == "never" || !env.isTerminal(env.Stdout) || env.getenv("TERM") == "dumb" {
+		return nil
+	}
+	width, height, ok := termSize(env, env.Stdout)
+	if !ok || height < 2 {
+		return nil
 	}
 	command := pagerCommand(env, o)
 	if command == "" {

@@ -136,7 +136,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.Var(sizeValue{&o.MaxLine}, "max-line", "longest input line read whole (a size: 64MiB, 1GiB, 1048576)")
 	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
-	f.StringVar(&o.Pager, "pager", "auto", "page a replayed FILE or --latest longer than the screen: auto ($PAGER, else less -FRX), never, or the pager COMMAND")
+	f.StringVar(&o.Pager, "pager", "auto", "page a replayed FILE, --latest or the sessions table longer than the screen: auto ($PAGER, else less -FRX), never, or the pager COMMAND")
 	f.BoolVar(&o.Verbose, "verbose", false, "also show the agent's chatter: unknown events, API request and rate-limit lines, task bookkeeping (json always has them)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
 	root.SetVersionTemplate("agentfmt version {{.Version}}\n")

@@ -32,7 +32,8 @@ Where they are looked for: Claude Code in $CLAUDE_CONFIG_DIR/projects (else ~/.c
 $GEMINI_CLI_HOME/.gemini/tmp (else ~/.gemini/tmp). Only those folders are read, and only the first
 lines of each file. --agent lists one agent's only.
 
-On a terminal the list is a table with relative times; otherwise one tab-separated line per
+On a terminal the list is a table with relative times, paged when longer than the screen
+(see --pager); otherwise one tab-separated line per
 session (time in RFC 3339, size in bytes). --json prints every field, the file's path too.
 Exit status 1 when there is none.`,
 		Example: `  agentfmt sessions
@@ -204,6 +205,13 @@ func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 		}
 		when := r[0] + strings.Repeat(" ", widths[0]-runewidth.StringWidth(r[0]))
 		b.WriteString(p.Dim(when) + l[len(when):] + prompt + "\n")
+	}
+	// A table longer than the screen is paged, as a replayed FILE is.
+	if pg := newPager(env, o); pg != nil {
+		if _, err := io.WriteString(pg, b.String()); err != nil {
+			return err
+		}
+		return pg.Close()
 	}
 	_, err := io.WriteString(env.Stdout, b.String())
 	return err

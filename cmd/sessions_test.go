@@ -319,3 +319,35 @@ func TestLatestFollowGeminiDocument(t *testing.T) {
 		t.Fatal("--latest --follow of a Gemini .json chat did not return")
 	}
 }
+
+// On a terminal, a sessions table longer than the screen goes through the
+// pager, as a replayed FILE does (here a fake pager that marks its lines);
+// one that fits, --pager never and --json are written as they are.
+func TestSessionsPaged(t *testing.T) {
+	h := newFakeHome(t)
+	h.populate() // four sessions of this project: five rows with the heading
+	pagerRun := func(height int, args ...string) cliResult {
+		c := h.cli(append([]string{"sessions", "--color", "never"}, args...)...)
+		c.tty, c.width, c.height = true, 80, height
+		c.env["AGENTFMT_PAGER"] = `sed 's/^/PAGED: /'`
+		return c.run(t)
+	}
+	r := pagerRun(4)
+	if r.code != 0 || !strings.Contains(r.stdout, "PAGED: WHEN") || !strings.Contains(r.stdout, "PAGED: 2d ago") {
+		t.Errorf("a table longer than the screen, not paged (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range []struct {
+		name   string
+		height int
+		args   []string
+	}{
+		{"fits the screen", 40, nil},
+		{"--pager never", 4, []string{"--pager", "never"}},
+		{"--json", 4, []string{"--json"}},
+	} {
+		r := pagerRun(c.height, c.args...)
+		if r.code != 0 || strings.Contains(r.stdout, "PAGED") || !strings.Contains(r.stdout, "c-old") {
+			t.Errorf("%s: paged, or not written (exit %d):\n%s%s", c.name, r.code, r.stdout, r.stderr)
+		}
+	}
+}
