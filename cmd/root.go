@@ -50,6 +50,11 @@ func Run(args []string, env *Env) int {
 	if args == nil {
 		args = []string{} // (cobra takes nil for "read os.Args": a test binary's flags)
 	}
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Only a completion request asks for them; cobra keeps them for the
+		// life of the process, and with them every command tree made.
+		registerCompletions(root)
+	}
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
@@ -143,7 +148,6 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
 	root.AddCommand(newSessions(env, o, code), newWatch(env, o, code))
 	addLatest(root, env, o, code)
-	registerCompletions(root)
 	root.Long += "\n\nEvery flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n" +
 		envHelp(root.PersistentFlags(), root.Flags()) + "\n\n" + exitHelp
 	return root
