@@ -6,6 +6,7 @@ package render
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -40,7 +41,7 @@ func (m *Markdown) addText(s string) {
 			return
 		}
 		m.partial = append(m.partial, s[:i]...)
-		m.line(string(m.partial))
+		m.line(view.String(m.partial)) // (line keeps nothing of it: a fold copies what it holds)
 		m.partial = m.partial[:0]
 		s = s[i+1:]
 	}
@@ -150,7 +151,7 @@ func (m *Markdown) endBlock() {
 		return
 	}
 	if len(m.partial) > 0 {
-		m.line(string(m.partial))
+		m.line(view.String(m.partial)) // (line keeps nothing of it: a fold copies what it holds)
 		m.partial = m.partial[:0]
 	}
 	if m.role == streaming.RoleUser {

@@ -37,8 +37,9 @@ type Plain struct {
 	inBlock  bool
 	curDepth int
 	curUser  bool   // a user message
-	partial  []byte // the unfinished last line of the current block
-	shown    int    // how much of partial Flush has already written
+	partial  []byte // the unfinished last line of the current block (what is not yet written of it)
+	shown    int    // how much of partial Flush has already written (a prompt's: it keeps its whole line)
+	lineOpen bool   // the unfinished line's start is written (showPartial)
 	lineNo   int    // lines printed in the current block
 	thinking thinkingSummary
 	fold     promptFold // the current block's lines, when it is a prompt

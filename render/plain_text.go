@@ -20,36 +20,83 @@ func (p *Plain) showPartial() {
 		(p.curUser && p.fold.n >= PromptHead) { // a prompt's line past its head may be folded
 		return
 	}
-	cut := len(p.partial)
-	// Whole characters only, and not a CR that may be half of a CRLF.
-	for cut > p.shown && !utf8.FullRune(p.partial[lastRuneStart(p.partial[:cut]):cut]) {
-		cut = lastRuneStart(p.partial[:cut])
-	}
-	if cut > p.shown && p.partial[cut-1] == '\r' {
-		cut--
-	}
-	if cut <= p.shown {
+	rest := view.String(p.partial[p.shown:]) // (written before partial changes)
+	cut := wholeCut(rest)
+	if cut == 0 {
 		return
 	}
-	frag := string(p.partial[p.shown:cut])
-	if p.shown == 0 {
+	p.writeFragment(rest[:cut])
+	if p.curUser {
+		p.shown += cut // a prompt's line is measured whole when it ends (its fold)
+		return
+	}
+	// What is written is let go: a line with no end (one paragraph of
+	// megabytes) is held only up to partialMost, not whole.
+	p.partial = p.partial[:copy(p.partial, p.partial[cut:])]
+}
+
+// partialMost is how much of an unfinished line of text plain holds
+// before it writes the start of the line (as Flush does for a live
+// stream): an answer of one line of megabytes is not held whole.
+const partialMost = 64 << 10
+
+// holdLine keeps text, the unfinished end of a line, or writes it when
+// the line has grown past partialMost (a prompt's line is held whole: it
+// may be folded). A long delta is written from itself, not copied.
+func (p *Plain) holdLine(text string) {
+	if p.curUser || len(p.partial)+len(text) <= partialMost {
+		p.partial = append(p.partial, text...)
+		return
+	}
+	// What is held goes first, with the bytes of text that end a
+	// character it ends inside of.
+	for len(p.partial) > 0 && len(text) > 0 {
+		n := min(len(text), utf8.UTFMax)
+		p.partial = append(p.partial, text[:n]...)
+		text = text[n:]
+		p.showPartial()
+	}
+	cut := wholeCut(text)
+	if cut > 0 {
+		p.writeFragment(text[:cut])
+	}
+	p.partial = append(p.partial, text[cut:]...)
+}
+
+// writeFragment writes a piece of the unfinished line: its start, with
+// the line's prefix, or more of a line already started.
+func (p *Plain) writeFragment(frag string) {
+	if !p.lineOpen {
 		prefix, shown := p.lineParts(frag)
 		p.emitStart(nil, p.curDepth, prefix)
 		p.w.WriteString(shown)
-	} else {
-		p.w.WriteString(p.fragment(frag))
+		p.lineOpen = true
+		return
 	}
-	p.shown = cut
+	p.w.WriteString(p.fragment(frag))
 }
 
-// lastRuneStart is the index of the start of the last rune of b.
-func lastRuneStart(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
+// wholeCut is how much of s, a piece of an unfinished line, may be written
+// now: whole characters only, and not a CR that may be half of a CRLF.
+func wholeCut(s string) int {
+	cut := len(s)
+	for cut > 0 && !utf8.FullRuneInString(s[lastRuneStart(s[:cut]):cut]) {
+		cut = lastRuneStart(s[:cut])
+	}
+	if cut > 0 && s[cut-1] == '\r' {
+		cut--
+	}
+	return cut
+}
+
+// lastRuneStart is the index of the start of the last rune of s.
+func lastRuneStart(s string) int {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
 			return i
 		}
 	}
-	return max(0, len(b)-1)
+	return max(0, len(s)-1)
 }
 
 // fragment is how a piece of a line already started is shown.
@@ -76,6 +123,7 @@ func (p *Plain) finishShown(rest string) {
 	}
 	p.partial = p.partial[:0]
 	p.shown = 0
+	p.lineOpen = false
 }
 
 // text prints assistant text and thinking as complete lines.
@@ -119,7 +167,7 @@ func (p *Plain) text(ev *streaming.Event) {
 		if i < 0 {
 			break
 		}
-		if p.shown > 0 {
+		if p.lineOpen {
 			p.finishShown(text[:i])
 		} else if len(p.partial) == 0 {
 			p.textLine(ev, text[:i])
@@ -130,7 +178,7 @@ func (p *Plain) text(ev *streaming.Event) {
 		}
 		text = text[i+1:]
 	}
-	p.partial = append(p.partial, text...)
+	p.holdLine(text)
 }
 
 // skipFolded counts the lines at the start of text that the last
@@ -152,13 +200,13 @@ const spaces = "                                "
 
 // textLines is the fast path of text for what textLine would print
 // unchanged: the complete lines at the start of text, when there is no
-// partial line before them, no timestamp, no CI marker, nothing to
+// partial line before them (held or written), no timestamp, no CI marker, nothing to
 // sanitise in them (checked once for all) and no prompt (which may be
 // folded). Assistant text at the top level is written in one piece; a
 // subagent's lines get their indent as textLine gives it. It returns how
 // much of text it printed.
 func (p *Plain) textLines(text string) int {
-	if len(p.partial) > 0 || p.cfg.Timestamps || p.cfg.CI != CINone || p.curUser ||
+	if len(p.partial) > 0 || p.lineOpen || p.cfg.Timestamps || p.cfg.CI != CINone || p.curUser ||
 		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
 		return 0
 	}
@@ -258,7 +306,7 @@ func (p *Plain) endBlock() {
 		return
 	}
 	p.inBlock = false
-	if p.shown > 0 {
+	if p.lineOpen {
 		p.finishShown("")
 	} else if len(p.partial) > 0 {
 		p.textLine(nil, view.String(p.partial))
