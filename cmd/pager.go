@@ -10,9 +10,9 @@ import (
 )
 
 // The pager (DESIGN §2, --pager): a replayed FILE or --latest, or the
-// sessions table, longer than the screen goes through $AGENTFMT_PAGER (the --pager
-// flag's variable: a command where it is not auto or never), else
-// $PAGER, else less -FRX, as bat, glow and gh do. Only on a terminal, and
+// sessions table, longer than the screen goes through $AGENTFMT_PAGER
+// (the --pager flag's variable: a command where it is not auto or never),
+// else $PAGER, else less -FRX, as bat, glow and gh do. Only on a terminal, and
 // never for a live stream (stdin, --follow, run, demo): a pager shows
 // nothing until it has a screenful, and reading ahead is its job, not a
 // live view's. Output is held back until it is a screenful: a short run

@@ -33,9 +33,8 @@ $GEMINI_CLI_HOME/.gemini/tmp (else ~/.gemini/tmp). Only those folders are read, 
 lines of each file. --agent lists one agent's only.
 
 On a terminal the list is a table with relative times, paged when longer than the screen
-(see --pager); otherwise one tab-separated line per
-session (time in RFC 3339, size in bytes). --json prints every field, the file's path too.
-Exit status 1 when there is none.`,
+(see --pager); otherwise one tab-separated line per session (time in RFC 3339, size in bytes).
+--json prints every field, the file's path too. Exit status 1 when there is none.`,
 		Example: `  agentfmt sessions
   agentfmt sessions --agent codex
   agentfmt "$(agentfmt sessions --json | jq -r '.[1].path')"   # the one before the latest`,

@@ -200,9 +200,9 @@ const spaces = "                                "
 
 // textLines is the fast path of text for what textLine would print
 // unchanged: the complete lines at the start of text, when there is no
-// partial line before them (held or written), no timestamp, no CI marker, nothing to
-// sanitise in them (checked once for all) and no prompt (which may be
-// folded). Assistant text at the top level is written in one piece; a
+// partial line before them (held or written), no timestamp, no CI
+// marker, nothing to sanitise in them (checked once for all) and no
+// prompt (which may be folded). Assistant text at the top level is written in one piece; a
 // subagent's lines get their indent as textLine gives it. It returns how
 // much of text it printed.
 func (p *Plain) textLines(text string) int {
