@@ -7,15 +7,15 @@ import (
 	"sync"
 )
 
-// tuneGC sets the collector for a run in format and returns what
+// tuneGC sets the collector for a run and returns what
 // restores it. A run keeps a small heap (a megabyte or two whatever the
-// stream's length). Plain, markdown, json and text allocate little more:
-// the session reuses the memory of the texts it lets go (streaming's
-// pieces), so a 100 MB Claude log allocates about 17 MB, and the default
-// GOGC=100 collects 11 times on it, for a peak of 17 MiB (GOGC=150 saves
-// 4 % of CPU for 2 MiB more). Pretty and html lay out markdown, block by
-// block, and allocate several times more: they collect at GOGC=200 (pretty
-// on that log: 14 % less CPU than at 100, 29 MiB against 25).
+// stream's length) and allocates little more than it reads of long texts:
+// on a 100 MB Claude log, plain allocates about 21 MB, and the default
+// GOGC=100 collected 8 times on it. Every format collects at GOGC=200:
+// alternated on that log (bench/compare -env GOGC=200 -against HEAD,
+// 11 to 21 runs each) plain takes 7 to 11 % less CPU, markdown 12 %, json
+// 7 %, pretty 14 % (its layout allocates several times more), for 4 MiB
+// more at the peak (20 against 24 MiB in plain; pretty 25 against 29).
 //
 // A soft memory limit (gcSoftLimit) is for when the live heap is large
 // (one answer of tens of megabytes, twice which would be the heap's
@@ -23,10 +23,10 @@ import (
 // more than that is live (a line of tens of megabytes), more often (the
 // runtime bounds its share of the CPU). GOGC and GOMEMLIMIT in the
 // environment win.
-func tuneGC(format string) (restore func()) {
+func tuneGC() (restore func()) {
 	gc, limit := -2, int64(-2)
-	if p, ok := gcPercent[format]; ok && os.Getenv("GOGC") == "" {
-		gc = debug.SetGCPercent(p)
+	if os.Getenv("GOGC") == "" {
+		gc = debug.SetGCPercent(gcPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		limit = debug.SetMemoryLimit(gcSoftLimit)
@@ -41,10 +41,9 @@ func tuneGC(format string) (restore func()) {
 	}
 }
 
-// gcPercent is the GOGC of the formats that do not collect at the
-// default, gcSoftLimit the memory the collector aims to stay under (see
-// tuneGC).
-var gcPercent = map[string]int{"pretty": 200, "html": 200}
+// gcPercent is the GOGC of a run, gcSoftLimit the memory the collector
+// aims to stay under (see tuneGC).
+const gcPercent = 200
 
 const gcSoftLimit = 64 << 20
 

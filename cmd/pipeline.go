@@ -168,7 +168,7 @@ func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 	growPipe(env.Stdout)
 	stderr := &lockedWriter{w: env.Stderr}
 	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{}), pager: pg}
-	p.closers = append(p.closers, tuneGC(format), func() { close(p.stop) })
+	p.closers = append(p.closers, tuneGC(), func() { close(p.stop) })
 	if pg != nil {
 		p.closers = append(p.closers, func() { pg.Close() })
 	}

@@ -66,7 +66,7 @@ func newStreamSet(env *Env, o *Options, inputs []string) (*streamSet, error) {
 	growPipe(env.Stdout)
 	ss := &streamSet{env: env, o: o, format: format, view: view, stderr: &lockedWriter{w: env.Stderr},
 		stop: make(chan struct{}), ended: make(chan *stream), tags: map[string]bool{}, inputs: inputs}
-	ss.closers = append(ss.closers, tuneGC(format))
+	ss.closers = append(ss.closers, tuneGC())
 	if o.Tee != "" {
 		if err := ss.teeDirectory(); err != nil {
 			ss.close()

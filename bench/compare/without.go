@@ -42,7 +42,7 @@ var pieces = map[string]piece{
 	"pool": {edits: []edit{
 		{"streaming/blocktext.go", "ok && p.n+cap(c) <= piecesMax {", "false && ok && p.n+cap(c) <= piecesMax {"},
 	}},
-	// cmd's tuneGC: GOGC 200 for pretty and html, the 64 MiB soft limit.
+	// cmd's tuneGC: GOGC 200, the 64 MiB soft limit.
 	"gc": {env: []string{"GOGC=100", "GOMEMLIMIT=off"}},
 }
 
