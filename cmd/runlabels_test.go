@@ -3,6 +3,8 @@ package cmd
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
 
 // The summary line of a run names the models that answered it (Gemini:
@@ -46,7 +48,7 @@ func TestRunLabels(t *testing.T) {
 			t.Errorf("%s: exit %d: %s", c.format, r.code, r.stderr)
 		}
 		for _, w := range c.want {
-			if !strings.Contains(stripSGR(r.stdout), w) {
+			if !strings.Contains(sanitize.StripSGR(r.stdout), w) {
 				t.Errorf("%s: no %q in\n%s", c.format, w, r.stdout)
 			}
 		}
@@ -56,23 +58,4 @@ func TestRunLabels(t *testing.T) {
 			}
 		}
 	}
-}
-
-// stripSGR drops agentfmt's own colours (ESC [ … m), to compare text.
-func stripSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';') {
-				j++
-			}
-			if j < len(s) && s[j] == 'm' {
-				i = j
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
 )
@@ -104,31 +105,7 @@ func grow(rng *rand.Rand, r row, width int) row {
 	return row{s, w}
 }
 
-func plainText(r row) string { return strings.TrimRight(stripSGRForTest(r.s), " ") }
-
-func stripSGRForTest(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if n := sgrLenForTest(s[i:]); n > 0 {
-			i += n - 1
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func sgrLenForTest(s string) int {
-	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
-		return 0
-	}
-	for i := 2; i < len(s); i++ {
-		if s[i] == 'm' {
-			return i + 1
-		}
-	}
-	return 0
-}
+func plainText(r row) string { return strings.TrimRight(sanitize.StripSGR(r.s), " ") }
 
 // TestScreenDrawMatchesEmulator draws random sequences of committed rows
 // and live regions (rows that grow, change, shrink, vanish; wide glyphs;

@@ -162,3 +162,17 @@ func TestSGRModes(t *testing.T) {
 		}
 	}
 }
+
+func TestStripSGR(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"\x1b[1;31mred\x1b[0m and \x1b[m", "red and "},
+		{"\x1b[38:2::255:0:0mrgb\x1b[39m", "rgb"},
+		{"\x1b[2Jclear \x1b]0;title\x07 \x1b[31", "\x1b[2Jclear \x1b]0;title\x07 \x1b[31"}, // not SGR, or unfinished: kept
+		{"\x1b\x1b[1mx", "\x1bx"},
+	} {
+		if got := StripSGR(c.in); got != c.want {
+			t.Errorf("StripSGR(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

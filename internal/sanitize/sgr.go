@@ -138,3 +138,28 @@ func colour(f []string) string {
 func isReset(seq string) bool {
 	return seq == "\x1b[0m" || strings.HasSuffix(seq, ";0m")
 }
+
+// StripSGR returns s without its SGR sequences (ESC [ parameters m, the
+// parameters digits, ';' and ':'); every other byte stays as it is. It
+// makes nothing safe: it is for text that is sanitised when it is shown
+// (a Claude local command's output) or that is only compared (tests).
+func StripSGR(s string) string {
+	if !strings.Contains(s, "\x1b[") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+				j++
+			}
+			if j < len(s) && s[j] == 'm' {
+				i = j
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

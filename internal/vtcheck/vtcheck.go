@@ -17,6 +17,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
 )
@@ -264,7 +265,7 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 func SameText(pretty, plain []byte, width int) error {
 	rows := Untable(Screen(pretty, width))
 	hay := norm(strings.Join(rows, "\n"))
-	for i, line := range strings.Split(stripSGR(string(plain)), "\n") {
+	for i, line := range strings.Split(sanitize.StripSGR(string(plain)), "\n") {
 		l := strings.TrimSpace(line)
 		switch {
 		case l == "", strings.HasPrefix(l, "▸"), strings.HasPrefix(l, "✻"), strings.HasPrefix(l, "──"),
@@ -300,28 +301,6 @@ func hasMark(l string) bool {
 
 // norm is Squash without the bars that start each row of a preview.
 func norm(s string) string { return strings.ReplaceAll(Squash(s), "│", "") }
-
-// stripSGR removes SGR colour sequences.
-func stripSGR(s string) string {
-	if !strings.Contains(s, "\x1b[") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
-				j++
-			}
-			if j < len(s) && s[j] == 'm' {
-				i = j
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
 
 // WordsWhole checks that every word of texts (a run of ASCII letters and
 // digits, which no line breaking may split) that fits in a row of width

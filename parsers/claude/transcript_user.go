@@ -3,6 +3,7 @@ package claude
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -122,30 +123,7 @@ func stripTags(s string) string {
 		b.WriteString(s[:i])
 		s = s[i+j+1:]
 	}
-	return strings.TrimSpace(stripSGR(b.String()))
-}
-
-// stripSGR removes the colour sequences (ESC [ … m) local command output
-// carries.
-func stripSGR(s string) string {
-	if strings.IndexByte(s, 0x1b) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';') {
-				j++
-			}
-			if j < len(s) && s[j] == 'm' {
-				i = j
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return strings.TrimSpace(sanitize.StripSGR(b.String()))
 }
 
 func isTag(t string) bool {
