@@ -32,14 +32,15 @@ import (
 // of one stream, and the view lets no other stream write meanwhile: groups
 // never nest or interleave, and each group's title names its stream.
 type plainView struct {
-	mu     sync.Mutex
-	cfg    Config
-	out    *bufio.Writer
-	esc    *ghEscaper // GitHub: escapes every line written, the tags' too
-	token  string     // GitHub: the stop-commands token in force
-	tagW   int        // the widest tag so far: the bars line up
-	lanes  int
-	prefix string // GitLab: section names
+	mu  sync.Mutex
+	cfg Config
+	out *bufio.Writer
+	// ci are the view's own markers, as a single stream's Plain has them:
+	// GitHub's stop-commands for the whole output and the escaper of every
+	// line written (the tags' too), GitLab's section name prefix.
+	ci    ciMarkers
+	tagW  int // the widest tag so far: the bars line up
+	lanes int
 }
 
 // laneBuffer is a lane's own output buffer: it is flushed into the view at
@@ -48,18 +49,7 @@ const laneBuffer = 16 << 10
 
 func newPlainView(w io.Writer, cfg Config) *plainView {
 	v := &plainView{cfg: cfg}
-	switch cfg.CI {
-	case CIGitHub:
-		v.esc = &ghEscaper{w: w, lineStart: true}
-		v.out = bufio.NewWriterSize(v.esc, outBuffer)
-		v.token = newToken()
-		v.raw("::stop-commands::" + v.token + "\n")
-	case CIGitLab:
-		v.out = bufio.NewWriterSize(w, outBuffer)
-		v.prefix = fmt.Sprintf("agentfmt_%d", cfg.Now().Unix())
-	default:
-		v.out = bufio.NewWriterSize(w, outBuffer)
-	}
+	v.ci, v.out = newCIMarkers(cfg, w)
 	return v
 }
 
@@ -73,7 +63,7 @@ func (v *plainView) Lane(l Lane) Renderer {
 	ln.p = newPlain(v.cfg)
 	m := ciMarkers{ci: v.cfg.CI, now: v.cfg.Now, lane: v, tag: l.Tag}
 	if v.cfg.CI == CIGitLab {
-		m.prefix = fmt.Sprintf("%s_%d", v.prefix, v.lanes)
+		m.prefix = fmt.Sprintf("%s_%d", v.ci.prefix, v.lanes)
 	}
 	m.w = bufio.NewWriterSize(ln, laneBuffer)
 	ln.p.ci, ln.p.w = m, m.w
@@ -83,25 +73,16 @@ func (v *plainView) Lane(l Lane) Renderer {
 // raw writes agentfmt's own marker lines as they are: between whole lines
 // of the lanes, never escaped.
 func (v *plainView) raw(s string) {
-	if v.esc == nil {
-		v.out.WriteString(s)
+	if v.ci.esc == nil {
+		v.out.WriteString(s) // (GitLab's sections: nothing to escape)
 		return
 	}
-	_ = v.out.Flush()
-	v.esc.raw = true
-	v.out.WriteString(s)
-	_ = v.out.Flush()
-	v.esc.raw = false
+	v.ci.raw(s)
 }
 
 // command writes a live GitHub workflow command (an annotation of a
-// lane): commands are resumed for that one line and stopped again with a
-// fresh token.
-func (v *plainView) command(cmd string) {
-	next := newToken()
-	v.raw("::" + v.token + "::\n" + cmd + "\n::stop-commands::" + next + "\n")
-	v.token = next
-}
+// lane), as the view's markers write one.
+func (v *plainView) command(cmd string) { v.ci.command(cmd) }
 
 func (v *plainView) Flush() error {
 	v.mu.Lock()
@@ -114,10 +95,7 @@ func (v *plainView) Flush() error {
 func (v *plainView) Finish(bool) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.esc != nil && v.token != "" {
-		v.raw("::" + v.token + "::\n")
-		v.token = ""
-	}
+	v.ci.finish()
 	return v.out.Flush()
 }
 
