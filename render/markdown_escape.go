@@ -42,16 +42,7 @@ func codeSpan(s string) string {
 	if s == "" {
 		return ""
 	}
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	d := strings.Repeat("`", longest+1)
+	d := strings.Repeat("`", longestBackticks(s)+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
 		s = " " + s + " "
 	}

@@ -90,6 +90,11 @@ func (m *Markdown) fenced(indent, info string, lines []string) {
 // Fence returns a backtick fence longer than any backtick run in s (at
 // least three).
 func Fence(s string) string {
+	return strings.Repeat("`", max(3, longestBackticks(s)+1))
+}
+
+// longestBackticks is the length of the longest run of backticks in s.
+func longestBackticks(s string) int {
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {
@@ -99,5 +104,5 @@ func Fence(s string) string {
 			run = 0
 		}
 	}
-	return strings.Repeat("`", max(3, longest+1))
+	return longest
 }
