@@ -136,6 +136,19 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		b = append(b, '"', ':')
 		b = strconv.AppendInt(b, v, 10)
 	}
+	// strs writes a list of strings.
+	strs := func(k string, vs []string) {
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':', '[')
+		for i, v := range vs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, v)
+		}
+		b = append(b, ']')
+	}
 	// raw embeds v as JSON when it is a valid JSON value, compacted to
 	// one line (every event is exactly one line), else as a string.
 	raw := func(k, v string) {
@@ -157,14 +170,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		str("model", ev.Model)
 		str("cwd", ev.CWD)
 		if ev.Tools != nil {
-			b = append(b, `,"tools":[`...)
-			for i, t := range ev.Tools {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendString(b, t)
-			}
-			b = append(b, ']')
+			strs("tools", ev.Tools)
 		}
 	case streaming.KindMessageStart, streaming.KindMessageStop:
 		str("message", ev.Message)
@@ -293,14 +299,7 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 		}
 		str("reason", ev.Reason)
 		if len(ev.Models) > 0 {
-			b = append(b, `,"models":[`...)
-			for i, m := range ev.Models {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendString(b, m)
-			}
-			b = append(b, ']')
+			strs("models", ev.Models)
 		}
 		str("origin", ev.Origin)
 	case streaming.KindUnknown:
