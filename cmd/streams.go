@@ -13,7 +13,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agentfmt/agentfmt/render"
@@ -217,10 +216,8 @@ func (ss *streamSet) wait(keepOpen bool) (int, error) {
 		return ss.failed(ss.failure)
 	case err != nil:
 		return ss.failed(err)
-	case interrupted && sig == syscall.SIGTERM:
-		return ExitTerminated, nil
 	case interrupted:
-		return ExitInterrupted, nil
+		return signalCode(sig), nil
 	case ss.fileErrs > 0:
 		return ExitUsage, nil
 	}
