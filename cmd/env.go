@@ -42,6 +42,31 @@ type Env struct {
 	// the line is rendered (tests: anything kept of a line without a copy
 	// shows up as garbage instead of by chance).
 	Scribble bool
+
+	// Waits, each zero for its default (tests shorten them; see waits.go).
+	//
+	// FollowPoll is how often a followed file is checked for growth where
+	// there are no file notifications.
+	FollowPoll time.Duration
+	// FollowSettle is how long a followed file must stay unchanged after
+	// its last run finished before following ends.
+	FollowSettle time.Duration
+	// FollowSafety is the longest a follower sleeps when notifications
+	// tell it of changes: a change they miss (a file on a network file
+	// system written from another machine) is seen this late.
+	FollowSafety time.Duration
+	// WatchPoll is how often watch looks at the session folders where
+	// they cannot be watched.
+	WatchPoll time.Duration
+	// DrainGrace is how long 'agentfmt run' goes on waiting for the
+	// agent's output once the agent has exited.
+	DrainGrace time.Duration
+	// StdinDelay is how long 'agentfmt run' waits, after the agent's exit,
+	// for the copying of a stdin that is not a file (exec.Cmd.WaitDelay).
+	StdinDelay time.Duration
+	// PollFiles makes --follow and watch poll instead of waiting on the
+	// system's file notifications.
+	PollFiles bool
 }
 
 // OSEnv is the environment of the running process.

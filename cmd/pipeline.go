@@ -246,7 +246,7 @@ func (p *pipeline) readFile(name string) error {
 			src = eofReader{}
 		}
 	} else if p.o.Follow {
-		f, err := openFollow(name, p.stop, p.rend)
+		f, err := openFollow(p.env, name, p.stop, p.rend)
 		if err != nil {
 			return p.fileError(err)
 		}

@@ -94,6 +94,8 @@ type agentRun struct {
 
 	// group: the agent leads a process group of its own.
 	group bool
+	// grace is how long its output is waited for after its exit.
+	grace time.Duration
 
 	mu   sync.Mutex
 	sig  os.Signal // the first signal passed on
@@ -134,7 +136,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	}
 	// A stdin that is not a file is copied by a goroutine that may wait
 	// for input the agent never reads: do not wait for it long.
-	cmd.WaitDelay = 2 * time.Second
+	cmd.WaitDelay = env.stdinDelay()
 	// When agentfmt has the terminal, the agent shares its process group:
 	// a Ctrl-C there reaches the agent and what it started, and they may
 	// read the terminal (a tool's password prompt). Otherwise (a CI job, a
@@ -172,14 +174,15 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 
 	// The agent is waited for while its output is read: once it has
 	// exited, what it wrote is read to the end, but a process it left
-	// holding its stdout or stderr is waited for drainGrace at most.
+	// holding its stdout or stderr is waited for env.DrainGrace at most.
 	exited := make(chan struct{})
 	var waitErr error
 	go func() {
 		waitErr = cmd.Wait()
 		close(exited)
 	}()
-	clock := newDrainClock(exited, drainGrace)
+	a.grace = env.drainGrace()
+	clock := newDrainClock(exited, a.grace)
 
 	side := make(chan string, 64)
 	quit := make(chan struct{})
@@ -317,7 +320,7 @@ func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 }
 
 // endHeld ends the wait for a process the agent left holding its output,
-// once drainGrace has run out after the agent's exit: the processes of
+// once a.grace has run out after the agent's exit: the processes of
 // the agent's group are ended; in agentfmt's own group they go on, and
 // agentfmt stops reading.
 func (a *agentRun) endHeld(p *pipeline) {
@@ -326,7 +329,7 @@ func (a *agentRun) endHeld(p *pipeline) {
 		endGroup(a.cmd.Process)
 		what = "stopped reading and ended it"
 	}
-	warnf(p.stderr, "%s exited, but a process it started still held its output open %v later: %s", a.name, drainGrace, what)
+	warnf(p.stderr, "%s exited, but a process it started still held its output open %v later: %s", a.name, a.grace, what)
 }
 
 func (a *agentRun) signal() os.Signal {

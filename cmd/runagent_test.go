@@ -55,6 +55,8 @@ type fakeRun struct {
 	// foreground: agentfmt has the terminal (the agent shares its
 	// process group).
 	foreground bool
+	// grace is Env.DrainGrace (0: its default).
+	grace time.Duration
 }
 
 // newFakeRun puts fake agents for every name in a temporary PATH.
@@ -100,6 +102,7 @@ func (f *fakeRun) run(t *testing.T, args ...string) cliResult {
 		Tick:       make(chan time.Time),
 		Signals:    f.signals,
 		Foreground: func() bool { return f.foreground },
+		DrainGrace: f.grace,
 	}
 	code := Run(args, env)
 	return cliResult{out.String(), errb.String(), code}
