@@ -23,7 +23,9 @@ type Env struct {
 	IsTerminal func(w io.Writer) bool
 	// TermSize returns the width and height of w when it is a terminal.
 	TermSize func(w io.Writer) (width, height int, ok bool)
-	// Signals delivers SIGINT and SIGTERM (nil: none).
+	// Signals delivers the signals that end a run: SIGINT, SIGTERM,
+	// SIGHUP (the terminal closed, the ssh connection dropped) and SIGQUIT
+	// (nil: none).
 	Signals <-chan os.Signal
 	// Resize delivers terminal size changes (SIGWINCH; nil: none).
 	Resize <-chan os.Signal
@@ -69,10 +71,17 @@ type Env struct {
 	PollFiles bool
 }
 
+// endSignals are the signals that end a run, each handled as SIGTERM is:
+// passed on to the agent of 'agentfmt run' and waited for, the terminal
+// restored, exit 128+N. Left to Go's default, SIGHUP would end agentfmt at
+// once with the agent running on unattended in its own process group, and
+// SIGQUIT would do the same after a goroutine dump.
+var endSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 // OSEnv is the environment of the running process.
 func OSEnv() *Env {
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, endSignals...)
 	catchSIGPIPE()
 	return &Env{
 		Stdin:      os.Stdin,

@@ -45,8 +45,9 @@ after AGENT is the agent's.
   amp               --stream-json
 
 Any other command runs as it is. The agent's stderr is shown in place (lines of their own, never
-dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
-the agent, agentfmt waits for it and exits 130 or 143 (a third signal kills it). The exit status is
+dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C, SIGTERM, SIGHUP
+(the terminal closed) and SIGQUIT reach the agent, agentfmt waits for it and exits 128+N: 130, 143,
+129, 131 (a third signal kills it). The exit status is
 the stream's; when the stream ends without a result, the agent's own failure: 1, or 128+signal.
 When the agent exits at once rejecting a flag agentfmt added (an older version), agentfmt says so.`,
 		Example: `  agentfmt run claude -p "fix the flaky test"
@@ -232,7 +233,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 		runErr = &errInterrupted{sig: s}
 	}
 	code, err = p.finish(runErr)
-	if code != ExitOK && code != ExitInterrupted && code != ExitTerminated {
+	if code != ExitOK && a.signal() == nil {
 		a.explainRejected(p)
 	}
 	return code, err
@@ -289,11 +290,12 @@ func (a *agentRun) readStderr(r io.Reader, side chan<- string, quit <-chan struc
 	}
 }
 
-// forward passes SIGINT and SIGTERM on to the agent until done: to its
-// process group when it leads one. When agentfmt and the agent share the
-// terminal's foreground process group, a Ctrl-C at the terminal has
-// reached the agent already: the first SIGINT is not sent twice. A third
-// signal kills the agent (its group).
+// forward passes the signals that end a run (SIGINT, SIGTERM, SIGHUP,
+// SIGQUIT) on to the agent until done: to its process group when it leads
+// one. When agentfmt and the agent share the terminal's foreground process
+// group, a Ctrl-C or Ctrl-\ at the terminal has reached the agent already:
+// the first SIGINT or SIGQUIT is not sent twice. A third signal kills the
+// agent (its group).
 func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 	n := 0
 	for {
@@ -308,7 +310,7 @@ func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 			switch {
 			case n >= 3:
 				_ = signalGroup(a.cmd.Process, os.Kill, a.group)
-			case n == 1 && s == os.Interrupt && !a.group && env.Foreground != nil && env.Foreground():
+			case n == 1 && fromTerminal(s) && !a.group && env.Foreground != nil && env.Foreground():
 				// the terminal sent it to the agent too
 			default:
 				_ = signalGroup(a.cmd.Process, s, a.group)
