@@ -78,6 +78,17 @@ var agentSpecs = []*agentSpec{
 	// Claude's shapes, read as Claude's: the user may ask for it).
 	{names: []string{"codebuddy", "cbc"}, title: "CodeBuddy Code", print: []string{"-p", "--print"},
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "json"}}}},
+	// Droid's stream needs exec (its interactive mode prints no JSON).
+	{names: []string{"droid"}, title: "Factory Droid", sub: []string{"exec"},
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}}},
+	// Grok's -p takes the prompt as its value: it is not added.
+	{names: []string{"grok"}, title: "Grok CLI",
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "streaming-json"}}}},
+	{names: []string{"goose"}, title: "Goose", sub: []string{"run"},
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}},
+		since: "stream-json came in goose of December 2025"},
+	{names: []string{"kimi"}, title: "Kimi Code CLI", print: []string{"--print"},
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}}},
 	// OpenClaw prints one document when the run ends.
 	{names: []string{"openclaw"}, title: "OpenClaw", sub: []string{"agent"},
 		flags: []flagAdd{{[]string{"--json"}, []string{"--json"}}}},

@@ -46,7 +46,8 @@ func detect(l *parsers.Line) parsers.Confidence {
 			return parsers.Decisive
 		case src.Str == "extension" && (typ == "say" || typ == "ask"):
 			return parsers.Decisive
-		case src.Str == "cli" && typ != "":
+		case src.Str == "cli" && typ != "" && (l.Has("content") || l.Has("id")):
+			// Droid's error line has source "cli" too, with a message.
 			return parsers.Decisive
 		}
 	}
