@@ -7,7 +7,7 @@ import (
 
 // agentSpec is what 'agentfmt run' knows of one agent's command line: the
 // flags that make it print the JSON stream agentfmt reads, where they go,
-// and since when the agent takes them (../shared/formats/<agent>.md).
+// and since when the agent takes them (docs/formats/<agent>.md).
 type agentSpec struct {
 	names []string // command names that select it (the first is its usual one)
 	title string
@@ -71,7 +71,7 @@ var agentSpecs = []*agentSpec{
 		since: "--output-format came in agy 1.1.8"},
 	{names: []string{"amp"}, title: "Amp", atEnd: true,
 		flags: []flagAdd{{[]string{"--stream-json"}, []string{"--stream-json"}}}},
-	// pi's --mode json is its print mode: no -p (formats/pi.md §8).
+	// pi's --mode json is its print mode: no -p (docs/formats/pi.md).
 	{names: []string{"pi"}, title: "pi",
 		flags: []flagAdd{{[]string{"--mode"}, []string{"--mode", "json"}}}},
 	// CodeBuddy's json is one array when the run ends (its stream-json is

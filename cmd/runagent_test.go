@@ -134,7 +134,7 @@ func corpusFile(t *testing.T, name string) string {
 	return abs
 }
 
-// Every agent named in DESIGN §2: the flags it is given, and its stream
+// Every agent of agentSpecs: the flags it is given, and its stream
 // rendered exactly as when piped into agentfmt.
 func TestRunEveryAgent(t *testing.T) {
 	cases := []struct {

@@ -41,7 +41,7 @@ func join(parts ...[]string) string {
 }
 
 // TestIdenticalDeltasShownEachTime: N identical deltas are N pieces of
-// text (DESIGN §4 rule 3: an exact repeat is genuine; tool output is never
+// text (an exact repeat is genuine; tool output is never
 // repaired), for every parser with deltas, and none counts as a repair.
 func TestIdenticalDeltasShownEachTime(t *testing.T) {
 	const n = 4

@@ -59,7 +59,7 @@ func logs(t *testing.T) map[string][]string {
 	return out
 }
 
-// TestSameLogTwice: identity is scoped to a run (DESIGN §4 rule 5), so a
+// TestSameLogTwice: identity is scoped to a run, so a
 // log that holds the same run twice (`cat run.jsonl run.jsonl`) shows its
 // tool calls twice, and its text twice, for every agent.
 func TestSameLogTwice(t *testing.T) {

@@ -8,8 +8,8 @@
 // The format is one of snapshots: a message that is still being written is
 // printed again, whole, every time it grows (partial:true), and once more
 // when it is complete. A message's identity is its messageId, else its
-// source, timestamp, type and subtype (formats/kilo.md §3). Seed 000 gives
-// the completion rules the parser follows.
+// source, timestamp, type and subtype (docs/formats/cline.md, which
+// also gives the completion rules the parser follows).
 package cline
 
 import (
