@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/spf13/pflag"
 )
 
@@ -170,7 +171,7 @@ func TestTeeAfterStdoutCloses(t *testing.T) {
 	if err := os.WriteFile(in, []byte(s.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"plain", "json", "pretty"} {
+	for _, format := range testenv.Cases([]string{"plain", "json", "pretty"}, 1) {
 		tee := filepath.Join(dir, "tee-"+format+".jsonl")
 		script := `(cat "$IN"; echo "feeder=$?" > "$DIR/feeder") | { "$BIN" -o "$FORMAT" --tee "$TEE"; echo "agentfmt=$?" > "$DIR/agentfmt"; } | head -1 > /dev/null`
 		c := exec.Command("bash", "-c", script)

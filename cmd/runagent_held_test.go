@@ -70,9 +70,12 @@ func (f *fakeRun) childPid(t *testing.T) int {
 }
 
 // gone reports that pid has ended (a zombie nobody reaps has ended too),
-// waiting a little for it.
-func gone(pid int) bool {
-	for range 250 { // up to 5 s: a loaded machine is slow to end a process
+// waiting up to 5 s for it (a loaded machine is slow to end a process).
+func gone(pid int) bool { return goneWithin(pid, 5*time.Second) }
+
+// goneWithin is gone waiting up to d.
+func goneWithin(pid int, d time.Duration) bool {
+	for range d / (20 * time.Millisecond) {
 		if err := syscall.Kill(pid, 0); err != nil {
 			return true
 		}
@@ -94,6 +97,7 @@ func TestRunChildHoldsOutput(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"stdout", "stderr", "stubborn"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			f := newHeldRun(t, mode)
 			in, _ := os.ReadFile(f.capture)
 			for _, format := range []string{"plain", "json"} {
@@ -130,7 +134,9 @@ func TestRunChildHoldsOutputForeground(t *testing.T) {
 	if !strings.Contains(r.stderr, "stopped reading (it is still running)") {
 		t.Errorf("stderr %q", r.stderr)
 	}
-	if gone(pid) {
+	// (Half a second: a process agentfmt had signalled before it returned
+	// would be ended by then; gone's 5 s is for one that must end.)
+	if goneWithin(pid, 500*time.Millisecond) {
 		t.Errorf("the process of agentfmt's own group was ended")
 	}
 }
