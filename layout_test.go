@@ -210,6 +210,7 @@ func TestOutsideCitations(t *testing.T) {
 		{"as DESIGN\n §4 says", 1},
 		{"see DESIGN.md", 1},
 		{"(STYLE: one small package)", 1},
+		{"as STYLE.md says", 1},
 		{"the completion rules (seed 000)", 1},
 		{"(Seed\n 003 rule 12)", 1},
 		{"wire format: ../shared/formats/acp.md", 1},
