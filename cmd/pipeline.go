@@ -56,6 +56,9 @@ type pipeline struct {
 	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
 	lines int
 	empty []string
+	// followed: the last input is a file followed (--follow), which its
+	// agent writes on its own: a signal stops only the reading.
+	followed bool
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent *agentRun
 	// pager is the pager stdout goes through, nil for none.
@@ -250,6 +253,7 @@ func (p *pipeline) readFile(name string) error {
 		if err != nil {
 			return p.fileError(err)
 		}
+		p.followed = true
 		if fl, ok := f.(*follower); ok {
 			fl.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
 			if fl.f == nil {
@@ -328,14 +332,15 @@ func (p *pipeline) readSource(feed source) error {
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		p.lines++
 		if err != nil {
 			var intr *errInterrupted
 			if errors.As(err, &intr) {
 				return err
 			}
+			p.lines++
 			return &readError{err: err}
 		}
+		p.lines++
 		if err := p.dec.Decode(l); err != nil {
 			return p.drain(feed, err)
 		}
@@ -412,6 +417,17 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	}
 	outcome, reason := p.sess.Outcome()
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
+	stopped := false
+	switch {
+	case interrupted && p.lines == 0:
+		// No run began: nothing was interrupted, and there is no outcome
+		// to write.
+		sum.Interrupted, sum.Stopped = false, true
+	case interrupted && p.followed && !p.out.runEnded():
+		// The agent writes the followed file on its own: only the
+		// reading stopped, and its run is left as it was.
+		sum.Interrupted, sum.Stopped, stopped = false, true, true
+	}
 	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
@@ -459,6 +475,9 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintNoJSON()
 		p.hintEmpty(agentFailed)
 		p.hintForced()
+	}
+	if stopped {
+		warnf(p.stderr, "following stopped: the run goes on")
 	}
 	switch {
 	case interrupted:
