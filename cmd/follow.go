@@ -15,7 +15,7 @@ import (
 	"github.com/agentfmt/agentfmt/render"
 )
 
-// openFollow returns the source for FILE under --follow (seed 002): what
+// openFollow returns the source for FILE under --follow: what
 // the file holds is read at once (the renderer shows it as it is — the
 // compacted state so far — then the live updates), then the file is
 // followed for growth like `tail -F`, woken by the system's file

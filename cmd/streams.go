@@ -1,5 +1,5 @@
 // This file is a run of agentfmt over several streams at once: --follow
-// FILE FILE… and watch (DESIGN §5, "several streams"). One stream is
+// FILE FILE… and watch (README, "Several agents at once"). One stream is
 // stream.go.
 
 package cmd
