@@ -229,11 +229,6 @@ func (p *pipeline) guard(code *int, err *error) {
 	}
 }
 
-// errInterrupted is returned by the input when a signal arrives.
-type errInterrupted struct{ sig os.Signal }
-
-func (e *errInterrupted) Error() string { return "interrupted" }
-
 // readFile renders one input. A FILE that cannot be opened or read is
 // reported on stderr and counted, and the next one is read (exit 2 at the
 // end, as jq does): no error comes back for it.
@@ -417,17 +412,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	}
 	outcome, reason := p.sess.Outcome()
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
-	stopped := false
-	switch {
-	case interrupted && p.lines == 0:
-		// No run began: nothing was interrupted, and there is no outcome
-		// to write.
-		sum.Interrupted, sum.Stopped = false, true
-	case interrupted && p.followed && !p.out.runEnded():
-		// The agent writes the followed file on its own: only the
-		// reading stopped, and its run is left as it was.
-		sum.Interrupted, sum.Stopped, stopped = false, true, true
-	}
+	stopped := p.stopped(&sum)
 	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
