@@ -460,9 +460,15 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintEmpty(agentFailed)
 		p.hintForced()
 	}
+	teeErr := p.tee.finish()
 	switch {
 	case interrupted:
+		if teeErr != nil {
+			warnf(p.stderr, "%v", teeErr)
+		}
 		return signalCode(intr.sig), nil
+	case teeErr != nil:
+		return ExitIOErr, teeErr
 	case p.fileErrs > 0:
 		return ExitUsage, nil
 	}
