@@ -3,7 +3,7 @@ package cmd
 // CI logs and shell scripts (issue #5): GitHub/GitLab markers, workflow
 // command injection, job summary, -o text, -o markdown, --until,
 // --sentences, --follow, --timestamps and exit codes. Test inputs are
-// Claude stream-json written from ../shared/formats/claude.md.
+// Claude stream-json written from docs/formats/claude.md.
 
 import (
 	"bytes"
@@ -537,7 +537,7 @@ func TestUntilExitCodes(t *testing.T) {
 	}
 }
 
-// Exit status in every format (DESIGN §2).
+// Exit status in every format (the table of --help, exitHelp).
 func TestExitStatusEveryFormat(t *testing.T) {
 	cases := []struct {
 		name string
@@ -937,7 +937,7 @@ func TestFollowWaitsForTheFile(t *testing.T) {
 	}
 }
 
-// Seed 002: a stream joined in the middle of a message (deltas without
+// A stream joined in the middle of a message (deltas without
 // their message_start) still shows its text, and the full message that
 // completes it replaces it rather than adding a second copy.
 func TestFollowJoinedMidMessage(t *testing.T) {

@@ -172,7 +172,7 @@ func envHelp(sets ...*pflag.FlagSet) string {
 	return b.String()
 }
 
-// exitHelp is the exit status table of --help (DESIGN §2).
+// exitHelp is the exit status table of --help.
 const exitHelp = `Exit status (the agent's run as the stream tells it, for set -o pipefail scripts):
   0    the run finished and the agent reported success
   1    the agent reported failure; with run, the agent failed without a result

@@ -134,7 +134,7 @@ func corpusFile(t *testing.T, name string) string {
 	return abs
 }
 
-// Every agent named in DESIGN §2: the flags it is given, and its stream
+// Every agent of agentSpecs: the flags it is given, and its stream
 // rendered exactly as when piped into agentfmt.
 func TestRunEveryAgent(t *testing.T) {
 	cases := []struct {
@@ -166,6 +166,9 @@ func TestRunEveryAgent(t *testing.T) {
 		{[]string{"cbc", "-p", "x"}, []string{"--output-format", "json", "-p", "x"}, "codebuddy/01-aspipe-output-format-json-array-responses-items-reasoning-result.jsonl"},
 		{[]string{"openclaw", "-m", "hi", "--local"}, []string{"agent", "--json", "-m", "hi", "--local"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
 		{[]string{"openclaw", "agent", "--json", "-m", "hi"}, []string{"agent", "--json", "-m", "hi"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
+		{[]string{"droid", "--auto", "low", "fix it"}, []string{"exec", "--output-format", "stream-json", "--auto", "low", "fix it"}, "droid/03-vibekanban-oct2025-insufficient-perms-tool-cancelled-error-cli.jsonl"},
+		{[]string{"droid", "exec", "--output-format=stream-json", "x"}, []string{"exec", "--output-format=stream-json", "x"}, "droid/03-vibekanban-oct2025-insufficient-perms-tool-cancelled-error-cli.jsonl"},
+		{[]string{"grok", "-p", "list files"}, []string{"--output-format", "streaming-json", "-p", "list files"}, "grok/02-agentjournal-grok-1.0.5-streaming-json-bash-inprogress-updates-byte-array-output-read.jsonl"},
 		// Not an agent agentfmt knows: run as it is.
 		{[]string{"mytool", "--flag", "x"}, []string{"--flag", "x"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
 	}
