@@ -118,30 +118,35 @@ func ioExit(err error) (int, error) {
 	return ExitIOErr, &exitError{code: ExitIOErr, msg: fmt.Sprint(err)}
 }
 
-// finishTee closes the --tee file and reports a copy cut short (a full
-// disk, a write or close error): on stderr, with how much of the input
-// the file holds, and as the exit status 74. A copy that looks whole but
-// is not must not end in 0.
-func (t *teeWriter) finish() error {
+// finish closes the --tee file and reports a copy cut short (a full disk,
+// a write or close error): an error with the exit status code (74, or a
+// signal's), saying how much of the input the file holds. A copy that
+// looks whole but is not must not end in 0.
+func (t *teeWriter) finish(code int) error {
 	if t == nil {
 		return nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var cerr error
-	if c, ok := t.w.(io.Closer); ok {
-		cerr = c.Close()
+	if c, ok := t.w.(io.Closer); ok && t.err == nil {
+		if err := c.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+			t.err = err
+		}
 	}
-	err := t.err
-	if err == nil && cerr != nil && !errors.Is(cerr, os.ErrClosed) {
-		err = cerr
-	}
-	if err == nil {
+	if t.err == nil {
 		return nil
 	}
 	t.failed = true
-	return &exitError{code: ExitIOErr, msg: fmt.Sprintf("--tee %s: the copy is incomplete, it holds the first %s of the input: %v",
-		t.name, byteCount(t.copied), pathless(err))}
+	return &exitError{code: code, msg: fmt.Sprintf("--tee %s: the copy is incomplete, it holds the first %s of the input: %v",
+		t.name, byteCount(t.copied), pathless(t.err))}
+}
+
+// byteCount writes n bytes for a person: "0 bytes", "65536 bytes (64 KiB)".
+func byteCount(n int64) string {
+	if n < 1<<10 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d bytes (%s)", n, humanize.IBytes(uint64(n)))
 }
 
 // pathless is err without the path an *os.PathError repeats.
@@ -151,12 +156,4 @@ func pathless(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// byteCount writes n bytes for a person: "0 bytes", "65536 bytes (64 KiB)".
-func byteCount(n int64) string {
-	if n < 1<<10 {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	return fmt.Sprintf("%d bytes (%s)", n, humanize.IBytes(uint64(n)))
 }
