@@ -53,9 +53,11 @@
 // of its own (parsers/claude: stream-json and transcripts).
 //
 // Then: add the Agent to parsers/all (registry order breaks ties between
-// agents as sure of a line); write fixtures from the format note in
-// testdata/<name>/*.jsonl (parsertest.Golden) with their cmd goldens
-// (go test ./cmd -update, and read the diff); table tests for what the fixtures do not show; a fuzz
+// agents as sure of a line); write the format note, docs/formats/<name>.md,
+// and its row in docs/formats/README.md; fixtures from the note in
+// testdata/<name>/*.jsonl (parsertest.Golden) with their cmd goldens (go
+// test ./cmd -update, and read the diff); table tests for what the
+// fixtures do not show; a fuzz
 // target (parsertest.SeedFixtures, CheckFuzz); a reading of the corpus
 // captures in internal/conformance if ../shared/corpus has a folder for
 // it (parsertest.Corpus); for a format that can be large, a benchmark
