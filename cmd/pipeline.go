@@ -406,6 +406,9 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		if err := p.dec.Close(); err != nil {
 			return p.fail(err)
 		}
+		if err := p.sayUnshown(); err != nil {
+			return p.fail(err)
+		}
 		if err := p.sess.Close(); err != nil {
 			return p.fail(err)
 		}
