@@ -69,6 +69,22 @@ func (f *fakeRun) childPid(t *testing.T) int {
 	return pid
 }
 
+// waitExec waits until pid runs the program name, where /proc tells: a
+// shell's child forked for 'sleep 60 &' still has the shell's traps until
+// it runs sleep, and a signal that comes then can be lost.
+func waitExec(t *testing.T, pid int, name string) {
+	t.Helper()
+	comm := "/proc/" + strconv.Itoa(pid) + "/comm"
+	for range 2000 {
+		b, err := os.ReadFile(comm)
+		if err != nil || strings.TrimSpace(string(b)) == name {
+			return // (no /proc, or it has ended: nothing to wait for)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("process %d never ran %s", pid, name)
+}
+
 // gone reports that pid has ended (a zombie nobody reaps has ended too),
 // waiting up to 5 s for it (a loaded machine is slow to end a process).
 func gone(pid int) bool { return goneWithin(pid, 5*time.Second) }
@@ -156,6 +172,7 @@ func TestRunTermWithChildHoldingOutput(t *testing.T) {
 	start := time.Now()
 	go func() { done <- f.run(t, "-o", "plain", "run", "held") }()
 	waitFile(t, filepath.Join(f.dir, "ready"))
+	waitExec(t, f.childPid(t), "sleep")
 	f.signals <- syscall.SIGTERM
 	var r cliResult
 	select {
