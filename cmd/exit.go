@@ -86,18 +86,6 @@ func rank(code int) int {
 	return 3
 }
 
-// readError is an error reading the input (not rendering it).
-type readError struct{ err error }
-
-func (e *readError) Error() string { return e.err.Error() }
-func (e *readError) Unwrap() error { return e.err }
-
-// isDataErr reports a --strict contract violation.
-func isDataErr(err error) bool {
-	var ce interface{ ExitCode() int }
-	return errors.As(err, &ce) && ce.ExitCode() == ExitDataErr
-}
-
 // signalCode is the exit status of a run ended by sig: 128+N, as a shell
 // reports a death by signal N (130 for SIGINT, 143 for SIGTERM, 129 for
 // SIGHUP, 131 for SIGQUIT).
