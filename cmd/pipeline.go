@@ -126,16 +126,6 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	return p.finish(runErr)
 }
 
-// finalAnswer is the session's final answer where something reads it: the
-// renderer (-o text), --until, the step summary. Joined, it is a copy of
-// what can be megabytes of text the session holds in pieces.
-func (p *pipeline) finalAnswer() string {
-	if path, _ := stepSummaryPath(p.env, p.o); !render.ShowsAnswer(p.out.rend) && p.o.Until == "" && path == "" {
-		return ""
-	}
-	return p.sess.FinalAnswer()
-}
-
 // noteFile records the status of the last run of a FILE that is not the
 // last one: with several FILEs the exit status is the worst one's, and
 // the step summary says every one.
@@ -294,29 +284,6 @@ func (p *pipeline) readFile(name string) error {
 	return err
 }
 
-// readError is an error reading the input (not rendering it).
-type readError struct{ err error }
-
-func (e *readError) Error() string { return e.err.Error() }
-func (e *readError) Unwrap() error { return e.err }
-
-// fileError reports a FILE that could not be read, on stderr only.
-func (p *pipeline) fileError(err error) error {
-	p.fileErrs++
-	var ee *exitError
-	if errors.As(err, &ee) {
-		err = errors.New(ee.msg)
-	}
-	warnf(p.stderr, "%v", err)
-	return nil
-}
-
-// isDataErr reports a --strict contract violation.
-func isDataErr(err error) bool {
-	var ce interface{ ExitCode() int }
-	return errors.As(err, &ce) && ce.ExitCode() == ExitDataErr
-}
-
 // readSource decodes and renders what feed gives, to its end.
 func (p *pipeline) readSource(feed source) error {
 	defer feed.stop()
@@ -403,10 +370,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		return ExitUsage, runErr
 	}
 	if !interrupted {
-		if err := p.dec.Close(); err != nil {
-			return p.fail(err)
-		}
-		if err := p.sayUnshown(); err != nil {
+		if err := p.closeInput(); err != nil {
 			return p.fail(err)
 		}
 		if err := p.sess.Close(); err != nil {
@@ -463,9 +427,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintEmpty(agentFailed)
 		p.hintForced()
 	}
-	if stopped {
-		warnf(p.stderr, "following stopped: the run goes on")
-	}
+	p.sayStopped(stopped)
 	teeCode := ExitIOErr // (a --tee copy cut short; a signal's status wins)
 	if interrupted {
 		teeCode = signalCode(intr.sig)
