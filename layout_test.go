@@ -19,6 +19,20 @@ import (
 // more than one job and is split by concern.
 func TestFilesOfOneConcern(t *testing.T) {
 	const most = 500
+	walkGo(t, func(path string, b []byte) {
+		if strings.HasSuffix(path, "_test.go") || generated(b) {
+			return
+		}
+		if n := bytes.Count(b, []byte("\n")); n > most {
+			t.Errorf("%s: %d lines (at most %d): split it by concern", path, n, most)
+		}
+	})
+}
+
+// walkGo calls fn with every Go file of the tree and its text, hidden and
+// testdata folders aside.
+func walkGo(t *testing.T, fn func(path string, src []byte)) {
+	t.Helper()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -29,19 +43,14 @@ func TestFilesOfOneConcern(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		src, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		if generated(b) {
-			return nil
-		}
-		if n := bytes.Count(b, []byte("\n")); n > most {
-			t.Errorf("%s: %d lines (at most %d): split it by concern", path, n, most)
-		}
+		fn(path, src)
 		return nil
 	})
 	if err != nil {
@@ -105,23 +114,7 @@ func TestNoCopiedFiles(t *testing.T) {
 // note a comment names must be there, and is cited whole: the notes have
 // no numbered sections.
 func TestCommentsCiteTheRepository(t *testing.T) {
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	walkGo(t, func(path string, src []byte) {
 		for _, c := range commentsOf(src) {
 			for _, bad := range outsideCitations(c.text) {
 				t.Errorf("%s:%d: a comment cites %s: cite docs/ (docs/formats/<name>.md) or state the rule in place", path, c.line, bad)
@@ -132,11 +125,7 @@ func TestCommentsCiteTheRepository(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // comment is the text of a run of comment lines (their markers removed,
