@@ -15,23 +15,7 @@ import (
 	"github.com/agentfmt/agentfmt/render"
 )
 
-// Polling of a followed file. Tests shorten them.
-var (
-	// followPoll is how often a followed file is checked for growth.
-	followPoll = 150 * time.Millisecond
-	// followSettle is how long a followed file must stay unchanged after
-	// its last run finished before following ends.
-	followSettle = time.Second
-	// followSafety is the longest a follower sleeps when notifications
-	// tell it of changes: a change they miss (a file on a network file
-	// system written from another machine) is seen this late.
-	followSafety = 2 * time.Second
-	// followHub gives the notifications followers wait on (tests: nil,
-	// to poll).
-	followHub = fswait.Default
-)
-
-// openFollow returns the source for FILE under --follow (seed 002): what
+// openFollow returns the source for FILE under --follow: what
 // the file holds is read at once (the renderer shows it as it is — the
 // compacted state so far — then the live updates), then the file is
 // followed for growth like `tail -F`, woken by the system's file
@@ -47,7 +31,7 @@ var (
 // Following ends when interrupted (SIGINT 130, SIGTERM 143, through the
 // feeder's signal path), or when the stream's last run has finished — its
 // result has been read — and the file has then stayed unchanged for
-// followSettle: `agentfmt --follow run.jsonl` watches an agent working in
+// env.FollowSettle: `agentfmt --follow run.jsonl` watches an agent working in
 // the background and returns with its exit status when it is done, even
 // when the agent hangs after its result (claude-code#25629). A run that
 // never finishes is followed until interrupted. A new run appended in the
@@ -56,9 +40,9 @@ var (
 //
 // rend is the pipeline's output (it tells whether the last run ended);
 // stop is closed when the pipeline is done, and Close ends a pending read.
-func openFollow(name string, stop <-chan struct{}, rend render.Renderer) (io.ReadCloser, error) {
+func openFollow(env *Env, name string, stop <-chan struct{}, rend render.Renderer) (io.ReadCloser, error) {
 	fl := &follower{name: name, stop: stop, closed: make(chan struct{}), lastData: time.Now(),
-		poll: followPoll, settle: followSettle, hub: followHub()}
+		poll: env.followPoll(), settle: env.followSettle(), safety: env.followSafety(), hub: env.fileHub()}
 	if out, ok := rend.(*output); ok {
 		fl.ended, fl.endWake = out.runEnded, out.endWake()
 	}
@@ -78,6 +62,10 @@ func openFollow(name string, stop <-chan struct{}, rend render.Renderer) (io.Rea
 	return fl, nil
 }
 
+// followSafetyMax is the longest a follower whose file has long been
+// quiet sleeps when notifications tell it of changes (see wait).
+const followSafetyMax = time.Minute
+
 type follower struct {
 	name   string
 	stop   <-chan struct{}
@@ -90,8 +78,14 @@ type follower struct {
 	sub     *fswait.Sub // the file's name in its directory, when watched
 	poll    time.Duration
 	settle  time.Duration
+	safety  time.Duration
 	// notice reports a truncation or rotation (on stderr).
 	notice func(msg string)
+	// endGone: reading ends when the file is deleted (watch: a session
+	// whose file is gone is over). quietEnd, when set, ends it once the
+	// file has not changed for that long (watch --since).
+	endGone  bool
+	quietEnd time.Duration
 
 	// mu guards the fields below; it is never held during a read, which
 	// may block (a FIFO whose writer is silent): Close must not wait for it.
@@ -101,6 +95,11 @@ type follower struct {
 	off      int64
 	regular  bool
 	lastData time.Time
+	// changed is when the file last changed: its time of modification
+	// when opened, then when data last came.
+	changed time.Time
+	// missing: the file's name was found to point nowhere.
+	missing bool
 	// tail is the last line read so far when it has no newline yet (up to
 	// maxTail bytes; tailLong when it is longer), and lineOpen that there
 	// is one: at a truncation or rotation it is ended before the new
@@ -148,8 +147,29 @@ func (fl *follower) use(f *os.File) error {
 		fl.f.Close()
 	}
 	fl.f, fl.info, fl.off = f, info, 0
+	fl.changed = info.ModTime()
 	fl.regular = info.Mode().IsRegular()
 	return nil
+}
+
+// skipTo starts reading at off, when the file holds that much (a
+// session watch comes back to, after it closed it).
+func (fl *follower) skipTo(off int64) {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if fl.f == nil || fl.info.Size() < off {
+		return
+	}
+	if _, err := fl.f.Seek(off, io.SeekStart); err == nil {
+		fl.off = off
+	}
+}
+
+// offset is how far the file has been read.
+func (fl *follower) offset() int64 {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return fl.off
 }
 
 func (fl *follower) isClosed() bool {
@@ -180,7 +200,7 @@ func (fl *follower) Read(p []byte) (int, error) {
 // wait sleeps until the file may have changed: its directory's entry for
 // it changed (fswait: inotify and the like), the run was seen to end, or
 // a deadline passed — the moment a partial last line is judged, the end
-// of the settle time, or followSafety. Without notifications (the system
+// of the settle time, or fl.safety. Without notifications (the system
 // has none, the directory does not exist yet) it polls every fl.poll.
 // stopped reports that following is over.
 func (fl *follower) wait() (stopped bool) {
@@ -195,18 +215,25 @@ func (fl *follower) wait() (stopped bool) {
 	}
 	d := fl.poll
 	var wake <-chan struct{}
+	fl.mu.Lock()
+	since, quiet := time.Since(fl.lastData), time.Since(fl.changed)
+	lineOpen := fl.lineOpen && !fl.tailLong
+	fl.mu.Unlock()
 	if fl.sub != nil {
 		wake = fl.sub.C()
-		d = followSafety
-		fl.mu.Lock()
-		since := time.Since(fl.lastData)
-		if fl.lineOpen && !fl.tailLong {
+		// The longer the file stays quiet, the longer the follower
+		// sleeps between looks of its own, up to followSafetyMax: a
+		// thousand idle sessions under watch cost nothing.
+		d = max(fl.safety, min(quiet/4, followSafetyMax))
+		if lineOpen {
 			d = min(d, max(fl.poll*2-since, time.Millisecond))
 		}
-		fl.mu.Unlock()
 		if fl.ended != nil && fl.ended() {
 			d = min(d, max(fl.settle-since, time.Millisecond))
 		}
+	}
+	if fl.quietEnd > 0 {
+		d = min(d, max(fl.quietEnd-quiet, time.Millisecond))
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -269,6 +296,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 	if n > 0 {
 		fl.off += int64(n)
 		fl.lastData = time.Now()
+		fl.changed = fl.lastData
 		fl.noteTail(p[:n])
 		return n, false, nil
 	}
@@ -297,6 +325,9 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		return 1, false, nil
 	}
 	if fl.ended != nil && fl.ended() && time.Since(fl.lastData) >= fl.settle {
+		return 0, false, io.EOF
+	}
+	if fl.endGone && fl.missing || fl.quietEnd > 0 && time.Since(fl.changed) >= fl.quietEnd {
 		return 0, false, io.EOF
 	}
 	return 0, true, nil
@@ -328,6 +359,7 @@ func (fl *follower) endLine() {
 // reopened handles truncation and rotation at the end of the file.
 func (fl *follower) reopened() bool {
 	st, err := os.Stat(fl.name)
+	fl.missing = errors.Is(err, fs.ErrNotExist)
 	if err != nil {
 		return false // moved away and not yet replaced: keep the old file
 	}

@@ -1,6 +1,6 @@
 package cmd
 
-// Hostile and broken input (DESIGN §6, issue #6): nothing raw reaches the
+// Hostile and broken input (issue #6): nothing raw reaches the
 // terminal, nothing is lost, nothing crashes. The streams are written in
 // testdata/hostile/*.jsonl (hand-made from the format notes) or generated
 // here; huge inputs are generated, never committed.
@@ -203,8 +203,8 @@ func TestHostileSequencesNeverRaw(t *testing.T) {
 }
 
 // withoutDrawnToolColour removes from pretty's output the one colour of
-// the hostile content that pretty draws when it is a tool's output (DESIGN
-// §6: SGR colour in tool output is drawn in pretty), on the rows of tool
+// the hostile content that pretty draws when it is a tool's output (SGR
+// colour in tool output is drawn in pretty), on the rows of tool
 // previews (after their dim bar) and there only; anywhere else it is still
 // the content's own SGR reaching the terminal.
 func withoutDrawnToolColour(t *testing.T, out string) string {

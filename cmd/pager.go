@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// The pager (DESIGN §2, --pager): a replayed FILE or --latest, or the
+// The pager (--pager): a replayed FILE or --latest, or the
 // sessions table, longer than the screen goes through $AGENTFMT_PAGER
 // (the --pager flag's variable: a command where it is not auto or never),
 // else $PAGER, else less -FRX, as bat, glow and gh do. Only on a terminal, and

@@ -16,7 +16,7 @@ import (
 	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
-// The peak memory of one long answer (DESIGN §4 rule 6: a block's text is
+// The peak memory of one long answer (streaming.Session: a block's text is
 // kept once, so one long answer costs about its own size). Peak is the
 // child process's maximum resident set (getrusage), the figure a user sees,
 // which sampling the live heap would miss: transient copies count.

@@ -39,6 +39,8 @@ chatty)
 wait)
 	trap 'echo "got INT" >&2; exit 130' INT
 	trap 'echo "got TERM" >&2; exit 143' TERM
+	trap 'echo "got HUP" >&2; : > "$FAKE_DIR/got-HUP"; exit 129' HUP
+	trap 'echo "got QUIT" >&2; : > "$FAKE_DIR/got-QUIT"; exit 131' QUIT
 	head -3 "$FAKE_CAPTURE"
 	: > "$FAKE_DIR/ready"
 	while :; do sleep 0.05; done ;;
@@ -55,6 +57,8 @@ type fakeRun struct {
 	// foreground: agentfmt has the terminal (the agent shares its
 	// process group).
 	foreground bool
+	// grace is Env.DrainGrace (0: its default).
+	grace time.Duration
 }
 
 // newFakeRun puts fake agents for every name in a temporary PATH.
@@ -100,6 +104,7 @@ func (f *fakeRun) run(t *testing.T, args ...string) cliResult {
 		Tick:       make(chan time.Time),
 		Signals:    f.signals,
 		Foreground: func() bool { return f.foreground },
+		DrainGrace: f.grace,
 	}
 	code := Run(args, env)
 	return cliResult{out.String(), errb.String(), code}
@@ -129,7 +134,7 @@ func corpusFile(t *testing.T, name string) string {
 	return abs
 }
 
-// Every agent named in DESIGN §2: the flags it is given, and its stream
+// Every agent of agentSpecs: the flags it is given, and its stream
 // rendered exactly as when piped into agentfmt.
 func TestRunEveryAgent(t *testing.T) {
 	cases := []struct {
@@ -161,6 +166,9 @@ func TestRunEveryAgent(t *testing.T) {
 		{[]string{"cbc", "-p", "x"}, []string{"--output-format", "json", "-p", "x"}, "codebuddy/01-aspipe-output-format-json-array-responses-items-reasoning-result.jsonl"},
 		{[]string{"openclaw", "-m", "hi", "--local"}, []string{"agent", "--json", "-m", "hi", "--local"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
 		{[]string{"openclaw", "agent", "--json", "-m", "hi"}, []string{"agent", "--json", "-m", "hi"}, "openclaw/01-multica-2026.5.5-agent-json-payloads-meta-system-prompt-report.json"},
+		{[]string{"droid", "--auto", "low", "fix it"}, []string{"exec", "--output-format", "stream-json", "--auto", "low", "fix it"}, "droid/03-vibekanban-oct2025-insufficient-perms-tool-cancelled-error-cli.jsonl"},
+		{[]string{"droid", "exec", "--output-format=stream-json", "x"}, []string{"exec", "--output-format=stream-json", "x"}, "droid/03-vibekanban-oct2025-insufficient-perms-tool-cancelled-error-cli.jsonl"},
+		{[]string{"grok", "-p", "list files"}, []string{"--output-format", "streaming-json", "-p", "list files"}, "grok/02-agentjournal-grok-1.0.5-streaming-json-bash-inprogress-updates-byte-array-output-read.jsonl"},
 		// Not an agent agentfmt knows: run as it is.
 		{[]string{"mytool", "--flag", "x"}, []string{"--flag", "x"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
 	}
@@ -321,8 +329,8 @@ func TestRunPassesStdin(t *testing.T) {
 	}
 }
 
-// Ctrl-C and SIGTERM reach the agent; agentfmt waits for it, shows what it
-// said, and exits 130 or 143.
+// Ctrl-C, SIGTERM, SIGHUP and SIGQUIT reach the agent; agentfmt waits for
+// it, shows what it said, and exits 128+N.
 func TestRunForwardsSignals(t *testing.T) {
 	for _, c := range []struct {
 		sig  os.Signal
@@ -331,6 +339,8 @@ func TestRunForwardsSignals(t *testing.T) {
 	}{
 		{os.Interrupt, ExitInterrupted, "got INT"},
 		{syscall.SIGTERM, ExitTerminated, "got TERM"},
+		{syscall.SIGHUP, ExitHangup, "got HUP"},
+		{syscall.SIGQUIT, ExitQuit, "got QUIT"},
 	} {
 		f := newFakeRun(t, "wait", corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl"))
 		f.signals = make(chan os.Signal, 1)

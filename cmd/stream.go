@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/parsers"
@@ -34,22 +35,29 @@ type stream struct {
 
 // add follows the file path as one more stream, in a lane described by
 // lane (its Tag made unique: longTag is how far it may grow), and starts
-// reading it. endWithRun: the stream ends when its run has ended and the
-// file settled (--follow); otherwise (watch) only with the whole run.
-func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithRun bool) error {
+// reading it from offset from (a session watch closed, come back to
+// life: what it showed is not shown again). endWithRun: the stream ends
+// when its run has ended and the file settled (--follow); otherwise
+// (watch) with the whole run, or when its file is gone or quiet.
+func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithRun bool, from int64) error {
 	ss.mu.Lock()
 	closing := ss.closing
 	ss.mu.Unlock()
 	if closing {
 		return nil
 	}
-	fl, err := openFollow(path, ss.stop, nil)
+	fl, err := openFollow(ss.env, path, ss.stop, nil)
 	if err != nil {
 		ss.fileError(err)
 		return nil
 	}
+	src := fl.(*follower)
+	src.endGone, src.quietEnd = ss.endGone, ss.quietEnd
+	if from > 0 {
+		src.skipTo(from)
+	}
 	lane.Tag = ss.uniqueTag(lane.Tag, longTag)
-	s := &stream{set: ss, name: path, tag: lane.Tag, src: fl.(*follower)}
+	s := &stream{set: ss, name: path, tag: lane.Tag, src: src}
 	s.closers = append(s.closers, func() { s.src.Close() })
 	if ss.teeDir != "" {
 		tee, closeTee, err := ss.teeFile(lane.Tag, path)
@@ -174,8 +182,14 @@ func (s *stream) fatal() bool {
 func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	ss.mu.Lock()
 	ss.reading--
+	// Let go of it: under watch, sessions come and go for hours.
+	ss.streams = slices.DeleteFunc(ss.streams, func(o *stream) bool { return o == s })
+	delete(ss.tags, s.tag)
 	ss.mu.Unlock()
 	defer s.close()
+	if ss.onEnd != nil && !interrupted {
+		defer ss.onEnd(s.name, s.src.offset())
+	}
 	err := s.err
 	var rerr *readError
 	if errors.As(err, &rerr) {

@@ -1,5 +1,5 @@
 // This file is a run of agentfmt over several streams at once: --follow
-// FILE FILE… and watch (DESIGN §5, "several streams"). One stream is
+// FILE FILE… and watch (README, "Several agents at once"). One stream is
 // stream.go.
 
 package cmd
@@ -7,11 +7,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
+	"time"
 
 	"github.com/agentfmt/agentfmt/render"
 )
@@ -38,6 +40,12 @@ type streamSet struct {
 	teeDir string
 	// inputs are the files read, for --tee: no tee file may be one.
 	inputs []string
+	// Under watch, a stream ends when its file is deleted or has been
+	// quiet for quietEnd, and onEnd is told (the stream's file and how
+	// far it was read) once its lane is finished.
+	endGone  bool
+	quietEnd time.Duration
+	onEnd    func(path string, off int64)
 
 	mu      sync.Mutex
 	streams []*stream
@@ -66,7 +74,7 @@ func newStreamSet(env *Env, o *Options, inputs []string) (*streamSet, error) {
 	growPipe(env.Stdout)
 	ss := &streamSet{env: env, o: o, format: format, view: view, stderr: &lockedWriter{w: env.Stderr},
 		stop: make(chan struct{}), ended: make(chan *stream), tags: map[string]bool{}, inputs: inputs}
-	ss.closers = append(ss.closers, tuneGC())
+	ss.closers = append(ss.closers, tuneGC(), noSoftLimit())
 	if o.Tee != "" {
 		if err := ss.teeDirectory(); err != nil {
 			ss.close()
@@ -142,6 +150,20 @@ func (ss *streamSet) uniqueTag(tag, longer string) string {
 	return t
 }
 
+// noSoftLimit lifts the soft memory limit tuneGC set, for a run over
+// several streams: their live heap grows with their number (a watch of
+// two thousand sessions holds more than the limit), and past the limit
+// every wake-up of an idle stream would be a collection. GOGC alone
+// bounds the heap to a few times what is live. GOMEMLIMIT in the
+// environment wins.
+func noSoftLimit() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	return func() { debug.SetMemoryLimit(limit) }
+}
+
 func (ss *streamSet) close() {
 	for i := len(ss.closers) - 1; i >= 0; i-- {
 		ss.closers[i]()
@@ -194,10 +216,8 @@ func (ss *streamSet) wait(keepOpen bool) (int, error) {
 		return ss.failed(ss.failure)
 	case err != nil:
 		return ss.failed(err)
-	case interrupted && sig == syscall.SIGTERM:
-		return ExitTerminated, nil
 	case interrupted:
-		return ExitInterrupted, nil
+		return signalCode(sig), nil
 	case ss.fileErrs > 0:
 		return ExitUsage, nil
 	}
@@ -234,7 +254,7 @@ func followAll(env *Env, o *Options, files []string) (int, error) {
 	}
 	tags, long := fileTags(files)
 	for i, name := range files {
-		if err := ss.add(name, render.Lane{Tag: tags[i]}, long[i], true); err != nil {
+		if err := ss.add(name, render.Lane{Tag: tags[i]}, long[i], true, 0); err != nil {
 			ss.cancel()
 			_, _ = ss.wait(false)
 			return codeOf(err), err

@@ -9,8 +9,8 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Several streams at once (agentfmt --follow A B, agentfmt watch; DESIGN
-// §5, "several streams"). Each stream has its own decoder and session, so
+// Several streams at once (agentfmt --follow A B, agentfmt watch; README,
+// "Several agents at once"). Each stream has its own decoder and session, so
 // the streaming contract holds per stream; their events meet in one View,
 // which gives each stream a lane:
 //

@@ -13,7 +13,7 @@ func init() {
 	Register("pretty", func(w io.Writer, cfg Config) Renderer { return NewPretty(w, cfg) })
 }
 
-// Pretty is the live terminal renderer (DESIGN §5). Finished output goes to
+// Pretty is the live terminal renderer. Finished output goes to
 // the scrollback once and is never rewritten; the live region at the bottom
 // (running tool calls, the thinking line, the partial last line of text, a
 // status line) is redrawn in place at most about 30 times a second.

@@ -252,7 +252,7 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 
 // SameText checks that the final screen of the live renderer's output
 // holds the text of the append-only renderer's output for the same events
-// (DESIGN §7). Each line of plain must occur on the pretty screen, white
+// Each line of plain must occur on the pretty screen, white
 // space, markdown syntax and the bars │ ┆ ignored, except lines that the
 // two renderers word differently on purpose: tool start lines (▸),
 // thinking summaries (✻), the closing lines (──) and plans (pretty shows
