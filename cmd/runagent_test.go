@@ -510,3 +510,19 @@ func TestRejectedMessages(t *testing.T) {
 }
 
 var claudeAdded = []string{"--output-format", "stream-json", "--verbose", "--include-partial-messages"}
+
+// Goose and Kimi have no capture to run: the flags each is given.
+func TestPrepareGooseKimi(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"goose", "-t", "hi"}, []string{"run", "--output-format", "stream-json", "-t", "hi"}},
+		{[]string{"goose", "run", "--output-format", "json", "-t", "hi"}, []string{"run", "--output-format", "json", "-t", "hi"}},
+		{[]string{"kimi", "-p", "hi"}, []string{"--print", "--output-format", "stream-json", "-p", "hi"}},
+		{[]string{"kimi", "--print", "--output-format=stream-json", "-p", "hi"}, []string{"--print", "--output-format=stream-json", "-p", "hi"}},
+	} {
+		spec, _ := lookupAgent(c.args[0])
+		if got, _ := spec.prepare(c.args[1:]); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%q: got %q, want %q", c.args, got, c.want)
+		}
+	}
+}

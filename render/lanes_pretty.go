@@ -383,7 +383,7 @@ func (v *prettyView) arrange(dst []row) []row {
 			s += " (" + Tokens(int64(running)) + " running)"
 		}
 		s = truncCells(s, v.scr.width)
-		dst = append(dst, row{v.p.Dim(s), cells(s)})
+		dst = append(dst, row{s: v.p.Dim(s), w: cells(s)})
 	}
 	for i, l := range shown {
 		dst = append(dst, l.heading(v))

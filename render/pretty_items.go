@@ -150,7 +150,7 @@ func (t *thinkItem) live(r *Pretty, dst []row) []row {
 	if tail != "" {
 		text = "✻ " + truncLeft(tail, max(8, r.scr.width-iw-2))
 	}
-	return append(dst, row{strings.Repeat(" ", iw) + r.p.Dim(text), iw + cells(text)})
+	return append(dst, row{s: strings.Repeat(" ", iw) + r.p.Dim(text), w: iw + cells(text)})
 }
 
 // linesItem is finished output: lines that are complete when made.

@@ -273,7 +273,7 @@ func endsWithJoiner(s string) bool {
 // corner, which tmux takes for "clear screen" and answers by moving the
 // whole screen, the region included, into its scrollback. Rows that the
 // reflow pushed above the top of the screen are beyond any erase: the
-// region is kept short enough (Pretty.liveMax) that a terminal three times
+// region is kept short enough (Pretty.clip) that a terminal three times
 // narrower still has it on the screen.
 func (s *screen) resize(width int) {
 	if width == s.width || width <= 0 {
