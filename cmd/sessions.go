@@ -82,7 +82,11 @@ func sessionOptions(env *Env, o *Options) (sessions.Options, error) {
 		}
 		so.Agents = []string{o.Agent}
 	}
-	dir, err := os.Getwd()
+	getwd := os.Getwd
+	if env.Getwd != nil {
+		getwd = env.Getwd
+	}
+	dir, err := getwd()
 	if err != nil {
 		return so, &exitError{code: ExitUsage, msg: "the current directory: " + err.Error()}
 	}
