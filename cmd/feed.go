@@ -213,13 +213,17 @@ func (f *feeder) idle() bool { return len(f.cur) == 0 && len(f.ch) == 0 }
 func (f *feeder) stop() { f.once.Do(func() { close(f.done) }) }
 
 // teeWriter copies input to --tee; a write error is reported once and
-// rendering goes on.
+// rendering goes on; the run ends with exit 74 (tee.go, finishTee).
 type teeWriter struct {
 	w      io.Writer
 	stderr io.Writer
 	name   string
 	mu     sync.Mutex
 	failed bool
+	// copied is how many bytes the file holds; err is the write error
+	// that cut the copy short.
+	copied int64
+	err    error
 }
 
 func (t *teeWriter) write(b []byte) {
@@ -231,8 +235,10 @@ func (t *teeWriter) write(b []byte) {
 	if t.failed {
 		return
 	}
-	if _, err := t.w.Write(b); err != nil {
-		t.failed = true
+	n, err := t.w.Write(b)
+	t.copied += int64(n)
+	if err != nil {
+		t.failed, t.err = true, err
 		warnf(t.stderr, "--tee %s: %v (rendering goes on)", t.name, err)
 	}
 }

@@ -578,7 +578,8 @@ func TestTeeLargeRandom(t *testing.T) {
 }
 
 // TestTeeWriteErrorOnce: a tee file that fails (a full disk) is reported
-// once on stderr, and rendering goes on to the end.
+// once on stderr when it fails, rendering goes on to the end, and the run
+// ends saying the copy is incomplete, with exit 74.
 func TestTeeWriteErrorOnce(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
@@ -591,14 +592,17 @@ func TestTeeWriteErrorOnce(t *testing.T) {
 	}
 	s.result(true, "")
 	r := cli{args: []string{"-o", "plain", "--tee", "/dev/full"}, stdin: strings.NewReader(s.String())}.run(t)
-	if n := strings.Count(r.stderr, "--tee"); n != 1 {
+	if n := strings.Count(r.stderr, "(rendering goes on)"); n != 1 {
 		t.Errorf("tee error reported %d times: %q", n, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "the copy is incomplete"); n != 1 {
+		t.Errorf("the end says the copy is incomplete %d times: %q", n, r.stderr)
 	}
 	if !strings.Contains(r.stdout, "message number 2999") {
 		t.Errorf("rendering stopped")
 	}
-	if r.code != 0 {
-		t.Errorf("exit %d", r.code)
+	if r.code != ExitIOErr {
+		t.Errorf("exit %d, want 74", r.code)
 	}
 }
 

@@ -48,6 +48,9 @@ On a terminal the list is a table with relative times, paged when longer than th
 				return err
 			}
 			r := sessions.List(so)
+			for _, msg := range unreadableFolders(so.Home, r.Searched, os.ReadDir) {
+				warnf(env.Stderr, "%s", msg)
+			}
 			if r.Dir != "" && r.Dir != so.Dir {
 				warnf(env.Stderr, "no saved sessions for %s: these are of %s, above it", so.Dir, r.Dir)
 			}
