@@ -463,9 +463,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintEmpty(agentFailed)
 		p.hintForced()
 	}
-	if stopped {
-		warnf(p.stderr, "following stopped: the run goes on")
-	}
+	p.sayStopped(stopped)
 	teeCode := ExitIOErr // (a --tee copy cut short; a signal's status wins)
 	if interrupted {
 		teeCode = signalCode(intr.sig)
