@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agentfmt/agentfmt/internal/golden" // (go test ./... -update runs here too)
 	"github.com/agentfmt/agentfmt/streaming"
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
