@@ -2,17 +2,13 @@ package cmd
 
 import "time"
 
-// drainGrace is how long agentfmt goes on waiting for the agent's output
-// once the agent has exited: what the agent wrote before it exited is
-// read whatever the time, but a process it left running (a wrapper's
-// 'server &', an MCP server, 'nohup … &') may hold its stdout or stderr
-// open for ever, and agentfmt must not wait for that. (A variable: tests
-// shorten it.)
-var drainGrace = 2 * time.Second
-
-// drainClock bounds the waiting for the agent's output after its exit. It
-// counts only the time spent waiting with nothing to read: output already
-// in the pipe is read, and rendered, however long that takes.
+// drainClock bounds the waiting for the agent's output after its exit
+// (Env.DrainGrace): what the agent wrote before it exited is read whatever
+// the time, but a process it left running (a wrapper's 'server &', an MCP
+// server, 'nohup … &') may hold its stdout or stderr open for ever, and
+// agentfmt must not wait for that. It counts only the time spent waiting
+// with nothing to read: output already in the pipe is read, and rendered,
+// however long that takes.
 type drainClock struct {
 	exited <-chan struct{} // closed when the agent has exited
 	after  bool            // the agent has exited

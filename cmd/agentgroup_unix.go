@@ -47,5 +47,9 @@ func endGroup(p *os.Process) {
 	_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
 }
 
+// fromTerminal reports a signal the terminal sends to its whole
+// foreground process group (Ctrl-C, Ctrl-\).
+func fromTerminal(s os.Signal) bool { return s == os.Interrupt || s == syscall.SIGQUIT }
+
 // groupsSupported: process groups exist here.
 const groupsSupported = true

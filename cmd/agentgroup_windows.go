@@ -16,3 +16,7 @@ func endGroup(*os.Process) {}
 
 // groupsSupported: no process groups here.
 const groupsSupported = false
+
+// fromTerminal reports a signal the console sends to every process
+// attached to it (Ctrl-C).
+func fromTerminal(s os.Signal) bool { return s == os.Interrupt }

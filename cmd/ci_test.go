@@ -789,10 +789,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// The tests poll followed files often and settle fast (set before any
-// test runs, so no test races with a follower reading them).
-func init() {
-	followPoll, followSettle = 5*time.Millisecond, 100*time.Millisecond
+// quick shortens env's waits for tests: followed files are polled often
+// and settle fast.
+func quick(env *Env) *Env {
+	env.FollowPoll, env.FollowSettle = 5*time.Millisecond, 100*time.Millisecond
+	return env
 }
 
 type followRun struct {
@@ -804,10 +805,19 @@ type followRun struct {
 
 func startFollow(t *testing.T, args ...string) *followRun {
 	t.Helper()
+	return startRun(nil, append([]string{"--follow"}, args...)...)
+}
+
+// startRun runs agentfmt in the background with the tests' waits (quick),
+// tune changing its environment (nil: nothing).
+func startRun(tune func(*Env), args ...string) *followRun {
 	fr := &followRun{out: &safeBuffer{}, err: &safeBuffer{}, sig: make(chan os.Signal, 1), done: make(chan int, 1)}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: fr.out, Stderr: fr.err, Getenv: func(string) string { return "" },
-		Signals: fr.sig, Now: time.Now, Tick: make(chan time.Time)}
-	go func() { fr.done <- Run(append([]string{"--follow"}, args...), env) }()
+	env := quick(&Env{Stdin: strings.NewReader(""), Stdout: fr.out, Stderr: fr.err, Getenv: func(string) string { return "" },
+		Signals: fr.sig, Now: time.Now, Tick: make(chan time.Time)})
+	if tune != nil {
+		tune(env)
+	}
+	go func() { fr.done <- Run(args, env) }()
 	return fr
 }
 

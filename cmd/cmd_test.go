@@ -59,7 +59,7 @@ func (c cli) run(t testing.TB) cliResult {
 	if c.stdin == nil {
 		env.Stdin = strings.NewReader("")
 	}
-	code := Run(c.args, env)
+	code := Run(c.args, quick(env))
 	return cliResult{out.String(), errb.String(), code}
 }
 

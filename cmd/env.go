@@ -24,7 +24,9 @@ type Env struct {
 	IsTerminal func(w io.Writer) bool
 	// TermSize returns the width and height of w when it is a terminal.
 	TermSize func(w io.Writer) (width, height int, ok bool)
-	// Signals delivers SIGINT and SIGTERM (nil: none).
+	// Signals delivers the signals that end a run: SIGINT, SIGTERM,
+	// SIGHUP (the terminal closed, the ssh connection dropped) and SIGQUIT
+	// (nil: none).
 	Signals <-chan os.Signal
 	// Resize delivers terminal size changes (SIGWINCH; nil: none).
 	Resize <-chan os.Signal
@@ -46,12 +48,44 @@ type Env struct {
 	// OTLP, when set, changes the --otlp exporter's set-up (tests: the
 	// SDK's in-memory exporter, a shorter flush bound).
 	OTLP func(*otlp.Config)
+
+	// Waits, each zero for its default (tests shorten them; see waits.go).
+	//
+	// FollowPoll is how often a followed file is checked for growth where
+	// there are no file notifications.
+	FollowPoll time.Duration
+	// FollowSettle is how long a followed file must stay unchanged after
+	// its last run finished before following ends.
+	FollowSettle time.Duration
+	// FollowSafety is the longest a follower sleeps when notifications
+	// tell it of changes: a change they miss (a file on a network file
+	// system written from another machine) is seen this late.
+	FollowSafety time.Duration
+	// WatchPoll is how often watch looks at the session folders where
+	// they cannot be watched.
+	WatchPoll time.Duration
+	// DrainGrace is how long 'agentfmt run' goes on waiting for the
+	// agent's output once the agent has exited.
+	DrainGrace time.Duration
+	// StdinDelay is how long 'agentfmt run' waits, after the agent's exit,
+	// for the copying of a stdin that is not a file (exec.Cmd.WaitDelay).
+	StdinDelay time.Duration
+	// PollFiles makes --follow and watch poll instead of waiting on the
+	// system's file notifications.
+	PollFiles bool
 }
+
+// endSignals are the signals that end a run, each handled as SIGTERM is:
+// passed on to the agent of 'agentfmt run' and waited for, the terminal
+// restored, exit 128+N. Left to Go's default, SIGHUP would end agentfmt at
+// once with the agent running on unattended in its own process group, and
+// SIGQUIT would do the same after a goroutine dump.
+var endSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // OSEnv is the environment of the running process.
 func OSEnv() *Env {
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, endSignals...)
 	catchSIGPIPE()
 	return &Env{
 		Stdin:      os.Stdin,

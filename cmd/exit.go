@@ -3,6 +3,8 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"os"
+	"syscall"
 
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -17,6 +19,8 @@ const (
 	ExitDataErr     = streaming.ExitDataErr // --strict and the input broke the contract
 	ExitInterrupted = 130                   // SIGINT
 	ExitTerminated  = 143                   // SIGTERM
+	ExitHangup      = 129                   // SIGHUP
+	ExitQuit        = 131                   // SIGQUIT
 	ExitPipe        = 141                   // stdout closed (as a shell reports SIGPIPE)
 	ExitInternal    = 70                    // a bug in agentfmt (EX_SOFTWARE)
 )
@@ -80,4 +84,14 @@ func rank(code int) int {
 		return 2
 	}
 	return 3
+}
+
+// signalCode is the exit status of a run ended by sig: 128+N, as a shell
+// reports a death by signal N (130 for SIGINT, 143 for SIGTERM, 129 for
+// SIGHUP, 131 for SIGQUIT).
+func signalCode(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok && s > 0 && s < 64 {
+		return 128 + int(s)
+	}
+	return ExitInterrupted
 }

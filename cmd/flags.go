@@ -183,7 +183,9 @@ const exitHelp = `Exit status (the agent's run as the stream tells it, for set -
   70   an internal error (a bug: please report it, with the input)
   74   a write error (a full disk), other than a closed pipe
   127  run: the agent was not found (128+N: it was killed by signal N)
+  129  the terminal hung up (SIGHUP); with run, the agent got it too and was waited for
   130  interrupted (SIGINT)
+  131  quit (SIGQUIT)
   141  stdout was closed (| head); with --tee the input is still read to its end
   143  terminated (SIGTERM)`
 

@@ -15,22 +15,6 @@ import (
 	"github.com/agentfmt/agentfmt/render"
 )
 
-// Polling of a followed file. Tests shorten them.
-var (
-	// followPoll is how often a followed file is checked for growth.
-	followPoll = 150 * time.Millisecond
-	// followSettle is how long a followed file must stay unchanged after
-	// its last run finished before following ends.
-	followSettle = time.Second
-	// followSafety is the longest a follower sleeps when notifications
-	// tell it of changes: a change they miss (a file on a network file
-	// system written from another machine) is seen this late.
-	followSafety = 2 * time.Second
-	// followHub gives the notifications followers wait on (tests: nil,
-	// to poll).
-	followHub = fswait.Default
-)
-
 // openFollow returns the source for FILE under --follow (seed 002): what
 // the file holds is read at once (the renderer shows it as it is — the
 // compacted state so far — then the live updates), then the file is
@@ -47,7 +31,7 @@ var (
 // Following ends when interrupted (SIGINT 130, SIGTERM 143, through the
 // feeder's signal path), or when the stream's last run has finished — its
 // result has been read — and the file has then stayed unchanged for
-// followSettle: `agentfmt --follow run.jsonl` watches an agent working in
+// env.FollowSettle: `agentfmt --follow run.jsonl` watches an agent working in
 // the background and returns with its exit status when it is done, even
 // when the agent hangs after its result (claude-code#25629). A run that
 // never finishes is followed until interrupted. A new run appended in the
@@ -56,9 +40,9 @@ var (
 //
 // rend is the pipeline's output (it tells whether the last run ended);
 // stop is closed when the pipeline is done, and Close ends a pending read.
-func openFollow(name string, stop <-chan struct{}, rend render.Renderer) (io.ReadCloser, error) {
+func openFollow(env *Env, name string, stop <-chan struct{}, rend render.Renderer) (io.ReadCloser, error) {
 	fl := &follower{name: name, stop: stop, closed: make(chan struct{}), lastData: time.Now(),
-		poll: followPoll, settle: followSettle, hub: followHub()}
+		poll: env.followPoll(), settle: env.followSettle(), safety: env.followSafety(), hub: env.fileHub()}
 	if out, ok := rend.(*output); ok {
 		fl.ended, fl.endWake = out.runEnded, out.endWake()
 	}
@@ -90,6 +74,7 @@ type follower struct {
 	sub     *fswait.Sub // the file's name in its directory, when watched
 	poll    time.Duration
 	settle  time.Duration
+	safety  time.Duration
 	// notice reports a truncation or rotation (on stderr).
 	notice func(msg string)
 
@@ -180,7 +165,7 @@ func (fl *follower) Read(p []byte) (int, error) {
 // wait sleeps until the file may have changed: its directory's entry for
 // it changed (fswait: inotify and the like), the run was seen to end, or
 // a deadline passed — the moment a partial last line is judged, the end
-// of the settle time, or followSafety. Without notifications (the system
+// of the settle time, or fl.safety. Without notifications (the system
 // has none, the directory does not exist yet) it polls every fl.poll.
 // stopped reports that following is over.
 func (fl *follower) wait() (stopped bool) {
@@ -197,7 +182,7 @@ func (fl *follower) wait() (stopped bool) {
 	var wake <-chan struct{}
 	if fl.sub != nil {
 		wake = fl.sub.C()
-		d = followSafety
+		d = fl.safety
 		fl.mu.Lock()
 		since := time.Since(fl.lastData)
 		if fl.lineOpen && !fl.tailLong {

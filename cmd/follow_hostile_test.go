@@ -12,12 +12,8 @@ import (
 // startFollowErr is startFollow with stderr kept.
 func startFollowErr(t *testing.T, args ...string) (*followRun, *safeBuffer) {
 	t.Helper()
-	fr := &followRun{out: &safeBuffer{}, sig: make(chan os.Signal, 1), done: make(chan int, 1)}
-	stderr := &safeBuffer{}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: fr.out, Stderr: stderr, Getenv: func(string) string { return "" },
-		Signals: fr.sig, Now: time.Now, Tick: make(chan time.Time)}
-	go func() { fr.done <- Run(append([]string{"--follow"}, args...), env) }()
-	return fr, stderr
+	fr := startFollow(t, args...)
+	return fr, fr.err
 }
 
 func (fr *followRun) wait(t *testing.T, what string, want int) {

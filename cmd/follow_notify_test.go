@@ -12,11 +12,11 @@ import (
 
 // followScenario follows a log that grows by a line and then ends with its
 // run: both must be seen, and following must end by itself.
-func followScenario(t *testing.T) {
+func followScenario(t *testing.T, tune func(*Env)) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	os.WriteFile(path, []byte((&cs{}).init().text("msg_1", "Backlog text.").String()), 0o644)
-	fr := startFollow(t, "-o", "plain", path)
+	fr := startRun(tune, "--follow", "-o", "plain", path)
 	waitFor(t, "the backlog", func() bool { return strings.Contains(fr.out.String(), "Backlog text.") })
 	appendTo(t, path, (&cs{}).text("msg_2", "Live text.").String())
 	waitFor(t, "the live text", func() bool { return strings.Contains(fr.out.String(), "Live text.") })
@@ -38,19 +38,11 @@ func TestFollowWokenByNotifications(t *testing.T) {
 	if _, err := fswait.New().Watch(t.TempDir(), ""); err != nil {
 		t.Skipf("no file notifications here: %v", err)
 	}
-	poll, safety := followPoll, followSafety
-	followPoll, followSafety = time.Hour, time.Hour
-	defer func() { followPoll, followSafety = poll, safety }()
-	followScenario(t)
+	followScenario(t, func(env *Env) { env.FollowPoll, env.FollowSafety = time.Hour, time.Hour })
 }
 
 // TestFollowPollsWithoutNotifications: where the system gives none, the
 // follower polls.
 func TestFollowPollsWithoutNotifications(t *testing.T) {
-	hub := followHub
-	followHub = func() *fswait.Hub { return nil }
-	defer func() { followHub = hub }()
-	followScenario(t)
+	followScenario(t, func(env *Env) { env.PollFiles = true })
 }
-
-func noHub() *fswait.Hub { return nil }

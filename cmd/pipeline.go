@@ -252,7 +252,7 @@ func (p *pipeline) readFile(name string) error {
 			src = eofReader{}
 		}
 	} else if p.o.Follow {
-		f, err := openFollow(name, p.stop, p.rend)
+		f, err := openFollow(p.env, name, p.stop, p.rend)
 		if err != nil {
 			return p.fileError(err)
 		}
@@ -439,6 +439,10 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.gate.discard = true // no input at all: no run footer for a run that never was
 	}
 	if err := p.rend.Finish(sum); err != nil {
+		if interrupted {
+			// (a hangup takes the terminal with it: the signal is the status)
+			return signalCode(intr.sig), nil
+		}
 		if isClosedPipe(err) || isOutputError(err) {
 			return ioExit(err)
 		}
@@ -464,10 +468,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	}
 	switch {
 	case interrupted:
-		if intr.sig == syscall.SIGTERM {
-			return ExitTerminated, nil
-		}
-		return ExitInterrupted, nil
+		return signalCode(intr.sig), nil
 	case p.fileErrs > 0:
 		return ExitUsage, nil
 	}

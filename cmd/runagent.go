@@ -45,8 +45,9 @@ after AGENT is the agent's.
   amp               --stream-json
 
 Any other command runs as it is. The agent's stderr is shown in place (lines of their own, never
-dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C and SIGTERM reach
-the agent, agentfmt waits for it and exits 130 or 143 (a third signal kills it). The exit status is
+dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C, SIGTERM, SIGHUP
+(the terminal closed) and SIGQUIT reach the agent, agentfmt waits for it and exits 128+N: 130, 143,
+129, 131 (a third signal kills it). The exit status is
 the stream's; when the stream ends without a result, the agent's own failure: 1, or 128+signal.
 When the agent exits at once rejecting a flag agentfmt added (an older version), agentfmt says so.`,
 		Example: `  agentfmt run claude -p "fix the flaky test"
@@ -94,6 +95,8 @@ type agentRun struct {
 
 	// group: the agent leads a process group of its own.
 	group bool
+	// grace is how long its output is waited for after its exit.
+	grace time.Duration
 
 	mu   sync.Mutex
 	sig  os.Signal // the first signal passed on
@@ -140,7 +143,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	}
 	// A stdin that is not a file is copied by a goroutine that may wait
 	// for input the agent never reads: do not wait for it long.
-	cmd.WaitDelay = 2 * time.Second
+	cmd.WaitDelay = env.stdinDelay()
 	// When agentfmt has the terminal, the agent shares its process group:
 	// a Ctrl-C there reaches the agent and what it started, and they may
 	// read the terminal (a tool's password prompt). Otherwise (a CI job, a
@@ -178,14 +181,15 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 
 	// The agent is waited for while its output is read: once it has
 	// exited, what it wrote is read to the end, but a process it left
-	// holding its stdout or stderr is waited for drainGrace at most.
+	// holding its stdout or stderr is waited for env.DrainGrace at most.
 	exited := make(chan struct{})
 	var waitErr error
 	go func() {
 		waitErr = cmd.Wait()
 		close(exited)
 	}()
-	clock := newDrainClock(exited, drainGrace)
+	a.grace = env.drainGrace()
+	clock := newDrainClock(exited, a.grace)
 
 	side := make(chan string, 64)
 	quit := make(chan struct{})
@@ -235,7 +239,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 		runErr = &errInterrupted{sig: s}
 	}
 	code, err = p.finish(runErr)
-	if code != ExitOK && code != ExitInterrupted && code != ExitTerminated {
+	if code != ExitOK && a.signal() == nil {
 		a.explainRejected(p)
 	}
 	return code, err
@@ -292,11 +296,12 @@ func (a *agentRun) readStderr(r io.Reader, side chan<- string, quit <-chan struc
 	}
 }
 
-// forward passes SIGINT and SIGTERM on to the agent until done: to its
-// process group when it leads one. When agentfmt and the agent share the
-// terminal's foreground process group, a Ctrl-C at the terminal has
-// reached the agent already: the first SIGINT is not sent twice. A third
-// signal kills the agent (its group).
+// forward passes the signals that end a run (SIGINT, SIGTERM, SIGHUP,
+// SIGQUIT) on to the agent until done: to its process group when it leads
+// one. When agentfmt and the agent share the terminal's foreground process
+// group, a Ctrl-C or Ctrl-\ at the terminal has reached the agent already:
+// the first SIGINT or SIGQUIT is not sent twice. A third signal kills the
+// agent (its group).
 func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 	n := 0
 	for {
@@ -311,7 +316,7 @@ func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 			switch {
 			case n >= 3:
 				_ = signalGroup(a.cmd.Process, os.Kill, a.group)
-			case n == 1 && s == os.Interrupt && !a.group && env.Foreground != nil && env.Foreground():
+			case n == 1 && fromTerminal(s) && !a.group && env.Foreground != nil && env.Foreground():
 				// the terminal sent it to the agent too
 			default:
 				_ = signalGroup(a.cmd.Process, s, a.group)
@@ -323,7 +328,7 @@ func (a *agentRun) forward(env *Env, done <-chan struct{}) {
 }
 
 // endHeld ends the wait for a process the agent left holding its output,
-// once drainGrace has run out after the agent's exit: the processes of
+// once a.grace has run out after the agent's exit: the processes of
 // the agent's group are ended; in agentfmt's own group they go on, and
 // agentfmt stops reading.
 func (a *agentRun) endHeld(p *pipeline) {
@@ -332,7 +337,7 @@ func (a *agentRun) endHeld(p *pipeline) {
 		endGroup(a.cmd.Process)
 		what = "stopped reading and ended it"
 	}
-	warnf(p.stderr, "%s exited, but a process it started still held its output open %v later: %s", a.name, drainGrace, what)
+	warnf(p.stderr, "%s exited, but a process it started still held its output open %v later: %s", a.name, a.grace, what)
 }
 
 func (a *agentRun) signal() os.Signal {

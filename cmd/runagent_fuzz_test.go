@@ -37,10 +37,8 @@ func FuzzRunAgent(f *testing.F) {
 	f.Add("not json at all\n\x00\xff\r\n", strings.Repeat("x", 70<<10), uint8(3), false)
 	f.Add("", "", uint8(0), true)
 	f.Fuzz(func(t *testing.T, out, errOut string, code uint8, hold bool) {
-		grace := drainGrace
-		drainGrace = 100 * time.Millisecond
-		defer func() { drainGrace = grace }()
 		fr := newFakeRun(t, "capture", "")
+		fr.grace = 100 * time.Millisecond
 		for name, b := range map[string]string{"out": out, "err": errOut, "bin/fuzzagent": fuzzAgentScript} {
 			if err := os.WriteFile(filepath.Join(fr.dir, name), []byte(b), 0o755); err != nil {
 				t.Fatal(err)

@@ -32,10 +32,8 @@ esac
 
 func newHeldRun(t *testing.T, mode string) *fakeRun {
 	t.Helper()
-	grace := drainGrace
-	drainGrace = 300 * time.Millisecond
-	t.Cleanup(func() { drainGrace = grace })
 	f := newFakeRun(t, "capture", corpusFile(t, "claude/03-minimal-text-only-v2.1.7.jsonl"))
+	f.grace = 300 * time.Millisecond
 	if err := os.WriteFile(filepath.Join(f.dir, "bin", "held"), []byte(strings.Replace(heldAgentScript, "$HELD_MODE", mode, 1)), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -90,8 +88,8 @@ func gone(pid int) bool {
 }
 
 // An agent that exits leaving a process holding its stdout or stderr:
-// agentfmt reads what the agent wrote, waits drainGrace for the rest, and
-// ends, with the process ended too (the agent led its own process group).
+// agentfmt reads what the agent wrote, waits Env.DrainGrace for the rest,
+// and ends, with the process ended too (the agent led its own process group).
 func TestRunChildHoldsOutput(t *testing.T) {
 	for _, mode := range []string{"stdout", "stderr", "stubborn"} {
 		t.Run(mode, func(t *testing.T) {
@@ -143,7 +141,7 @@ func TestRunTermWithChildHoldingOutput(t *testing.T) {
 	// A grace far longer than a signalled child takes to end, even on a
 	// loaded machine: the output ends at once when the child got the
 	// signal, and only after the grace when it did not.
-	drainGrace = 10 * time.Second
+	f.grace = 10 * time.Second
 	f.signals = make(chan os.Signal, 1)
 	done := make(chan cliResult, 1)
 	start := time.Now()

@@ -39,6 +39,8 @@ chatty)
 wait)
 	trap 'echo "got INT" >&2; exit 130' INT
 	trap 'echo "got TERM" >&2; exit 143' TERM
+	trap 'echo "got HUP" >&2; : > "$FAKE_DIR/got-HUP"; exit 129' HUP
+	trap 'echo "got QUIT" >&2; : > "$FAKE_DIR/got-QUIT"; exit 131' QUIT
 	head -3 "$FAKE_CAPTURE"
 	: > "$FAKE_DIR/ready"
 	while :; do sleep 0.05; done ;;
@@ -55,6 +57,8 @@ type fakeRun struct {
 	// foreground: agentfmt has the terminal (the agent shares its
 	// process group).
 	foreground bool
+	// grace is Env.DrainGrace (0: its default).
+	grace time.Duration
 }
 
 // newFakeRun puts fake agents for every name in a temporary PATH.
@@ -100,6 +104,7 @@ func (f *fakeRun) run(t *testing.T, args ...string) cliResult {
 		Tick:       make(chan time.Time),
 		Signals:    f.signals,
 		Foreground: func() bool { return f.foreground },
+		DrainGrace: f.grace,
 	}
 	code := Run(args, env)
 	return cliResult{out.String(), errb.String(), code}
@@ -321,8 +326,8 @@ func TestRunPassesStdin(t *testing.T) {
 	}
 }
 
-// Ctrl-C and SIGTERM reach the agent; agentfmt waits for it, shows what it
-// said, and exits 130 or 143.
+// Ctrl-C, SIGTERM, SIGHUP and SIGQUIT reach the agent; agentfmt waits for
+// it, shows what it said, and exits 128+N.
 func TestRunForwardsSignals(t *testing.T) {
 	for _, c := range []struct {
 		sig  os.Signal
@@ -331,6 +336,8 @@ func TestRunForwardsSignals(t *testing.T) {
 	}{
 		{os.Interrupt, ExitInterrupted, "got INT"},
 		{syscall.SIGTERM, ExitTerminated, "got TERM"},
+		{syscall.SIGHUP, ExitHangup, "got HUP"},
+		{syscall.SIGQUIT, ExitQuit, "got QUIT"},
 	} {
 		f := newFakeRun(t, "wait", corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl"))
 		f.signals = make(chan os.Signal, 1)

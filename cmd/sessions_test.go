@@ -280,11 +280,7 @@ func TestLatestFollow(t *testing.T) {
 	h := newFakeHome(t)
 	paths := h.populate()
 	tee := filepath.Join(t.TempDir(), "tee")
-	fr := &followRun{out: &safeBuffer{}, sig: make(chan os.Signal, 1), done: make(chan int, 1)}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: fr.out, Stderr: &safeBuffer{},
-		Getenv:  func(k string) string { return map[string]string{"HOME": h.home}[k] },
-		Signals: fr.sig, Now: time.Now, Tick: make(chan time.Time)}
-	go func() { fr.done <- Run([]string{"--latest", "--follow", "-o", "json", "--tee", tee}, env) }()
+	fr := startRun(h.env, "--latest", "--follow", "-o", "json", "--tee", tee)
 	before, _ := os.ReadFile(paths["c-new"])
 	teeHas := func(s string) func() bool {
 		return func() bool { b, _ := os.ReadFile(tee); return strings.Contains(string(b), s) }

@@ -43,7 +43,7 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	if closing {
 		return nil
 	}
-	fl, err := openFollow(path, ss.stop, nil)
+	fl, err := openFollow(ss.env, path, ss.stop, nil)
 	if err != nil {
 		ss.fileError(err)
 		return nil

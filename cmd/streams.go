@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/agentfmt/agentfmt/render"
 )
@@ -203,10 +202,8 @@ func (ss *streamSet) wait(keepOpen bool) (int, error) {
 		return ss.failed(ss.failure)
 	case err != nil:
 		return ss.failed(err)
-	case interrupted && sig == syscall.SIGTERM:
-		return ExitTerminated, nil
 	case interrupted:
-		return ExitInterrupted, nil
+		return signalCode(sig), nil
 	case ss.fileErrs > 0:
 		return ExitUsage, nil
 	}

@@ -26,9 +26,6 @@ import (
 // finished run; following ends 1 ms after the last. (One file alone is
 // the single-stream pipeline; several go through the stream set.)
 func BenchmarkFollowStreams(b *testing.B) {
-	settle := followSettle
-	followSettle = time.Millisecond
-	defer func() { followSettle = settle }()
 	for _, format := range []string{"plain", "json", "pretty"} {
 		for _, c := range []struct{ streams, mb int }{{1, 8}, {10, 8}, {50, 8}, {50, 16}} {
 			dir := b.TempDir()
@@ -53,7 +50,7 @@ func BenchmarkFollowStreams(b *testing.B) {
 				before := cpuTime()
 				for range b.N {
 					env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
-						Getenv: func(string) string { return "" }, Now: time.Now}
+						Getenv: func(string) string { return "" }, Now: time.Now, FollowSettle: time.Millisecond}
 					args := append([]string{"--follow", "-o", format, "--width", "100"}, files...)
 					if code := Run(args, env); code > ExitIncomplete {
 						b.Fatalf("exit %d", code)

@@ -69,7 +69,7 @@ func runWatch(env *Env, o *Options, so sessions.Options, since time.Duration) (i
 		now = env.Now
 	}
 	so.Since = now().Add(-since)
-	w := &watcher{ss: ss, so: so, hub: followHub(), followed: map[string]bool{}, rejected: map[string]bool{},
+	w := &watcher{ss: ss, so: so, hub: env.fileHub(), every: env.watchPoll(), followed: map[string]bool{}, rejected: map[string]bool{},
 		subs: map[string]*fswait.Sub{}, wake: make(chan struct{}, 1)}
 	n := w.scan()
 	if o.Debug || env.isTerminal(env.Stderr) {
@@ -98,7 +98,7 @@ func plural(n int) string {
 // (sessions.Places) and looks at each file that changes there and is not
 // followed yet (sessions.Find); a new folder, or events lost, make it
 // look at everything again. Where the folders cannot be watched it looks
-// at everything every watchPoll.
+// at everything every env.WatchPoll.
 type watcher struct {
 	ss  *streamSet
 	so  sessions.Options
@@ -109,11 +109,8 @@ type watcher struct {
 	subs     map[string]*fswait.Sub
 	wake     chan struct{} // every subscription's
 	poll     bool          // a folder could not be watched
+	every    time.Duration // how often to look when poll
 }
-
-// watchPoll is how often the session folders are looked at where they
-// cannot be watched.
-var watchPoll = 2 * time.Second
 
 // run waits for changes until the watch ends.
 func (w *watcher) run() {
@@ -122,7 +119,7 @@ func (w *watcher) run() {
 		var tick <-chan time.Time
 		var t *time.Timer
 		if w.poll {
-			t = time.NewTimer(watchPoll)
+			t = time.NewTimer(w.every)
 			tick = t.C
 		}
 		select {

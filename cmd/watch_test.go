@@ -27,13 +27,19 @@ func (h *fakeHome) putAt(rel, content string, ago time.Duration) string {
 }
 
 // startWatch runs agentfmt watch in the fake home, in the background.
-func (h *fakeHome) startWatch(args ...string) *followRun {
-	fr := &followRun{out: &safeBuffer{}, sig: make(chan os.Signal, 1), done: make(chan int, 1)}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: fr.out, Stderr: &safeBuffer{},
-		Getenv:  func(k string) string { return map[string]string{"HOME": h.home}[k] },
-		Signals: fr.sig, Now: time.Now, Tick: make(chan time.Time)}
-	go func() { fr.done <- Run(append([]string{"watch"}, args...), env) }()
-	return fr
+// tune changes the environment (nil: nothing).
+func (h *fakeHome) startWatch(tune func(*Env), args ...string) *followRun {
+	return startRun(func(env *Env) {
+		h.env(env)
+		if tune != nil {
+			tune(env)
+		}
+	}, append([]string{"watch"}, args...)...)
+}
+
+// env makes the fake home the environment's HOME.
+func (h *fakeHome) env(env *Env) {
+	env.Getenv = func(k string) string { return map[string]string{"HOME": h.home}[k] }
 }
 
 // tagged reports a line of plain output of several streams that is
@@ -61,16 +67,12 @@ func claudeLine(cwd, id, uuid, text string) string {
 func TestWatch(t *testing.T) {
 	for _, notify := range []bool{true, false} {
 		t.Run(map[bool]string{true: "notifications", false: "polling"}[notify], func(t *testing.T) {
-			if !notify {
-				hub, poll := followHub, watchPoll
-				followHub, watchPoll = noHub, 20*time.Millisecond
-				defer func() { followHub, watchPoll = hub, poll }()
-			}
+			tune := func(env *Env) { env.PollFiles, env.WatchPoll = !notify, 20*time.Millisecond }
 			h := newFakeHome(t)
 			live := h.putAt(".claude/projects/"+projDir(h.proj)+"/c-live.jsonl", transcript(h.proj, "c-live", "live claude prompt"), 2*time.Minute)
 			h.putAt(".claude/projects/"+projDir(h.proj)+"/c-old.jsonl", transcript(h.proj, "c-old", "old claude prompt"), 48*time.Hour)
 			h.putAt(".codex/sessions/2026/11/22/rollout-2026-11-22T11-00-00-x-other.jsonl", rollout(h.other, "x-other", "elsewhere"), time.Minute)
-			fr := h.startWatch("-o", "plain")
+			fr := h.startWatch(tune, "-o", "plain")
 			waitFor(t, "the live session", func() bool { return tagged(fr.out.String(), "claude·c-li", "› live claude prompt") })
 			appendTo(t, live, claudeLine(h.proj, "c-live", "a2", "Appended live."))
 			waitFor(t, "its new line", func() bool { return tagged(fr.out.String(), "claude·c-li", "Appended live.") })

@@ -122,7 +122,12 @@ type plainLane struct {
 // partialWait is how long a stream's unfinished line waits for its end
 // before it is shown as a line (with one stream, plain shows it at once
 // and finishes it in place; with several, lines are whole).
-var partialWait = time.Second
+func (v *plainView) partialWait() time.Duration {
+	if v.cfg.PartialWait > 0 {
+		return v.cfg.PartialWait
+	}
+	return time.Second
+}
 
 // IgnoresEdits: a plain lane shows no file edits (see EditsIgnorer).
 func (*plainLane) IgnoresEdits() {}
@@ -191,7 +196,7 @@ func (l *plainLane) Flush() error {
 		return err
 	}
 	if len(l.line) > 0 && l.timer == nil {
-		l.timer = time.AfterFunc(partialWait, l.showPartial)
+		l.timer = time.AfterFunc(l.v.partialWait(), l.showPartial)
 	}
 	return l.v.out.Flush()
 }
@@ -205,7 +210,7 @@ func (l *plainLane) showPartial() {
 	if len(l.line) == 0 {
 		return
 	}
-	if wait := partialWait - time.Since(l.wrote); wait > 0 {
+	if wait := l.v.partialWait() - time.Since(l.wrote); wait > 0 {
 		l.timer = time.AfterFunc(wait, l.showPartial)
 		return
 	}

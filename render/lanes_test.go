@@ -412,10 +412,9 @@ func TestJSONViewNamesStreams(t *testing.T) {
 // partialWait, and its end then neither repeats it nor leaves an empty
 // line.
 func TestPlainViewIdleLine(t *testing.T) {
-	defer func(w time.Duration) { partialWait = w }(partialWait)
-	partialWait = 20 * time.Millisecond
+	t.Parallel()
 	var out syncBuffer
-	v, _ := NewView("plain", &out, Config{Now: fixedNow})
+	v, _ := NewView("plain", &out, Config{Now: fixedNow, PartialWait: 20 * time.Millisecond})
 	l := v.Lane(Lane{Tag: "a"})
 	send := func(text string) {
 		if err := l.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Role: streaming.RoleAssistant, Text: text}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/mdterm"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -151,7 +152,7 @@ func (p *Plain) text(ev *streaming.Event) {
 	}
 	// Only the delta can hold new line ends: look for them there, and
 	// print each finished line without copying what follows it.
-	text := ev.Text
+	text := p.skipLeadingBlank(ev.Text)
 	if n := p.textLines(text); n > 0 {
 		text = text[n:]
 	}
@@ -179,6 +180,22 @@ func (p *Plain) text(ev *streaming.Event) {
 		text = text[i+1:]
 	}
 	p.holdLine(text)
+}
+
+// skipLeadingBlank drops the blank lines that begin a block (OpenCode
+// starts answers with "\n\n"), as pretty, markdown and -o text leave them
+// out: text's lines up to the first that is not blank, while no line of
+// the block has been written. A blank start still unfinished is held.
+func (p *Plain) skipLeadingBlank(text string) string {
+	for p.lineNo == 0 && !p.lineOpen {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 || !mdterm.IsBlank(view.String(p.partial)) || !mdterm.IsBlank(text[:i]) {
+			break
+		}
+		p.partial = p.partial[:0]
+		text = text[i+1:]
+	}
+	return text
 }
 
 // skipFolded counts the lines at the start of text that the last

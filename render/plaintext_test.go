@@ -77,3 +77,22 @@ func FuzzPlainTextFastPath(f *testing.F) {
 		checkPlainText(t, s)
 	})
 }
+
+// The blank lines that begin a block are not shown (OpenCode's "\n\nHello"),
+// whether they come in one delta or byte by byte; blank lines after the
+// block's first line are.
+func TestPlainLeadingBlankLines(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ text, want string }{
+		{"\n\nHello", "Hello\n"},
+		{" \r\n\t\nHello\n", "Hello\n"},
+		{"Hello\n\nworld\n", "Hello\n\nworld\n"},
+		{"  indented\n", "  indented\n"},
+	} {
+		for _, bytewise := range []bool{false, true} {
+			if got := renderText(t, c.text, streaming.RoleAssistant, false, bytewise); got != c.want {
+				t.Errorf("%q (byte by byte %v): got %q, want %q", c.text, bytewise, got, c.want)
+			}
+		}
+	}
+}

@@ -84,6 +84,10 @@ type Config struct {
 	// Tick, when set, replaces the pretty renderer's redraw and spinner
 	// timer (tests drive it by hand); nil means a real ticker.
 	Tick <-chan time.Time
+	// PartialWait is how long, in plain output of several streams, a
+	// stream's unfinished line waits for its end before it is shown as a
+	// line (0: a second; tests shorten it).
+	PartialWait time.Duration
 }
 
 // Summary is what the command knows at the end of input.

@@ -29,9 +29,24 @@ type Expect struct {
 	// Exit is the exit status the capture's outcome calls for: 0 success,
 	// 1 the agent reported failure, 3 the stream ended before the run did.
 	Exit int
-	// Answer, when not empty, is what -o text must print (trailing newline
-	// trimmed).
+	// Answer, when not empty, is the final answer as the capture holds it;
+	// -o text prints it without its leading blank lines and trailing line
+	// ends (see Shown), which json keeps.
 	Answer string
+}
+
+// Shown is answer as -o text, plain and pretty show it: the blank lines
+// before its first line (OpenCode 1.14 begins answers with "\n\n") and the
+// line ends after its last left out.
+func Shown(answer string) string {
+	answer = strings.TrimRight(answer, "\n")
+	for {
+		i := strings.IndexByte(answer, '\n')
+		if i < 0 || strings.TrimSpace(answer[:i]) != "" {
+			return answer
+		}
+		answer = answer[i+1:]
+	}
 }
 
 // Extractor reads one capture file of its agent.

@@ -165,7 +165,7 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 	// text: the final answer.
 	if want.Answer != "" {
 		tout, _, _ := render(t, data, "-o", "text")
-		if strings.TrimRight(tout, "\n") != strings.TrimRight(want.Answer, "\n") {
+		if strings.TrimRight(tout, "\n") != conformance.Shown(want.Answer) {
 			t.Errorf("text: got %q, want %q", clip(tout), clip(want.Answer))
 		}
 	}

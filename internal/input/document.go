@@ -51,8 +51,16 @@ func (r *Reader) readArray(first Line) (Line, error) {
 
 // DocumentLookAhead is the most a pretty-printed document (or one element
 // of a pretty-printed array) is held before it is judged not one: its
-// lines are then read as they came.
-var DocumentLookAhead = 64 << 20
+// lines are then read as they came (unless Reader.LookAhead says
+// otherwise).
+const DocumentLookAhead = 64 << 20
+
+func (r *Reader) lookAhead() int {
+	if r.LookAhead > 0 {
+		return r.LookAhead
+	}
+	return DocumentLookAhead
+}
 
 // document is a value that spans lines, from a first line of a lone "{"
 // or an unfinished "[": its lines are held only while they are still the
@@ -109,7 +117,7 @@ func (r *Reader) readDocument() (Line, error) {
 			return r.Next()
 		case st == jsonscan.Bad && d.s.Glued:
 			return r.glued(d)
-		case st == jsonscan.Bad, len(d.data) > DocumentLookAhead:
+		case st == jsonscan.Bad, len(d.data) > r.lookAhead():
 			return r.asTheyCame(d)
 		}
 		l, err := r.readLine()

@@ -53,13 +53,13 @@ func TestDocumentJudgedLive(t *testing.T) {
 	}
 }
 
-// A document longer than DocumentLookAhead is not held: its lines come as
+// A document longer than the look-ahead is not held: its lines come as
 // they came.
 func TestDocumentLookAheadBounded(t *testing.T) {
-	defer func(n int) { DocumentLookAhead = n }(DocumentLookAhead)
-	DocumentLookAhead = 1 << 10
+	t.Parallel()
 	in := "{\n" + strings.Repeat("\"k\": 1,\n", 1000) + "\"z\": 2\n}\n"
 	r := NewReader(strings.NewReader(in), 0)
+	r.LookAhead = 1 << 10
 	l, err := r.Next()
 	if err != nil || string(l.Bytes) != "{" || l.Element {
 		t.Fatalf("first: %+v %v, want the line {", l, err)

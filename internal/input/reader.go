@@ -63,6 +63,10 @@ type Reader struct {
 	// afterText: the last line with content was text, not JSON (log lines
 	// before a document): a lone "{" or "[" may begin a document there too.
 	afterText bool
+
+	// LookAhead is the most a pretty-printed document is held before it
+	// is judged not one (0: DocumentLookAhead).
+	LookAhead int
 }
 
 // readSize is the read buffer: lines shorter than it are handed out from
