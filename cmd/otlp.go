@@ -69,7 +69,7 @@ func (p *pipeline) traceOutput() error {
 	if t == nil {
 		return err
 	}
-	p.tracing, p.out.trace = t, t.trace("")
+	p.out.trace = t.trace("")
 	p.closers = append(p.closers, func() { t.finish(p.stderr, "the input ended") })
 	return nil
 }
@@ -101,7 +101,7 @@ func (t *tracing) finish(stderr io.Writer, why string) {
 // handTrace gives the agent of 'agentfmt run' the TRACEPARENT (and
 // TRACESTATE) of its run's span, begun now, in place of any it would
 // inherit: an agent that exports spans of its own joins the run's trace.
-func (t *tracing) handTrace(tr *otlp.Trace, agent string, environ []string) []string {
+func handTrace(tr *otlp.Trace, agent string, environ []string) []string {
 	parent, state := otlp.Inject(tr.Begin(agent))
 	out := make([]string, 0, len(environ)+2)
 	for _, kv := range environ {

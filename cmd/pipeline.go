@@ -59,9 +59,7 @@ type pipeline struct {
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent *agentRun
 	// pager is the pager stdout goes through, nil for none.
-	pager *pager
-	// tracing is --otlp (nil without).
-	tracing *tracing
+	pager   *pager
 	closers []func()
 }
 
@@ -205,7 +203,7 @@ func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 	}
 	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
-		NoEdits: !render.ShowsEdits(rend) && p.tracing == nil, Scribble: env.Scribble}, p.sess)
+		NoEdits: !render.ShowsEdits(rend) && p.out.trace == nil, Scribble: env.Scribble}, p.sess)
 	if err != nil {
 		p.close()
 		return nil, usagef("%v", err)
