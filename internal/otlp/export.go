@@ -124,7 +124,8 @@ func Start(cfg Config) (*Exporter, error) {
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithResource(res),
 		sdktrace.WithSpanProcessor(counts),
-		sdktrace.WithBatcher(wrapped, sdktrace.WithMaxQueueSize(cfg.Queue), sdktrace.WithExportTimeout(cfg.Flush)))
+		sdktrace.WithBatcher(wrapped, sdktrace.WithMaxQueueSize(cfg.Queue), sdktrace.WithMaxExportBatchSize(cfg.Queue/4),
+			sdktrace.WithExportTimeout(cfg.Flush)))
 	return &Exporter{tp: tp, endpoint: cfg.Endpoint, flush: cfg.Flush, counts: counts}, nil
 }
 

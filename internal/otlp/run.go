@@ -33,6 +33,9 @@ type run struct {
 	lastChat  map[string]time.Time
 	// prompt is the user's text (Options.Content).
 	prompt bounded
+	// attrs are the span's attributes gathered as the run goes, set once
+	// as it ends (each SetAttributes grows the span's own list).
+	attrs []attribute.KeyValue
 }
 
 // call is a tool call's span, and the span of the subagent it started
@@ -47,23 +50,23 @@ type call struct {
 
 func (r *run) sessionStart(ev *streaming.Event) {
 	r.begun = true
-	if a := clean(ev.Agent); a != "" && a != r.agent {
+	if a := r.t.name(ev.Agent); a != "" && a != r.agent {
 		r.agent = a
 		r.span.SetName("invoke_agent " + a)
-		r.span.SetAttributes(semconv.GenAIAgentName(a))
+		r.attrs = append(r.attrs, semconv.GenAIAgentName(a))
 	}
 	if ev.SessionID != "" {
-		r.span.SetAttributes(semconv.GenAIConversationID(clean(ev.SessionID)))
+		r.attrs = append(r.attrs, semconv.GenAIConversationID(clean(ev.SessionID)))
 	}
 	if ev.Model != "" {
-		r.model = clean(ev.Model)
-		r.span.SetAttributes(semconv.GenAIRequestModel(r.model))
+		r.model = r.t.name(ev.Model)
+		r.attrs = append(r.attrs, semconv.GenAIRequestModel(r.model))
 	}
 	if p := provider(r.agent, r.model); p != "" {
-		r.span.SetAttributes(semconv.GenAIProviderNameKey.String(p))
+		r.attrs = append(r.attrs, semconv.GenAIProviderNameKey.String(p))
 	}
 	if ev.Title != "" {
-		r.span.SetAttributes(attribute.String("agentfmt.run.title", clean(ev.Title)))
+		r.attrs = append(r.attrs, attribute.String("agentfmt.run.title", clean(ev.Title)))
 	}
 }
 
@@ -92,7 +95,7 @@ func (r *run) toolStart(ev *streaming.Event, at time.Time) {
 		return
 	}
 	ctx, _ := r.parent(ev.Parent, at)
-	name := clean(ev.Name)
+	name := r.t.name(ev.Name)
 	attrs := []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(name),
 		semconv.GenAIToolCallID(clean(ev.ID))}
 	if r.t.opts.Content {
@@ -104,8 +107,7 @@ func (r *run) toolStart(ev *streaming.Event, at time.Time) {
 	attrs = appendEdits(attrs, ev.Edits)
 	r.seq++
 	c := &call{seq: r.seq}
-	c.ctx, c.span = r.t.tracer.Start(ctx, "execute_tool "+name, trace.WithTimestamp(at),
-		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	c.ctx, c.span = r.t.tracer.Start(ctx, "execute_tool "+name, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 	r.calls[strings.Clone(ev.ID)] = c
 }
 
@@ -115,16 +117,14 @@ func (r *run) toolEnd(ev *streaming.Event, at time.Time) {
 		r.toolStart(ev, at)
 		c = r.calls[ev.ID]
 	}
-	span := c.span
-	span.SetAttributes(attribute.String("agentfmt.tool.status", clean(string(ev.Status))))
+	attrs := make([]attribute.KeyValue, 0, 6)
+	attrs = append(attrs, attribute.String("agentfmt.tool.status", r.t.name(string(ev.Status))))
 	if ev.ExitCode != nil {
-		span.SetAttributes(attribute.Int("process.exit.code", *ev.ExitCode))
+		attrs = append(attrs, attribute.Int("process.exit.code", *ev.ExitCode))
 	}
-	if len(ev.Edits) > 0 {
-		span.SetAttributes(appendEdits(nil, ev.Edits)...)
-	}
+	attrs = appendEdits(attrs, ev.Edits)
 	if r.t.opts.Content {
-		span.SetAttributes(r.t.content(nil, "gen_ai.tool.call.result", ev.Output)...)
+		attrs = r.t.content(attrs, "gen_ai.tool.call.result", ev.Output)
 	}
 	switch ev.Status {
 	case streaming.ToolError:
@@ -132,10 +132,11 @@ func (r *run) toolEnd(ev *streaming.Event, at time.Time) {
 		if ev.ExitCode != nil {
 			what = "exit status " + itoa(*ev.ExitCode)
 		}
-		setStatus(span, "tool_error", what)
+		attrs = append(attrs, failure(c.span, "tool_error", what))
 	case streaming.ToolIncomplete:
-		span.SetAttributes(attribute.String("agentfmt.incomplete", "the call never ended"))
+		attrs = append(attrs, attribute.String("agentfmt.incomplete", "the call never ended"))
 	}
+	c.span.SetAttributes(attrs...)
 	c.end(at, "")
 	delete(r.calls, ev.ID)
 }
@@ -186,34 +187,36 @@ func (r *run) chat(ev *streaming.Event, at time.Time) {
 
 func (r *run) result(ev *streaming.Event) {
 	r.resulted = true
-	s := r.span
 	if len(ev.Models) > 0 {
-		s.SetAttributes(semconv.GenAIResponseModel(clean(ev.Models[0])))
+		r.attrs = append(r.attrs, semconv.GenAIResponseModel(r.t.name(ev.Models[0])))
 	}
 	if ev.Usage != nil {
-		s.SetAttributes(appendUsage(nil, ev.Usage)...)
+		r.attrs = appendUsage(r.attrs, ev.Usage)
 	}
 	if ev.Turns > 0 {
-		s.SetAttributes(attribute.Int("agentfmt.turns", ev.Turns))
+		r.attrs = append(r.attrs, attribute.Int("agentfmt.turns", ev.Turns))
 	}
 	if ev.Reason != "" {
-		s.SetAttributes(attribute.String("agentfmt.reason", clean(ev.Reason)))
+		r.attrs = append(r.attrs, attribute.String("agentfmt.reason", clean(ev.Reason)))
 	}
 	if ev.Origin != "" {
-		s.SetAttributes(attribute.String("agentfmt.origin", clean(ev.Origin)))
+		r.attrs = append(r.attrs, attribute.String("agentfmt.origin", r.t.name(ev.Origin)))
 	}
 	if r.t.opts.Content && ev.Text != "" {
-		s.SetAttributes(attribute.String("gen_ai.output.messages", messages("assistant", r.t.cut(ev.Text))))
+		r.attrs = append(r.attrs, attribute.String("gen_ai.output.messages", messages("assistant", r.t.cut(ev.Text))))
 	}
 	if !ev.OK {
-		setStatus(s, "agent_failure", ev.Reason)
+		r.attrs = append(r.attrs, failure(r.span, "agent_failure", ev.Reason))
 	}
 }
 
 // finish writes what the run gathered as it went on its span.
 func (r *run) finish() {
 	if r.t.opts.Content && r.prompt.Len() > 0 {
-		r.span.SetAttributes(attribute.String("gen_ai.input.messages", messages("user", r.prompt.String())))
+		r.attrs = append(r.attrs, attribute.String("gen_ai.input.messages", messages("user", r.prompt.String())))
+	}
+	if len(r.attrs) > 0 {
+		r.span.SetAttributes(r.attrs...)
 	}
 }
 

@@ -40,6 +40,9 @@ type Trace struct {
 	tracer trace.Tracer
 	opts   Options
 	run    *run
+	// names are the names a stream repeats (agents, models, tools, statuses),
+	// each kept once.
+	names map[string]string
 	// last is the latest time the stream gave: events without one that
 	// come after it (those made at the end of the input) take it, so a
 	// replayed session keeps its own times throughout.
@@ -58,6 +61,24 @@ func New(tracer trace.Tracer, opts Options) *Trace {
 		opts.MaxContent = DefaultMaxContent
 	}
 	return &Trace{tracer: tracer, opts: opts}
+}
+
+// maxNames bounds Trace.names: past it, names are copied each time.
+const maxNames = 4096
+
+// name is clean(s), kept once: the name of an agent, model, tool or status.
+func (t *Trace) name(s string) string {
+	if n, ok := t.names[s]; ok {
+		return n
+	}
+	n := clean(s)
+	if len(t.names) < maxNames {
+		if t.names == nil {
+			t.names = map[string]string{}
+		}
+		t.names[n] = n
+	}
+	return n
 }
 
 // at is the time of ev: its own, else the last the stream gave, else now.
@@ -151,7 +172,7 @@ func (t *Trace) closeTime() time.Time {
 }
 
 func (t *Trace) begin(agent string, at time.Time) {
-	agent = clean(agent)
+	agent = t.name(agent)
 	if agent == "" {
 		agent = "agent"
 	}
@@ -185,21 +206,22 @@ func (t *Trace) endRun(at time.Time, why string) {
 	}
 	r.calls = nil
 	if why != "" && !r.resulted {
-		r.span.SetAttributes(attribute.String("agentfmt.incomplete", why))
+		r.attrs = append(r.attrs, attribute.String("agentfmt.incomplete", why))
 	}
 	r.finish()
 	r.span.End(trace.WithTimestamp(at))
 }
 
-// setStatus marks span failed with what, as error.type says it: a short
-// word of the agent's (error_max_turns) as it is, anything else as kind.
-func setStatus(span trace.Span, kind, what string) {
+// failure marks span failed with what, and returns its error.type: a
+// short word of the agent's (error_max_turns) as it is, anything else
+// kind.
+func failure(span trace.Span, kind, what string) attribute.KeyValue {
 	typ := kind
 	if what != "" && len(what) <= 64 && !containsSpace(what) {
 		typ = what
 	}
-	span.SetAttributes(semconv.ErrorTypeKey.String(clean(typ)))
 	span.SetStatus(codes.Error, clean(what))
+	return semconv.ErrorTypeKey.String(clean(typ))
 }
 
 func containsSpace(s string) bool {
