@@ -71,7 +71,7 @@ func TestExporterSends(t *testing.T) {
 	for _, kv := range []attribute.KeyValue{attribute.String("service.name", "agentfmt"),
 		attribute.String("service.version", "1.2.3"), attribute.String("cicd.pipeline.run.id", "7")} {
 		if v, ok := res.Set().Value(kv.Key); !ok || v != kv.Value {
-			t.Errorf("resource %v: want %s=%s", res, kv.Key, kv.Value.Emit())
+			t.Errorf("resource %v: want %s=%s", res, kv.Key, kv.Value.String())
 		}
 	}
 }
@@ -142,7 +142,7 @@ func TestCIAttrs(t *testing.T) {
 	} {
 		var got []string
 		for _, kv := range ciAttrs(func(k string) string { return tc.env[k] }) {
-			got = append(got, string(kv.Key)+"="+kv.Value.Emit())
+			got = append(got, string(kv.Key)+"="+kv.Value.String())
 		}
 		if s := strings.Join(got, " "); s != tc.want {
 			t.Errorf("ciAttrs:\n%s\nwant:\n%s", s, tc.want)

@@ -49,7 +49,7 @@ func tree(spans tracetest.SpanStubs, keys ...string) string {
 			fmt.Fprintf(&b, "%s%s", strings.Repeat("  ", depth), s.Name)
 			for _, kv := range s.Attributes {
 				if keys == nil || slices.Contains(keys, string(kv.Key)) {
-					fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+					fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.String())
 				}
 			}
 			if s.Status.Code.String() != "Unset" {
