@@ -26,7 +26,7 @@ type listed struct {
 	TestGoFiles, XTestGoFiles          []string
 }
 
-// isPublic: a package a Go program embedding agentfmt imports (DESIGN §1):
+// isPublic: a package a Go program embedding agentfmt imports:
 // not internal, not the command (cmd, main) and not the bench tools.
 func isPublic(p listed) bool {
 	const mod = "github.com/agentfmt/agentfmt"

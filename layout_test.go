@@ -3,15 +3,19 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"go/scanner"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestFilesOfOneConcern: no Go file of the program (tests and generated
-// files aside) is over 500 lines (DESIGN §1, issue 22); a longer one does
+// files aside) is over 500 lines (issue 22); a longer one does
 // more than one job and is split by concern.
 func TestFilesOfOneConcern(t *testing.T) {
 	const most = 500
@@ -62,8 +66,9 @@ func generated(b []byte) bool {
 }
 
 // TestNoCopiedFiles: nothing of another project is kept in the tree
-// (DESIGN §1): no licence or notice file, which comes with a copy, and no
-// file that says it was copied or vendored from elsewhere.
+// (other projects' code comes in as modules): no licence or notice file,
+// which comes with a copy, and no file that says it was copied or
+// vendored from elsewhere.
 func TestNoCopiedFiles(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -88,5 +93,140 @@ func TestNoCopiedFiles(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCommentsCiteTheRepository: comments say what and why in this
+// repository's terms. They cite docs/ (docs/formats/<name>.md for a wire
+// format, docs/events.md for the events and the streaming contract), and
+// never a document a reader of the repository does not have: the design
+// notes, the seed documents or the format notes kept beside the clone.
+// Where the real captures live (../shared/corpus) may be said. A format
+// note is cited whole: the notes have no numbered sections.
+func TestCommentsCiteTheRepository(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, c := range commentsOf(src) {
+			for _, bad := range outsideCitations(c.text) {
+				t.Errorf("%s:%d: a comment cites %s: cite docs/ (docs/formats/<name>.md) or state the rule in place", path, c.line, bad)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// comment is the text of a run of comment lines (their markers removed,
+// one line each) and the line the run starts on.
+type comment struct {
+	text string
+	line int
+}
+
+// commentsOf returns the comments of a Go file, consecutive line comments
+// joined into one (a citation can break across lines).
+func commentsOf(src []byte) []comment {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", fset.Base(), len(src))
+	var s scanner.Scanner
+	s.Init(f, src, nil, scanner.ScanComments)
+	var out []comment
+	last := -1
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok != token.COMMENT {
+			continue
+		}
+		line := f.Line(pos)
+		text := strings.TrimPrefix(lit, "//")
+		if strings.HasPrefix(lit, "/*") {
+			text = strings.TrimSuffix(strings.TrimPrefix(lit, "/*"), "*/")
+		}
+		if len(out) > 0 && line == last+1 && strings.HasPrefix(lit, "//") {
+			out[len(out)-1].text += "\n" + text
+		} else {
+			out = append(out, comment{text: text, line: line})
+		}
+		last = line + strings.Count(lit, "\n")
+	}
+}
+
+// outside matches what a comment must not cite: the design notes and their
+// numbered sections, the seed documents, the notes kept beside the clone
+// (anything there but ../shared/corpus), and a numbered section of a
+// note; and it finds the format notes a comment names, cited whole
+// (TestOutsideCitations has an example of each).
+var outside = regexp.MustCompile(`DESIGN(\.md)?\s*§|\bDESIGN\.md\b|STYLE(?:\.md|:)|(?i:\bseeds?\s+0\d\d\b)|shared/(formats|seeds|notes|hooks)\b|\.\./shared\b(/\w*)?|[\w-]+\.md\s*§|(?:docs/)?formats/([\w-]+\.md)(\s*§)?`)
+
+// outsideCitations lists what text cites outside the repository.
+func outsideCitations(text string) []string {
+	var bad []string
+	for _, m := range outside.FindAllStringSubmatch(text, -1) {
+		switch {
+		case strings.HasPrefix(m[0], "../shared"):
+			if m[3] != "/corpus" {
+				bad = append(bad, strconv.Quote(m[0]))
+			}
+		case m[4] != "":
+			if m[5] != "" {
+				bad = append(bad, strconv.Quote(m[0])+" (the notes have no numbered sections)")
+			}
+		default:
+			bad = append(bad, strconv.Quote(m[0]))
+		}
+	}
+	return bad
+}
+
+// TestOutsideCitations: what the comment check takes for a citation
+// outside the repository, and what it lets be.
+func TestOutsideCitations(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		bad  int
+	}{
+		{"the streaming contract (DESIGN §4 rule 3)", 1},
+		{"as DESIGN\n §4 says", 1},
+		{"see DESIGN.md", 1},
+		{"(STYLE: one small package)", 1},
+		{"as STYLE.md says", 1},
+		{"the completion rules (seed 000)", 1},
+		{"(Seed\n 003 rule 12)", 1},
+		{"wire format: ../shared/formats/acp.md", 1},
+		{"See shared/formats/codex.md.", 1},
+		{"shared/seeds/000_x.txt", 1},
+		{"(acp.md §8)", 1},
+		{"(docs/formats/acp.md §3.5)", 1},
+		{"read from ../shared/corpus/claude (skipped without it)", 0},
+		{"the ../shared/corpus folder", 0},
+		{"(docs/formats/acp.md, \"Chunks\")", 0},
+		{"formats/claude.md", 0},
+		{"seeds of a random generator, 0x10", 0},
+		{"docs/events.md and docs/performance.md", 0},
+	} {
+		if got := outsideCitations(c.text); len(got) != c.bad {
+			t.Errorf("%q: %d citations outside (%q), want %d", c.text, len(got), got, c.bad)
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // agentSpec is what 'agentfmt run' knows of one agent's command line: the
 // flags that make it print the JSON stream agentfmt reads, where they go,
-// and since when the agent takes them (../shared/formats/<agent>.md).
+// and since when the agent takes them (docs/formats/<agent>.md).
 type agentSpec struct {
 	names []string // command names that select it (the first is its usual one)
 	title string
@@ -71,13 +71,24 @@ var agentSpecs = []*agentSpec{
 		since: "--output-format came in agy 1.1.8"},
 	{names: []string{"amp"}, title: "Amp", atEnd: true,
 		flags: []flagAdd{{[]string{"--stream-json"}, []string{"--stream-json"}}}},
-	// pi's --mode json is its print mode: no -p (formats/pi.md §8).
+	// pi's --mode json is its print mode: no -p (docs/formats/pi.md).
 	{names: []string{"pi"}, title: "pi",
 		flags: []flagAdd{{[]string{"--mode"}, []string{"--mode", "json"}}}},
 	// CodeBuddy's json is one array when the run ends (its stream-json is
 	// Claude's shapes, read as Claude's: the user may ask for it).
 	{names: []string{"codebuddy", "cbc"}, title: "CodeBuddy Code", print: []string{"-p", "--print"},
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "json"}}}},
+	// Droid's stream needs exec (its interactive mode prints no JSON).
+	{names: []string{"droid"}, title: "Factory Droid", sub: []string{"exec"},
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}}},
+	// Grok's -p takes the prompt as its value: it is not added.
+	{names: []string{"grok"}, title: "Grok CLI",
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "streaming-json"}}}},
+	{names: []string{"goose"}, title: "Goose", sub: []string{"run"},
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}},
+		since: "stream-json came in goose of December 2025"},
+	{names: []string{"kimi"}, title: "Kimi Code CLI", print: []string{"--print"},
+		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}}},
 	// OpenClaw prints one document when the run ends.
 	{names: []string{"openclaw"}, title: "OpenClaw", sub: []string{"agent"},
 		flags: []flagAdd{{[]string{"--json"}, []string{"--json"}}}},

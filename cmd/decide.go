@@ -83,7 +83,7 @@ func termSize(env *Env, w io.Writer) (int, int, bool) {
 	return env.TermSize(w)
 }
 
-// colorOn is DESIGN §2's order: the flag; NO_COLOR, CLICOLOR=0, TERM=dumb
+// colorOn decides in this order: the flag; NO_COLOR, CLICOLOR=0, TERM=dumb
 // off; CLICOLOR_FORCE, FORCE_COLOR on; on in a GitHub Actions or GitLab CI
 // log; else whether the output is a terminal.
 func colorOn(env *Env, flag string, tty bool) bool {

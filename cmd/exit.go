@@ -9,7 +9,7 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Exit codes (DESIGN §2).
+// Exit codes (the table of --help: exitHelp).
 const (
 	ExitOK          = 0
 	ExitFailed      = 1                     // the agent reported failure

@@ -15,7 +15,7 @@ import (
 	"github.com/agentfmt/agentfmt/render"
 )
 
-// openFollow returns the source for FILE under --follow (seed 002): what
+// openFollow returns the source for FILE under --follow: what
 // the file holds is read at once (the renderer shows it as it is — the
 // compacted state so far — then the live updates), then the file is
 // followed for growth like `tail -F`, woken by the system's file
@@ -62,6 +62,10 @@ func openFollow(env *Env, name string, stop <-chan struct{}, rend render.Rendere
 	return fl, nil
 }
 
+// followSafetyMax is the longest a follower whose file has long been
+// quiet sleeps when notifications tell it of changes (see wait).
+const followSafetyMax = time.Minute
+
 type follower struct {
 	name   string
 	stop   <-chan struct{}
@@ -77,6 +81,11 @@ type follower struct {
 	safety  time.Duration
 	// notice reports a truncation or rotation (on stderr).
 	notice func(msg string)
+	// endGone: reading ends when the file is deleted (watch: a session
+	// whose file is gone is over). quietEnd, when set, ends it once the
+	// file has not changed for that long (watch --since).
+	endGone  bool
+	quietEnd time.Duration
 
 	// mu guards the fields below; it is never held during a read, which
 	// may block (a FIFO whose writer is silent): Close must not wait for it.
@@ -86,6 +95,11 @@ type follower struct {
 	off      int64
 	regular  bool
 	lastData time.Time
+	// changed is when the file last changed: its time of modification
+	// when opened, then when data last came.
+	changed time.Time
+	// missing: the file's name was found to point nowhere.
+	missing bool
 	// tail is the last line read so far when it has no newline yet (up to
 	// maxTail bytes; tailLong when it is longer), and lineOpen that there
 	// is one: at a truncation or rotation it is ended before the new
@@ -133,8 +147,29 @@ func (fl *follower) use(f *os.File) error {
 		fl.f.Close()
 	}
 	fl.f, fl.info, fl.off = f, info, 0
+	fl.changed = info.ModTime()
 	fl.regular = info.Mode().IsRegular()
 	return nil
+}
+
+// skipTo starts reading at off, when the file holds that much (a
+// session watch comes back to, after it closed it).
+func (fl *follower) skipTo(off int64) {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if fl.f == nil || fl.info.Size() < off {
+		return
+	}
+	if _, err := fl.f.Seek(off, io.SeekStart); err == nil {
+		fl.off = off
+	}
+}
+
+// offset is how far the file has been read.
+func (fl *follower) offset() int64 {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return fl.off
 }
 
 func (fl *follower) isClosed() bool {
@@ -180,18 +215,25 @@ func (fl *follower) wait() (stopped bool) {
 	}
 	d := fl.poll
 	var wake <-chan struct{}
+	fl.mu.Lock()
+	since, quiet := time.Since(fl.lastData), time.Since(fl.changed)
+	lineOpen := fl.lineOpen && !fl.tailLong
+	fl.mu.Unlock()
 	if fl.sub != nil {
 		wake = fl.sub.C()
-		d = fl.safety
-		fl.mu.Lock()
-		since := time.Since(fl.lastData)
-		if fl.lineOpen && !fl.tailLong {
+		// The longer the file stays quiet, the longer the follower
+		// sleeps between looks of its own, up to followSafetyMax: a
+		// thousand idle sessions under watch cost nothing.
+		d = max(fl.safety, min(quiet/4, followSafetyMax))
+		if lineOpen {
 			d = min(d, max(fl.poll*2-since, time.Millisecond))
 		}
-		fl.mu.Unlock()
 		if fl.ended != nil && fl.ended() {
 			d = min(d, max(fl.settle-since, time.Millisecond))
 		}
+	}
+	if fl.quietEnd > 0 {
+		d = min(d, max(fl.quietEnd-quiet, time.Millisecond))
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -254,6 +296,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 	if n > 0 {
 		fl.off += int64(n)
 		fl.lastData = time.Now()
+		fl.changed = fl.lastData
 		fl.noteTail(p[:n])
 		return n, false, nil
 	}
@@ -282,6 +325,9 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		return 1, false, nil
 	}
 	if fl.ended != nil && fl.ended() && time.Since(fl.lastData) >= fl.settle {
+		return 0, false, io.EOF
+	}
+	if fl.endGone && fl.missing || fl.quietEnd > 0 && time.Since(fl.changed) >= fl.quietEnd {
 		return 0, false, io.EOF
 	}
 	return 0, true, nil
@@ -313,6 +359,7 @@ func (fl *follower) endLine() {
 // reopened handles truncation and rotation at the end of the file.
 func (fl *follower) reopened() bool {
 	st, err := os.Stat(fl.name)
+	fl.missing = errors.Is(err, fs.ErrNotExist)
 	if err != nil {
 		return false // moved away and not yet replaced: keep the old file
 	}

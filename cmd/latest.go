@@ -10,7 +10,7 @@ import (
 // addLatest gives the root command --latest: instead of FILEs, it renders
 // the newest saved session of the current directory (of one agent with
 // --agent), through the same path as 'agentfmt FILE' — so --follow
-// follows it live (seed 002: what the file holds so far, then the lines
+// follows it live (what the file holds so far, then the lines
 // the agent appends), and every output flag applies.
 func addLatest(root *cobra.Command, env *Env, o *Options, code *int) {
 	var latest bool

@@ -56,6 +56,11 @@ type tally struct {
 	forced  *parsers.Agent
 	unknown int
 	looks   map[string]int
+	// unshown counts the JSON lines shown only as unknown events, by type
+	// (lastUnknown: the line of the last one, counted once).
+	unshown     map[string]int
+	nUnshown    int
+	lastUnknown int
 }
 
 // maxLooks is how many lines a forced parser did not understand are
@@ -73,6 +78,15 @@ func (t *tally) handle(ev *streaming.Event) {
 		if t.forced != nil {
 			t.lookAt(ev)
 		}
+		if ev.Line > 0 && ev.Line == t.lastUnknown {
+			return
+		}
+		t.lastUnknown = ev.Line
+		if t.unshown == nil {
+			t.unshown = map[string]int{}
+		}
+		t.unshown[ev.Type]++
+		t.nUnshown++
 	case streaming.KindNotice:
 	default:
 		t.agent = true
@@ -231,3 +245,13 @@ func (o *output) endWake() <-chan struct{} {
 // runEnded reports that the last run in the stream has finished (its
 // result came and no new run began since).
 func (o *output) runEnded() bool { return o.ended.Load() }
+
+// finalAnswer is the session's final answer where something reads it: the
+// renderer (-o text), --until, the step summary. Joined, it is a copy of
+// what can be megabytes of text the session holds in pieces.
+func (p *pipeline) finalAnswer() string {
+	if path, _ := stepSummaryPath(p.env, p.o); !render.ShowsAnswer(p.out.rend) && p.o.Until == "" && path == "" {
+		return ""
+	}
+	return p.sess.FinalAnswer()
+}

@@ -56,6 +56,9 @@ type pipeline struct {
 	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
 	lines int
 	empty []string
+	// followed: the last input is a file followed (--follow), which its
+	// agent writes on its own: a signal stops only the reading.
+	followed bool
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent *agentRun
 	// pager is the pager stdout goes through, nil for none.
@@ -121,16 +124,6 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		}
 	}
 	return p.finish(runErr)
-}
-
-// finalAnswer is the session's final answer where something reads it: the
-// renderer (-o text), --until, the step summary. Joined, it is a copy of
-// what can be megabytes of text the session holds in pieces.
-func (p *pipeline) finalAnswer() string {
-	if path, _ := stepSummaryPath(p.env, p.o); !render.ShowsAnswer(p.out.rend) && p.o.Until == "" && path == "" {
-		return ""
-	}
-	return p.sess.FinalAnswer()
 }
 
 // noteFile records the status of the last run of a FILE that is not the
@@ -230,11 +223,6 @@ func (p *pipeline) guard(code *int, err *error) {
 	}
 }
 
-// errInterrupted is returned by the input when a signal arrives.
-type errInterrupted struct{ sig os.Signal }
-
-func (e *errInterrupted) Error() string { return "interrupted" }
-
 // readFile renders one input. A FILE that cannot be opened or read is
 // reported on stderr and counted, and the next one is read (exit 2 at the
 // end, as jq does): no error comes back for it.
@@ -254,6 +242,7 @@ func (p *pipeline) readFile(name string) error {
 		if err != nil {
 			return p.fileError(err)
 		}
+		p.followed = true
 		if fl, ok := f.(*follower); ok {
 			fl.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
 			if fl.f == nil {
@@ -299,29 +288,6 @@ func (p *pipeline) readFile(name string) error {
 	return err
 }
 
-// readError is an error reading the input (not rendering it).
-type readError struct{ err error }
-
-func (e *readError) Error() string { return e.err.Error() }
-func (e *readError) Unwrap() error { return e.err }
-
-// fileError reports a FILE that could not be read, on stderr only.
-func (p *pipeline) fileError(err error) error {
-	p.fileErrs++
-	var ee *exitError
-	if errors.As(err, &ee) {
-		err = errors.New(ee.msg)
-	}
-	warnf(p.stderr, "%v", err)
-	return nil
-}
-
-// isDataErr reports a --strict contract violation.
-func isDataErr(err error) bool {
-	var ce interface{ ExitCode() int }
-	return errors.As(err, &ce) && ce.ExitCode() == ExitDataErr
-}
-
 // readSource decodes and renders what feed gives, to its end.
 func (p *pipeline) readSource(feed source) error {
 	defer feed.stop()
@@ -332,14 +298,15 @@ func (p *pipeline) readSource(feed source) error {
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		p.lines++
 		if err != nil {
 			var intr *errInterrupted
 			if errors.As(err, &intr) {
 				return err
 			}
+			p.lines++
 			return &readError{err: err}
 		}
+		p.lines++
 		if err := p.dec.Decode(l); err != nil {
 			return p.drain(feed, err)
 		}
@@ -407,7 +374,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		return ExitUsage, runErr
 	}
 	if !interrupted {
-		if err := p.dec.Close(); err != nil {
+		if err := p.closeInput(); err != nil {
 			return p.fail(err)
 		}
 		if err := p.sess.Close(); err != nil {
@@ -416,6 +383,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	}
 	outcome, reason := p.sess.Outcome()
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
+	stopped := p.stopped(&sum)
 	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
@@ -437,8 +405,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.gate.discard = true // no input at all: no run footer for a run that never was
 	}
 	if err := p.rend.Finish(sum); err != nil {
-		if interrupted {
-			// (a hangup takes the terminal with it: the signal is the status)
+		if interrupted { // (a hangup takes the terminal with it)
 			return signalCode(intr.sig), nil
 		}
 		if isClosedPipe(err) || isOutputError(err) {
@@ -464,10 +431,15 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintEmpty(agentFailed)
 		p.hintForced()
 	}
-	switch {
-	case interrupted:
-		return signalCode(intr.sig), nil
-	case p.fileErrs > 0:
+	p.sayStopped(stopped)
+	teeCode := ExitIOErr // (a --tee copy cut short; a signal's status wins)
+	if interrupted {
+		teeCode = signalCode(intr.sig)
+	}
+	if err := p.tee.finish(teeCode); err != nil || interrupted {
+		return teeCode, err
+	}
+	if p.fileErrs > 0 {
 		return ExitUsage, nil
 	}
 	p.explain(code, reason, agentFailed)

@@ -258,7 +258,7 @@ func (p *pipeline) showStderr(line string) error {
 		return p.sess.Push(&ev)
 	}
 	// The agent's words, on agentfmt's stderr: untrusted like any content
-	// (DESIGN §6), so one safe line.
+	// (agent output is never trusted), so one safe line.
 	_, err := fmt.Fprintln(p.stderr, sanitize.Line(line))
 	if err != nil {
 		return nil // (agentfmt's stderr is gone: nothing to tell anyone)

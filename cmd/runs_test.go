@@ -11,8 +11,9 @@ import (
 // (claude -p /cost twice into one log; here the shared capture of a
 // zero-API local command, twice) shows both answers in every format that
 // shows the run, and the last one in -o text (issue 27 item 4: identity is
-// per run, DESIGN §4.5).
+// per run).
 func TestTwoResultOnlyRuns(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../shared/corpus/claude/08-*.jsonl")
 	if len(files) == 0 {
 		t.Skip("no shared corpus")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/parsers"
@@ -34,9 +35,11 @@ type stream struct {
 
 // add follows the file path as one more stream, in a lane described by
 // lane (its Tag made unique: longTag is how far it may grow), and starts
-// reading it. endWithRun: the stream ends when its run has ended and the
-// file settled (--follow); otherwise (watch) only with the whole run.
-func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithRun bool) error {
+// reading it from offset from (a session watch closed, come back to
+// life: what it showed is not shown again). endWithRun: the stream ends
+// when its run has ended and the file settled (--follow); otherwise
+// (watch) with the whole run, or when its file is gone or quiet.
+func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithRun bool, from int64) error {
 	ss.mu.Lock()
 	closing := ss.closing
 	ss.mu.Unlock()
@@ -48,8 +51,13 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 		ss.fileError(err)
 		return nil
 	}
+	src := fl.(*follower)
+	src.endGone, src.quietEnd = ss.endGone, ss.quietEnd
+	if from > 0 {
+		src.skipTo(from)
+	}
 	lane.Tag = ss.uniqueTag(lane.Tag, longTag)
-	s := &stream{set: ss, name: path, tag: lane.Tag, src: fl.(*follower)}
+	s := &stream{set: ss, name: path, tag: lane.Tag, src: src}
 	s.closers = append(s.closers, func() { s.src.Close() })
 	if ss.teeDir != "" {
 		tee, closeTee, err := ss.teeFile(lane.Tag, path)
@@ -177,8 +185,14 @@ func (s *stream) fatal() bool {
 func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	ss.mu.Lock()
 	ss.reading--
+	// Let go of it: under watch, sessions come and go for hours.
+	ss.streams = slices.DeleteFunc(ss.streams, func(o *stream) bool { return o == s })
+	delete(ss.tags, s.tag)
 	ss.mu.Unlock()
 	defer s.close()
+	if ss.onEnd != nil && !interrupted {
+		defer ss.onEnd(s.name, s.src.offset())
+	}
 	err := s.err
 	var rerr *readError
 	if errors.As(err, &rerr) {
@@ -191,12 +205,19 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 		}
 	}
 	outcome, reason := s.sess.Outcome()
+	// A signal stops the reading, not the agent, which writes its file on
+	// its own: its run is left as it was.
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: s.sess.FinalAnswer(), Stats: s.sess.Stats(),
-		Interrupted: interrupted && !s.out.runEnded()}
+		Stopped: interrupted && !s.out.runEnded()}
+	if sum.Stopped {
+		ss.mu.Lock()
+		ss.stopped++
+		ss.mu.Unlock()
+	}
 	if err != nil && !isClosedPipe(err) && !isOutputError(err) {
 		sum.Outcome, sum.Reason = streaming.Incomplete, err.Error()
 	}
-	if ss.o.Until != "" && !sum.Interrupted && outcome == streaming.Success {
+	if ss.o.Until != "" && !sum.Stopped && outcome == streaming.Success {
 		sum.UntilMissing = s.untilMissing(sum.Answer)
 	}
 	if ferr := s.out.Finish(sum); err == nil {

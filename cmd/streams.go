@@ -1,5 +1,5 @@
 // This file is a run of agentfmt over several streams at once: --follow
-// FILE FILE… and watch (DESIGN §5, "several streams"). One stream is
+// FILE FILE… and watch (README, "Several agents at once"). One stream is
 // stream.go.
 
 package cmd
@@ -7,10 +7,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentfmt/agentfmt/render"
 )
@@ -37,12 +40,21 @@ type streamSet struct {
 	teeDir string
 	// inputs are the files read, for --tee: no tee file may be one.
 	inputs []string
+	// Under watch, a stream ends when its file is deleted or has been
+	// quiet for quietEnd, and onEnd is told (the stream's file and how
+	// far it was read) once its lane is finished.
+	endGone  bool
+	quietEnd time.Duration
+	onEnd    func(path string, off int64)
 
 	mu      sync.Mutex
 	streams []*stream
 	tags    map[string]bool
 	reading int  // streams whose goroutine runs
 	closing bool // stop is closed: no stream is added
+	// stopped counts the streams whose run was going on when a signal
+	// stopped the reading.
+	stopped int
 	// worst is the worst status of the runs that ended, and fileErrs
 	// counts the inputs that could not be read (exit 2).
 	worst    int
@@ -67,7 +79,7 @@ func newStreamSet(env *Env, o *Options, inputs []string) (*streamSet, error) {
 	growPipe(env.Stdout)
 	ss := &streamSet{env: env, o: o, format: format, view: view, stderr: &lockedWriter{w: env.Stderr},
 		stop: make(chan struct{}), ended: make(chan *stream), tags: map[string]bool{}, inputs: inputs}
-	ss.closers = append(ss.closers, tuneGC())
+	ss.closers = append(ss.closers, tuneGC(), noSoftLimit())
 	if ss.tracing, err = startTracing(env, o); err != nil {
 		ss.close()
 		return nil, err
@@ -150,6 +162,20 @@ func (ss *streamSet) uniqueTag(tag, longer string) string {
 	return t
 }
 
+// noSoftLimit lifts the soft memory limit tuneGC set, for a run over
+// several streams: their live heap grows with their number (a watch of
+// two thousand sessions holds more than the limit), and past the limit
+// every wake-up of an idle stream would be a collection. GOGC alone
+// bounds the heap to a few times what is live. GOMEMLIMIT in the
+// environment wins.
+func noSoftLimit() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	return func() { debug.SetMemoryLimit(limit) }
+}
+
 func (ss *streamSet) close() {
 	for i := len(ss.closers) - 1; i >= 0; i-- {
 		ss.closers[i]()
@@ -197,6 +223,13 @@ func (ss *streamSet) wait(keepOpen bool) (int, error) {
 	}
 	interrupted := sig != nil
 	err := ss.view.Finish(interrupted)
+	if interrupted && err == nil && ss.stopped > 0 {
+		what := "following stopped: the runs go on"
+		if ss.onEnd != nil {
+			what = "watching stopped: the sessions go on"
+		}
+		warnf(ss.stderr, "%s", what)
+	}
 	switch {
 	case ss.failure != nil:
 		return ss.failed(ss.failure)
@@ -240,7 +273,7 @@ func followAll(env *Env, o *Options, files []string) (int, error) {
 	}
 	tags, long := fileTags(files)
 	for i, name := range files {
-		if err := ss.add(name, render.Lane{Tag: tags[i]}, long[i], true); err != nil {
+		if err := ss.add(name, render.Lane{Tag: tags[i]}, long[i], true, 0); err != nil {
 			ss.cancel()
 			_, _ = ss.wait(false)
 			return codeOf(err), err

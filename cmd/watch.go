@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/fswait"
@@ -68,9 +69,9 @@ func runWatch(env *Env, o *Options, so sessions.Options, since time.Duration) (i
 	if env.Now != nil {
 		now = env.Now
 	}
-	so.Since = now().Add(-since)
-	w := &watcher{ss: ss, so: so, hub: env.fileHub(), every: env.watchPoll(), followed: map[string]bool{}, rejected: map[string]bool{},
-		subs: map[string]*fswait.Sub{}, wake: make(chan struct{}, 1)}
+	w := &watcher{ss: ss, so: so, since: since, now: now, hub: env.fileHub(), every: env.watchPoll(), followed: map[string]bool{}, rejected: map[string]bool{},
+		closedAt: map[string]int64{}, subs: map[string]*fswait.Sub{}, wake: make(chan struct{}, 1)}
+	ss.endGone, ss.quietEnd, ss.onEnd = true, since, w.ended
 	n := w.scan()
 	if o.Debug || env.isTerminal(env.Stderr) {
 		whose := "of " + so.Dir
@@ -100,11 +101,19 @@ func plural(n int) string {
 // look at everything again. Where the folders cannot be watched it looks
 // at everything every env.WatchPoll.
 type watcher struct {
-	ss  *streamSet
-	so  sessions.Options
-	hub *fswait.Hub
+	ss    *streamSet
+	so    sessions.Options
+	since time.Duration
+	now   func() time.Time
+	hub   *fswait.Hub
 
+	// mu guards followed and closedAt: a stream ends in the run's
+	// goroutine (ended).
+	mu       sync.Mutex
 	followed map[string]bool
+	// closedAt is how far the sessions whose streams ended were read:
+	// one that comes back to life is shown from there.
+	closedAt map[string]int64
 	rejected map[string]bool // files that are not sessions of so, for good
 	subs     map[string]*fswait.Sub
 	wake     chan struct{} // every subscription's
@@ -149,8 +158,9 @@ func (w *watcher) changed() {
 		paths = append(paths, p...)
 		again = again || lost || s.Gone()
 	}
+	w.so.Since = w.now().Add(-w.since)
 	for _, p := range paths {
-		if w.followed[p] || w.rejected[p] {
+		if w.isFollowed(p) || w.rejected[p] {
 			continue
 		}
 		st, err := os.Lstat(p)
@@ -178,12 +188,35 @@ func (w *watcher) changed() {
 // followed yet; it returns how many are followed.
 func (w *watcher) scan() int {
 	w.watchPlaces()
+	w.so.Since = w.now().Add(-w.since)
 	for _, s := range sessions.List(w.so).Sessions {
-		if !w.followed[s.Path] {
+		if !w.isFollowed(s.Path) {
 			w.follow(s)
 		}
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	return len(w.followed)
+}
+
+func (w *watcher) isFollowed(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.followed[path]
+}
+
+// ended is told that the stream of a session ended (its file deleted, or
+// quiet for --since): when the session comes back to life, it is
+// followed again from where it was left.
+func (w *watcher) ended(path string, off int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.followed, path)
+	if _, err := os.Stat(path); err != nil {
+		delete(w.closedAt, path)
+		return
+	}
+	w.closedAt[path] = off
 }
 
 // watchPlaces subscribes to every folder where sessions appear; for one
@@ -252,7 +285,11 @@ func (w *watcher) closeSubs() {
 // follow adds a session as a stream. A Gemini CLI chat saved as one JSON
 // document is rewritten whole on every change: it cannot be followed.
 func (w *watcher) follow(s sessions.Session) {
+	w.mu.Lock()
 	w.followed[s.Path] = true
+	from := w.closedAt[s.Path]
+	delete(w.closedAt, s.Path)
+	w.mu.Unlock()
 	if s.Agent == sessions.Gemini && strings.HasSuffix(s.Path, ".json") {
 		warnf(w.ss.stderr, "%s is a Gemini CLI chat saved as one JSON document, rewritten whole on every change: not watched (Gemini CLI 0.39 and later append lines)",
 			tildePath(w.so.Home, s.Path))
@@ -270,8 +307,8 @@ func (w *watcher) follow(s sessions.Session) {
 	if project == "" {
 		project = w.so.Dir
 	}
-	lane := render.Lane{Tag: s.Agent + "·" + short, Agent: s.Agent, Project: filepath.Base(project), Session: id}
-	if err := w.ss.add(s.Path, lane, s.Agent+"·"+id, false); err != nil {
+	lane := render.Lane{Tag: s.Agent + "·" + short, Agent: s.Agent, Project: filepath.Base(project), Session: id, Saved: true}
+	if err := w.ss.add(s.Path, lane, s.Agent+"·"+id, false, from); err != nil {
 		warnf(w.ss.stderr, "%v", err)
 	}
 }

@@ -23,9 +23,9 @@
 // item, a part rewritten, a frame after its message stopped) goes to the
 // session again under the same ids, and the session, which scopes identity
 // to the run, shows what is new of it. Only message.start resets a message
-// (DESIGN §4 rule 4): a parser sends it where the wire begins one, and
-// lets content under an id open its message otherwise. An event's strings
-// may be the line's memory, valid during the call only.
+// (it begins the message afresh): a parser sends it where the wire begins
+// one, and lets content under an id open its message otherwise. An
+// event's strings may be the line's memory, valid during the call only.
 //
 // # Adding an agent
 //
@@ -33,7 +33,7 @@
 // good one to copy.
 //
 //   - agent.go: the package comment (what the agent prints, and its note
-//     in ../shared/formats), the Agent (Name, Detect, New, Tools) and its
+//     in docs/formats), the Agent (Name, Detect, New, Tools) and its
 //     detector, which scores a line by its top-level fields: Decisive only
 //     for what no other agent writes, Maybe for shapes it shares, No
 //     otherwise (it runs on every line: no allocation, no nested reads).
@@ -53,7 +53,8 @@
 // of its own (parsers/claude: stream-json and transcripts).
 //
 // Then: add the Agent to parsers/all (registry order breaks ties between
-// agents as sure of a line); write fixtures from the format note in
+// agents as sure of a line); write the format note, docs/formats/<name>.md,
+// and its row in docs/formats/README.md; fixtures from the note in
 // testdata/<name>/*.jsonl with their .events goldens
 // (parsertest.Golden, -update) and cmd goldens (go test ./cmd -update, and
 // read the diff); table tests for what the fixtures do not show; a fuzz

@@ -66,7 +66,7 @@ func (o *Out) Send(mode streaming.Mode) error {
 }
 
 // Start sends message.start for m: only where the wire begins a message
-// (it resets the message, DESIGN §4 rule 4).
+// (it resets the message).
 func (o *Out) Start(m Msg) error {
 	ev := o.New(streaming.KindMessageStart)
 	ev.Message, ev.Role, ev.Parent = m.ID, m.Role, m.Parent

@@ -9,8 +9,8 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Several streams at once (agentfmt --follow A B, agentfmt watch; DESIGN
-// §5, "several streams"). Each stream has its own decoder and session, so
+// Several streams at once (agentfmt --follow A B, agentfmt watch; README,
+// "Several agents at once"). Each stream has its own decoder and session, so
 // the streaming contract holds per stream; their events meet in one View,
 // which gives each stream a lane:
 //
@@ -36,6 +36,9 @@ type Lane struct {
 	// its first event (watch knows the session files); the stream's
 	// session.start fills what is empty.
 	Agent, Project, Session string
+	// Saved: the stream is an agent's own session file (watch), whose
+	// user may prompt it again: a run that ended waits for a prompt.
+	Saved bool
 }
 
 // View is where several streams meet: one output, a lane per stream.

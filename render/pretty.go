@@ -13,7 +13,7 @@ func init() {
 	Register("pretty", func(w io.Writer, cfg Config) Renderer { return NewPretty(w, cfg) })
 }
 
-// Pretty is the live terminal renderer (DESIGN §5). Finished output goes to
+// Pretty is the live terminal renderer. Finished output goes to
 // the scrollback once and is never rewritten; the live region at the bottom
 // (running tool calls, the thinking line, the partial last line of text, a
 // status line) is redrawn in place at most about 30 times a second.
@@ -116,7 +116,7 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 		// One delta of megabytes (an answer sent whole, not streamed) is
 		// taken a piece at a time, each piece drawn before the next: its
 		// text, its rows and the bytes written for them are never all
-		// held at once (a 50 MB answer peaked at 374 MiB).
+		// held at once (docs/performance.md: the peak without it).
 		piece := *ev
 		for off := 0; off < n && r.err == nil; off += sinceMax {
 			piece.Text = ev.Text[off:min(off+sinceMax, n)]
@@ -239,7 +239,7 @@ func (r *Pretty) Finish(s Summary) error {
 	r.eachRunning(func(t *toolItem) { running = append(running, t) })
 	for _, t := range running {
 		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})
-		t.interrupted = s.Interrupted
+		t.interrupted, t.running = s.Interrupted, s.Stopped
 	}
 	p := r.p
 	facts := ResultFacts(nil, r.run.usage)
@@ -253,6 +253,7 @@ func (r *Pretty) Finish(s Summary) error {
 		tail = p.Dim(" · " + strings.Join(facts, " · "))
 	}
 	switch {
+	case s.Stopped:
 	case s.Interrupted:
 		r.lines(0, "── "+p.Yellow("⊘ interrupted")+tail)
 	case s.Outcome == streaming.Failure && s.NoResult:

@@ -14,6 +14,9 @@ import (
 type row struct {
 	s string
 	w int
+	// run marks a call's running line in the live region: a region cut
+	// to fit the screen keeps it (Pretty.clip).
+	run bool
 }
 
 // sgrState is the set of SGR attributes in effect (termwrap.State).
@@ -37,7 +40,7 @@ func wrapStyled(dst []row, s string, avail int, first, rest string, pw int, one 
 	avail = max(avail, 1)
 	if one {
 		l := termwrap.Truncate(s, avail)
-		return append(dst, row{first + l.S, pw + l.W})
+		return append(dst, row{s: first + l.S, w: pw + l.W})
 	}
 	for i, l := range termwrap.Wrap(s, avail) {
 		p := rest
@@ -46,12 +49,12 @@ func wrapStyled(dst []row, s string, avail int, first, rest string, pw int, one 
 		}
 		if l.S == "" {
 			p = strings.TrimRight(p, " ")
-			return append(dst, row{p, cells(p)})
+			return append(dst, row{s: p, w: cells(p)})
 		}
 		if p != "" {
 			l.S = p + l.S
 		}
-		dst = append(dst, row{l.S, pw + l.W})
+		dst = append(dst, row{s: l.S, w: pw + l.W})
 	}
 	return dst
 }
@@ -66,13 +69,13 @@ func lines2rows(dst []row, ls []termwrap.Line, first, rest, empty string, pw int
 			p = first
 		}
 		if l.S == "" {
-			dst = append(dst, row{empty, cells(empty)})
+			dst = append(dst, row{s: empty, w: cells(empty)})
 			continue
 		}
 		if p != "" {
 			l.S = p + l.S
 		}
-		dst = append(dst, row{l.S, pw + l.W})
+		dst = append(dst, row{s: l.S, w: pw + l.W})
 	}
 	return dst
 }

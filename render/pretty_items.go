@@ -10,8 +10,8 @@ import (
 
 // item is one entry of the live renderer's sequence: a text or thinking
 // block, a tool call, or finished lines. Items reach the scrollback in
-// order, each once it and every item before it is complete (seed 000's
-// sequential completion).
+// order, each once it and every item before it is complete (sequential
+// completion, as docs/formats/cline.md tells of Kilo's CLI).
 type item interface {
 	// settle folds in what arrived since the last frame (streaming text).
 	settle(r *Pretty)
@@ -150,7 +150,7 @@ func (t *thinkItem) live(r *Pretty, dst []row) []row {
 	if tail != "" {
 		text = "✻ " + truncLeft(tail, max(8, r.scr.width-iw-2))
 	}
-	return append(dst, row{strings.Repeat(" ", iw) + r.p.Dim(text), iw + cells(text)})
+	return append(dst, row{s: strings.Repeat(" ", iw) + r.p.Dim(text), w: iw + cells(text)})
 }
 
 // linesItem is finished output: lines that are complete when made.

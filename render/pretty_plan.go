@@ -77,7 +77,7 @@ func (r *Pretty) styledRows(dst []row, depth int, s string, hang int) []row {
 	ind := strings.Repeat(" ", iw)
 	avail := r.scr.width - iw
 	if w := cells(s); w <= avail && !strings.HasSuffix(s, " ") {
-		return append(dst, row{ind + s, iw + w}) // fits: as it is
+		return append(dst, row{s: ind + s, w: iw + w}) // fits: as it is
 	}
 	ls := termwrap.WrapHanging(s, avail, avail-hang)
 	if len(ls) == 0 {

@@ -112,15 +112,15 @@ func (r *Pretty) previewRows(dst []row, head []termwrap.Line, hidden int, tail [
 	pre := ind + r.p.Dim(bar)
 	pw := iw + cells(bar)
 	for _, l := range head {
-		dst = append(dst, row{pre + l.S, pw + l.W})
+		dst = append(dst, row{s: pre + l.S, w: pw + l.W})
 	}
 	if hidden > 0 {
 		s := "… " + strconv.Itoa(hidden) + " more line" + plural(hidden)
 		s = truncCells(s, max(r.scr.width-pw, 1))
-		dst = append(dst, row{pre + r.p.Dim(s), pw + cells(s)})
+		dst = append(dst, row{s: pre + r.p.Dim(s), w: pw + cells(s)})
 	}
 	for _, l := range tail {
-		dst = append(dst, row{pre + l.S, pw + l.W})
+		dst = append(dst, row{s: pre + l.S, w: pw + l.W})
 	}
 	return dst
 }

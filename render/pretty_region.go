@@ -14,9 +14,7 @@ func (r *Pretty) frame(final bool) {
 		return
 	}
 	commit, live := r.layout()
-	if limit := r.liveMax(); len(live) > limit {
-		live = r.clip(live, limit)
-	}
+	live = r.clip(live, r.scr.committed+len(commit))
 	r.scr.draw(commit, live)
 	r.commitBuf, r.liveBuf = commit[:0], live[:0]
 	if err := r.scr.flush(); err != nil && r.err == nil {
@@ -50,6 +48,9 @@ func (r *Pretty) fit(rows []row) []row {
 	for i := 0; i < len(rows); i++ {
 		if rows[i].w > r.scr.width {
 			split := wrapStyled(nil, rows[i].s, r.scr.width, "", "", 0, false)
+			for k := range split {
+				split[k].run = rows[i].run
+			}
 			rows = append(rows[:i], append(split, rows[i+1:]...)...)
 			i += len(split) - 1
 		}
@@ -75,28 +76,24 @@ func (r *Pretty) maxRows() int {
 // erased there, and would be shown twice.
 const shrinkRoom = 3
 
-// liveMax is the tallest the live region is drawn: a third of what the
-// screen holds (maxRows), so that a terminal made up to shrinkRoom times
-// narrower (80 columns to 27) still has all of it on the screen; on a
-// very short screen, a few rows whatever the risk. What it cuts from the
-// top of an open block shows when the block is committed.
-//
-// Early in a run it is shorter still. tmux keeps the cursor on its row
-// when it re-wraps a narrower screen, and pushes what no longer fits above
-// it into its history; the cursor is at least as far down as the rows
-// agentfmt has written (the run may have started at the top of the
-// screen). The region's rows above the cursor, and the row it is on, each
-// re-wrapped into up to shrinkRoom rows, stay on the screen while the
-// region is at most half the rows committed; and it is never less than
-// two rows (the text as it comes and the status line), whatever the risk
-// in the first rows of a run.
-func (r *Pretty) liveMax() int {
-	return min(r.liveFull(), max(2, r.scr.committed/(shrinkRoom-1)))
+// reflowed is how many more rows the terminal gives a row of the region
+// once it re-wraps it for a width shrinkRoom times narrower: none for a
+// row that fits the narrower width (most running calls, plan entries and
+// the status line), none on a terminal that cuts rows instead
+// (Config.NoReflow).
+func (r *Pretty) reflowed(rw row) int {
+	if r.scr.noReflow {
+		return 0
+	}
+	nw := max(r.scr.width/shrinkRoom, 1)
+	return max((rw.w+nw-1)/nw-1, 0)
 }
 
-// liveFull is liveMax once the run has filled the screen: what an open
-// block may hold before it is shown in pieces (textItem.grow), so that
-// where a block is cut does not depend on how far the run has got.
+// liveFull is what an open block may hold before it is shown in pieces
+// (textItem.grow): a third of what the screen holds, so that the rows of
+// a text re-wrapped for a terminal shrinkRoom times narrower still fit;
+// it depends on the screen alone, so that where a block is cut does not
+// depend on how far the run has got.
 func (r *Pretty) liveFull() int {
 	return max(r.maxRows()/shrinkRoom, min(r.maxRows(), 6))
 }
@@ -271,7 +268,7 @@ func (r *Pretty) liveRows(dst []row) []row {
 	}
 	if more := r.running - shownRunning; (i > 0 || j > 0) && more > 0 {
 		s := truncCells("… "+Tokens(int64(more))+" more running", r.scr.width)
-		dst = append(dst, row{r.p.Dim(s), cells(s)})
+		dst = append(dst, row{s: r.p.Dim(s), w: cells(s)})
 	}
 	for k := len(parts) - 1; k >= 0; k-- {
 		dst = append(dst, parts[k]...)
@@ -290,23 +287,92 @@ func isRunning(it item) bool {
 	return false
 }
 
-// clip keeps the bottom of a region too tall for the screen, with a line
-// saying how much is hidden.
-func (r *Pretty) clip(live []row, limit int) []row {
-	if limit < 4 {
-		// Too short to give a row to the count (the first rows of a run,
-		// see liveMax): the bottom rows only.
-		return live[len(live)-limit:]
+// clip cuts a region too tall for the screen: it keeps the running
+// line of every call and as many of the bottom rows as fit, and says in a
+// row at the top how many others it cut. above is how many rows the run
+// has put in the scrollback, this frame's included.
+//
+// A region is too tall when a terminal made shrinkRoom times narrower
+// would push its first row off the screen, where no erase reaches it.
+// tmux, like most terminals that re-wrap, keeps the rows below the
+// region where they are and the screen's last rows on the screen: what
+// the region's rows gain in the re-wrap (reflowed) pushes the rows above
+// them up. The region's first row is at least as far down as the rows
+// the run has written (the run may have started at the top of the
+// screen) and as the screen's height less the region. So the region may
+// gain no more rows than above, nor than the screen has rows beside it.
+// Counted in the region's real widths, not as if every row were full: a
+// running call or a plan entry seldom gains a row, so they are on the
+// screen from the first rows of a run. The region keeps its last two rows
+// (the text as it comes and the status line) and the running lines
+// whatever the risk: a terminal made three times narrower in the first
+// seconds of a run that began at the top of the screen may leave a copy
+// of some in the scrollback, where a region without them would hide what
+// runs from everyone.
+func (r *Pretty) clip(live []row, above int) []row {
+	limit := r.maxRows()
+	fits := func(n, g int) bool { return g <= above && n+g <= limit }
+	// The bottom rows from from on, and the running lines above them,
+	// with a row for the count when rows are cut.
+	size := func(from int) (n, g int) {
+		cut := false
+		for i, rw := range live {
+			if i >= from || rw.run {
+				n, g = n+1, g+r.reflowed(rw)
+			} else {
+				cut = true
+			}
+		}
+		if cut {
+			n++
+		}
+		return n, g
+	}
+	if n, g := size(0); fits(n, g) {
+		return live
+	}
+	from := len(live) - min(len(live), 2)
+	for from > 0 {
+		if n, g := size(from - 1); !fits(n, g) {
+			break
+		}
+		from--
 	}
 	// The rows cut go in steps of half the region: a region that shows
 	// the tail of a growing text moves up by half its height at a time,
 	// not by a row each time a row is added, which would write the whole
 	// region again for every row of text.
-	step := max(limit/2, 1)
-	cut := len(live) - limit + 1
-	cut = min((cut+step-1)/step*step, len(live)-1)
-	s := truncCells(fmt.Sprintf("… %d more line%s", cut, plural(cut)), r.scr.width)
-	return append([]row{{r.p.Dim(s), cells(s)}}, live[cut:]...)
+	if step := max((len(live)-from)/2, 1); from%step != 0 {
+		from = min(from+step-from%step, len(live)-min(len(live), 2))
+	}
+	cut := 0
+	for _, rw := range live[:from] {
+		if !rw.run {
+			cut++
+		}
+	}
+	var out []row
+	if cut > 0 && len(live)-cut >= 3 {
+		s := truncCells(fmt.Sprintf("… %d more line%s", cut, plural(cut)), r.scr.width)
+		out = append(out, row{s: r.p.Dim(s), w: cells(s)})
+	}
+	for i, rw := range live {
+		if i >= from || rw.run {
+			out = append(out, rw)
+		}
+	}
+	// So many calls run that their lines alone overflow the screen: the
+	// bottom ones.
+	for n, g := 0, 0; len(out) > 2; n, g = 0, 0 {
+		for _, rw := range out {
+			n, g = n+1, g+r.reflowed(rw)
+		}
+		if n+g <= limit {
+			break
+		}
+		out = out[1:]
+	}
+	return out
 }
 
 // statusRow is the run so far: elapsed time, tokens, cost, and the latest
@@ -331,5 +397,5 @@ func (r *Pretty) statusRow() row {
 			w += 3 + cells(st)
 		}
 	}
-	return row{s, w}
+	return row{s: s, w: w}
 }

@@ -83,7 +83,7 @@ func randomRow(rng *rand.Rand, width int) row {
 	if styled {
 		b.WriteString("\x1b[0m")
 	}
-	return row{b.String(), w}
+	return row{s: b.String(), w: w}
 }
 
 // grow appends glyphs to a row, as streaming text does.
@@ -102,7 +102,7 @@ func grow(rng *rand.Rand, r row, width int) row {
 	if reset {
 		s += "\x1b[0m"
 	}
-	return row{s, w}
+	return row{s: s, w: w}
 }
 
 func plainText(r row) string { return strings.TrimRight(sanitize.StripSGR(r.s), " ") }
@@ -177,13 +177,13 @@ func TestScreenResizeWider(t *testing.T) {
 	tm := newTerm(30, 10)
 	var out bytes.Buffer
 	s := screen{out: &out, width: 30}
-	s.draw([]row{{"committed one", 13}}, []row{{"live one", 8}, {"● 3s", 4}})
+	s.draw([]row{{s: "committed one", w: 13}}, []row{{s: "live one", w: 8}, {s: "● 3s", w: 4}})
 	_ = s.flush()
 	tm.write(out.Bytes())
 	out.Reset()
 	tm.e.Resize(50, 10)
 	s.resize(50)
-	s.draw([]row{{"committed two", 13}}, []row{{"live two is wider now", 21}})
+	s.draw([]row{{s: "committed two", w: 13}}, []row{{s: "live two is wider now", w: 21}})
 	_ = s.flush()
 	tm.write(out.Bytes())
 	got := strings.Join(tm.rows(), "\n")
@@ -200,7 +200,7 @@ func TestScreenResizeWider(t *testing.T) {
 func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
 	var out bytes.Buffer
 	s := screen{out: &out, width: 40}
-	s.draw(nil, []row{{strings.Repeat("a", 30), 30}, {"b", 1}})
+	s.draw(nil, []row{{s: strings.Repeat("a", 30), w: 30}, {s: "b", w: 1}})
 	s.moveTo(1, 1)
 	out.Reset()
 	s.buf = s.buf[:0]
@@ -219,7 +219,7 @@ func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
 func TestScreenResizeNarrowerNoReflow(t *testing.T) {
 	var out bytes.Buffer
 	s := screen{out: &out, width: 40, noReflow: true}
-	s.draw(nil, []row{{strings.Repeat("a", 30), 30}, {"b", 1}})
+	s.draw(nil, []row{{s: strings.Repeat("a", 30), w: 30}, {s: "b", w: 1}})
 	s.moveTo(1, 1)
 	out.Reset()
 	s.buf = s.buf[:0]
@@ -250,7 +250,7 @@ func TestCommonPrefix(t *testing.T) {
 
 func TestWrapStyled(t *testing.T) {
 	rows := wrapStyled(nil, "ab\x1b[1mcdef\x1b[22mgh", 3, "> ", "  ", 2, false)
-	want := []row{{"> ab\x1b[1mc\x1b[0m", 5}, {"  \x1b[1mdef\x1b[0m", 5}, {"  gh", 4}}
+	want := []row{{s: "> ab\x1b[1mc\x1b[0m", w: 5}, {s: "  \x1b[1mdef\x1b[0m", w: 5}, {s: "  gh", w: 4}}
 	if len(rows) != len(want) {
 		t.Fatalf("rows %v", rows)
 	}

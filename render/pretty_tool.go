@@ -54,11 +54,13 @@ func (t *toolItem) more() *toolMore {
 type toolEnd struct {
 	edits       []streaming.FileEdit // file changes, shown as a diff
 	interrupted bool
-	status      streaming.ToolStatus
-	exit        *int
-	durMS       int64
-	endAt       time.Time
-	output      string
+	// running: the call was running when following stopped (Summary.Stopped).
+	running bool
+	status  streaming.ToolStatus
+	exit    *int
+	durMS   int64
+	endAt   time.Time
+	output  string
 
 	done      []row // done line and preview, cached
 	doneWidth int   // the width they were made for
@@ -122,7 +124,7 @@ func (t *toolItem) runningRows(r *Pretty, dst []row) []row {
 	}
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	s := strings.Repeat(" ", iw) + r.p.Cyan(r.spinner()) + " " + label + r.p.Dim(suffix)
-	dst = append(dst, row{s, iw + 2 + lw + cells(suffix)})
+	dst = append(dst, row{s: s, w: iw + 2 + lw + cells(suffix), run: true})
 	if t.toolMore == nil {
 		return dst
 	}
@@ -152,7 +154,7 @@ func lastLine(b []byte, o sanitize.Options) string {
 func (t *toolItem) headerRow(r *Pretty, dst []row) []row {
 	iw := r.indentW(t.depth)
 	label, lw := t.label(r, r.scr.width-iw-2)
-	return append(dst, row{strings.Repeat(" ", iw) + r.p.Cyan("▸ ") + label, iw + 2 + lw})
+	return append(dst, row{s: strings.Repeat(" ", iw) + r.p.Cyan("▸ ") + label, w: iw + 2 + lw})
 }
 
 // doneRows is the done (or failed) line and the output preview, made once
@@ -180,6 +182,9 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 		facts = append(facts, Duration(t.endAt.Sub(t.start).Milliseconds()))
 	}
 	switch {
+	case t.running:
+		mark = "▸"
+		facts = append(facts, "running when following stopped")
 	case t.interrupted:
 		mark = "⊘"
 		facts = append(facts, "interrupted")
@@ -205,7 +210,7 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 		suffix = " · " + strings.Join(facts, " · ")
 	}
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
-	dst = append(dst, row{strings.Repeat(" ", iw) + mark + " " + label + r.p.Dim(suffix), iw + 2 + lw + cells(suffix)})
+	dst = append(dst, row{s: strings.Repeat(" ", iw) + mark + " " + label + r.p.Dim(suffix), w: iw + 2 + lw + cells(suffix)})
 	if t.toolMore != nil && t.hasPlan {
 		return r.checklist(dst, t.plan, t.depth)
 	}

@@ -3,7 +3,7 @@ package streaming
 import "testing"
 
 // TestBlockStop: the session announces each text or thinking block that
-// showed text as final once (DESIGN §4 rule 4): when the message shows a
+// showed text as final once: when the message shows a
 // new block, when the message stops, at a run's end (a result, a new
 // session) and at the end of input. Each case fails without its trigger.
 func TestBlockStop(t *testing.T) {

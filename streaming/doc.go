@@ -1,5 +1,5 @@
 // Package streaming is the contract between agentfmt's parsers and its
-// renderers (DESIGN §4), kept by one Session.
+// renderers, kept by one Session.
 //
 // A parser hands events to the Session and says, by the method it calls,
 // what the Text of a text, thinking or tool output event is: Push for new

@@ -9,7 +9,7 @@ import (
 // new kinds may be added, none renamed.
 type Kind string
 
-// The event kinds of DESIGN §3, plus the few agentfmt adds.
+// The event kinds (docs/events.md), plus the few agentfmt adds.
 const (
 	KindSessionStart       Kind = "session.start"
 	KindMessageStart       Kind = "message.start"

@@ -13,7 +13,8 @@ import (
 // (runs, messages, text and thinking blocks in every mode, tool calls with
 // output) go through a Session, and what a consumer rebuilds from its
 // output is compared, after every event, with a reference model of
-// DESIGN §4 written from the design, not from the session's code:
+// the contract (docs/events.md, the package documentation) written from
+// the contract, not from the session's code:
 //
 //   - a delta is new text: it is shown exactly as it came, unless it is a
 //     text or thinking delta that starts with the block's whole text

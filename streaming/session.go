@@ -6,7 +6,7 @@ import (
 )
 
 // SnapshotMinBytes is how much accumulated text a delta must repeat before
-// it can be taken for a snapshot sent as a delta (DESIGN §4 rule 3). Shorter
+// it can be taken for a snapshot sent as a delta. Shorter
 // repeats are genuine: "=" then "=" is two characters.
 const SnapshotMinBytes = 32
 
@@ -138,7 +138,7 @@ type run struct {
 	answer    answer // the last top-level assistant message with text, or the result's text
 }
 
-// Session enforces the streaming contract of DESIGN §4 between parsers and
+// Session enforces the streaming contract between parsers and
 // renderers (see the package documentation). It is not safe for
 // concurrent use.
 type Session struct {

@@ -181,9 +181,9 @@ func same(a, b []string) bool {
 	return true
 }
 
-// TestSessionContract has one case per rule of DESIGN §4 (and the session
-// behaviours the parsers rely on). Every case would fail without the
-// behaviour it names.
+// TestSessionContract has one case per rule of the contract (the package
+// documentation; and the session behaviours the parsers rely on). Every
+// case would fail without the behaviour it names.
 func TestSessionContract(t *testing.T) {
 	const long = "The quick brown fox jumps over the lazy dog." // 44 bytes
 	cases := []struct {

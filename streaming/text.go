@@ -116,7 +116,7 @@ func (m *message) answerText() string {
 }
 
 // snapshotAsDelta reports whether a text or thinking delta is a snapshot
-// sent as a delta (DESIGN §4 rule 3): it begins with all of the block's
+// sent as a delta: it begins with all of the block's
 // accumulated text, which is at least SnapshotMinBytes long, and it is
 // longer than that text. An exact repeat is not: it is genuine new text.
 // This is the only place the rule is written; tool output is never

@@ -20,8 +20,8 @@ func init() {
 // A new messageId starts a new run. Chunks are appended as they came
 // (an exact repeat is text), except a chunk that begins with the whole run
 // so far, 32 bytes or more, and is longer: that is the text so far
-// (DESIGN §4 rule 3). A run restating the previous one under a new
-// messageId is not a text of its own (formats/acp.md §8 rule 3).
+// (streaming.SnapshotMinBytes). A run restating the previous one under
+// a new messageId is not a text of its own (docs/formats/acp.md).
 // Exit: the response to the last session/prompt: stopReason end_turn 0,
 // any other stopReason or an error 1; a prompt without its response (or a
 // transcript with no response at all) 3.
@@ -68,13 +68,13 @@ func acpCapture(data []byte, _ string) Expect {
 						prev := run.String()
 						flush()
 						// A consolidated restatement of the message just
-						// streamed (§8 rule 3) is not shown again.
+						// streamed is not shown again.
 						restated = prev != "" && strings.TrimSpace(t) == strings.TrimSpace(prev)
 					}
 					runID = id
 				}
 				if so := run.String(); len(so) >= 32 && len(t) > len(so) && strings.HasPrefix(t, so) {
-					run.Reset() // a cumulative chunk: the text so far (DESIGN §4 rule 3)
+					run.Reset() // a cumulative chunk: the text so far
 				}
 				run.WriteString(t)
 			case "usage_update", "available_commands_update", "config_option_update", "session_info_update", "tool_call_update":

@@ -11,7 +11,7 @@ func init() {
 }
 
 // antigravityCapture reads an Antigravity CLI (agy) capture
-// (formats/antigravity.md): stream-json lines keyed by "event", or the
+// (docs/formats/antigravity.md): stream-json lines keyed by "event", or the
 // bare result object of --output-format json.
 //
 // Texts: per agent_response step (conversation_id, step_index), its

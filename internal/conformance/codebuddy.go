@@ -7,12 +7,12 @@ import (
 func init() { Register("codebuddy", codebuddyExpect) }
 
 // codebuddyExpect reads CodeBuddy Code's `--output-format json`
-// (formats/codebuddy.md §2): one array (pretty-printed, or its elements
+// (docs/formats/codebuddy.md): one array (pretty-printed, or its elements
 // one per line) of Responses-style items and a final Claude-style result.
 // Texts: the output_text parts of each assistant message item. Exit: the
 // result element: is_error true or a subtype other than "success" fail
 // (1), else 0; no result is 3. Answer: the result's result text of a run
-// that succeeded. A stream-json capture (Claude's shapes, §3) is read as
+// that succeeded. A stream-json capture (Claude's shapes) is read as
 // Claude's.
 func codebuddyExpect(data []byte, _ string) Expect {
 	values := documents(data)

@@ -11,7 +11,7 @@ func init() {
 }
 
 // copilotCapture reads a Copilot CLI --output-format json capture
-// (formats/copilot.md).
+// (docs/formats/copilot.md).
 //
 // Texts: one per messageId: the content of its assistant.message, or,
 // when that is empty or "[REDACTED]", its concatenated

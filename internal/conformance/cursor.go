@@ -11,7 +11,8 @@ func init() {
 	Register("cursor", cursorCapture)
 }
 
-// cursorCapture reads a Cursor CLI stream-json capture (formats/cursor.md).
+// cursorCapture reads a Cursor CLI stream-json capture
+// (docs/formats/cursor.md).
 //
 // Texts: the text of every complete assistant line. Without
 // --stream-partial-output every assistant line is one segment; with it,

@@ -5,8 +5,8 @@ import "strings"
 func init() { Register("gemini-json", geminiJSONExpect) }
 
 // geminiJSONExpect reads `gemini -p … --output-format json`
-// (formats/gemini-json.md): one pretty-printed document, possibly with
-// the program's stderr glued after its closing brace (§4). Its response
+// (docs/formats/gemini-json.md): one pretty-printed document, possibly
+// with the program's stderr glued after its closing brace. Its response
 // is the one answer text; the run failed (1) when the document has an
 // error, succeeded (0) otherwise; a file with no document is a run that
 // never ended (3).

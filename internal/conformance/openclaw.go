@@ -8,7 +8,7 @@ import (
 
 func init() { Register("openclaw", openclawExpect) }
 
-// openclawExpect reads `openclaw agent --json` (formats/openclaw.md): a
+// openclawExpect reads `openclaw agent --json` (docs/formats/openclaw.md): a
 // document per run, {payloads, meta} (embedded) or the gateway's {runId,
 // status, result:{payloads, meta}}, maybe after log lines; a log may hold
 // several, one per line (the exit status and answer are the last's).

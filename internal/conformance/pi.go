@@ -9,7 +9,7 @@ import (
 
 func init() { Register("pi", piExpect) }
 
-// piExpect reads a `pi --mode json` capture (formats/pi.md). Texts: the
+// piExpect reads a `pi --mode json` capture (docs/formats/pi.md). Texts: the
 // text blocks of each assistant message_end; for a message cut off before
 // its end, its text_delta chunks per content index; for a run that shows
 // no assistant message at all, the assistant messages agent_end repeats.

@@ -1,7 +1,7 @@
 package conformance
 
 // Qwen Code's `-o json` prints one JSON array of its stream-json messages
-// (formats/qwen-json.md): the array's elements are read as a Claude-shaped
+// (docs/formats/qwen.md): the array's elements are read as a Claude-shaped
 // capture (claudeValues), whatever the file's layout (one line, or one
 // element per line).
 func init() {

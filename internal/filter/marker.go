@@ -6,13 +6,12 @@ import (
 )
 
 // Marker finds and removes a completion marker (--until) in the text of a
-// message (DESIGN §2): the marker counts only where it stands as a token of
-// its own — whitespace or the edge of the text on both sides — at the
-// beginning or at the end of the text, compared case-insensitively (seed
-// 001: "!isfinish is case-insensitive", "it can be at the beginning or end
-// of the message"). A word that merely contains it (`abandoned` for
-// `done`, `TOOL_OK_DONE`) and a marker in the middle of the text are left
-// alone, byte for byte.
+// message: the marker counts only where it stands as a token of its own
+// — whitespace or the edge of the text on both sides — at the beginning
+// or at the end of the text, compared case-insensitively (loop scripts
+// write `!isfinish` or `!ISFINISH`, at either end of the message). A word
+// that merely contains it (`abandoned` for `done`, `TOOL_OK_DONE`) and a
+// marker in the middle of the text are left alone, byte for byte.
 //
 // A marker that counts is removed with the whitespace between it and the
 // rest of the text: "Done. !isfinish" shows as "Done.", "!isfinish Done"

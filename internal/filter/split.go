@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Sentence boundaries (seed 001, --sentences).
+// Sentence boundaries (--sentences).
 //
 // A sentence ends with a run of terminal marks — . ! ? … and every other
 // Unicode sentence terminator (। ؟ ። ‼ …) — and the closing quotes,

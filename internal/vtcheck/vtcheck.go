@@ -18,8 +18,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
-	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/charmbracelet/x/vt"
 )
 
 // DefaultHeight is the screen height Screen uses: a usual terminal, so
@@ -38,26 +36,17 @@ func Screen(out []byte, width int) []string { return ScreenSize(out, width, Defa
 // output processing (onlcr) makes it; the emulator is put in newline mode
 // for that.
 func ScreenSize(out []byte, width, height int) []string {
-	e := vt.NewEmulator(width, height)
-	e.SetScrollbackSize(1 << 24)
-	_, _ = e.Write([]byte("\x1b[20h"))
-	_, _ = e.Write(defuse(out))
+	t := NewTerm(width, height)
+	t.e.SetScrollbackSize(1 << 24)
+	t.Write(out)
 
 	var rows []string
-	if sb := e.Scrollback(); sb != nil {
+	if sb := t.e.Scrollback(); sb != nil {
 		for _, l := range sb.Lines() {
 			rows = append(rows, strings.TrimRight(l.String(), " "))
 		}
 	}
-	for y := 0; y < e.Height(); y++ {
-		line := make(uv.Line, e.Width())
-		for x := range line {
-			if c := e.CellAt(x, y); c != nil {
-				line[x] = *c
-			}
-		}
-		rows = append(rows, strings.TrimRight(line.String(), " "))
-	}
+	rows = append(rows, t.Rows()...)
 	for len(rows) > 0 && rows[len(rows)-1] == "" {
 		rows = rows[:len(rows)-1]
 	}
@@ -252,7 +241,7 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 
 // SameText checks that the final screen of the live renderer's output
 // holds the text of the append-only renderer's output for the same events
-// (DESIGN §7). Each line of plain must occur on the pretty screen, white
+// Each line of plain must occur on the pretty screen, white
 // space, markdown syntax and the bars │ ┆ ignored, except lines that the
 // two renderers word differently on purpose: tool start lines (▸),
 // thinking summaries (✻), the closing lines (──) and plans (pretty shows

@@ -4,8 +4,8 @@
 // replays, terminal requests), and bare update objects without the
 // envelope.
 //
-// Wire format: ../shared/formats/acp.md; chunk handling follows seed 003
-// (a chunk appends to the last entry only if it is of the same kind).
+// Wire format and chunk handling: docs/formats/acp.md (a chunk appends
+// to the last entry only if it is of the same kind).
 package acp
 
 import (

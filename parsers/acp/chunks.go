@@ -50,7 +50,7 @@ func (k entry) prefix() string {
 }
 
 // chunk handles user_message_chunk, agent_message_chunk and
-// agent_thought_chunk (seed 003 rules 1 and 9, acp.md §8):
+// agent_thought_chunk (docs/formats/acp.md, "Chunks"):
 //   - it appends to the open message only if the last entry is that
 //     message (same kind); otherwise it starts a new message;
 //   - a run of chunks under a new messageId right after a message of the
@@ -60,7 +60,7 @@ func (k entry) prefix() string {
 //     agent's echo of the prompt the client sent;
 //   - any other chunk is a delta, handed to the session as it came: the
 //     session alone decides whether it is a cumulative snapshot
-//     (DESIGN §4 rule 3). No overlap guessing.
+//     (streaming.SnapshotMinBytes). No overlap guessing.
 func (p *parser) chunk(l *parsers.Line, kind entry, u *parsers.Object) error {
 	if err := p.ensureRun(); err != nil {
 		return err
@@ -191,7 +191,7 @@ func blocksText(bs gjson.Result) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// blockText renders one ContentBlock (acp.md §5): text as it is, media as
+// blockText renders one ContentBlock: text as it is, media as
 // a summary, resources by their URI — never base64.
 func blockText(b gjson.Result) string {
 	if b.Type == gjson.String {

@@ -5,9 +5,9 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// entry is the kind of the last thing shown (seed 003's "last entry"): a
-// chunk appends to the open message only when the last entry is that
-// message's kind.
+// entry is the kind of the last thing shown (the "last entry" of
+// docs/formats/acp.md): a chunk appends to the open message only when
+// the last entry is that message's kind.
 type entry uint8
 
 const (

@@ -111,7 +111,7 @@ func TestRegistryDetection(t *testing.T) {
 	}
 }
 
-// TestChunkRuns: seed 003 — a chunk appends to the last entry only if it
+// TestChunkRuns: a chunk appends to the last entry only if it
 // is of the same kind; each run between other entries is one message.
 func TestChunkRuns(t *testing.T) {
 	tc := func(id string) string {

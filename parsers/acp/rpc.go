@@ -34,7 +34,7 @@ func (p *parser) request(l *parsers.Line, method string) error {
 		}
 		if method == "session/load" {
 			// The agent replays the history as session/update before its
-			// response (acp.md §2).
+			// response.
 			p.loading = true
 			return p.status("session/load: replaying the session's history", streaming.LevelInfo)
 		}
@@ -301,7 +301,7 @@ func (p *parser) permissionAnswer(req *agentReq, out gjson.Result) error {
 	return p.out.Push()
 }
 
-// turnEnd is the response to session/prompt: the turn is over (acp.md §7).
+// turnEnd is the response to session/prompt: the turn is over.
 // end_turn succeeds; max_tokens, max_turn_requests, refusal and cancelled
 // do not (the answer is cut short, refused or abandoned).
 func (p *parser) turnEnd(l *parsers.Line, res gjson.Result) error {

@@ -58,7 +58,7 @@ func explicitName(u *parsers.Object) string {
 
 // toolCall handles tool_call and tool_call_update (and a permission
 // request's toolCall): create the call on first sight, then merge. A field
-// present replaces the stored value; absent fields leave it (acp.md §4.2).
+// present replaces the stored value; absent fields leave it.
 func (p *parser) toolCall(l *parsers.Line, u *parsers.Object) error {
 	if err := p.ensureRun(); err != nil {
 		return err
@@ -171,8 +171,8 @@ func (p *parser) endTool(t *tool) error {
 	return p.out.Push()
 }
 
-// endOpenTools ends the calls a turn left open: the turn is over (acp.md
-// §4.2: unfinished calls are cancelled client-side).
+// endOpenTools ends the calls a turn left open: the turn is over
+// (unfinished calls are cancelled client-side).
 func (p *parser) endOpenTools() error {
 	for len(p.toolOrder) > 0 {
 		t := p.tools[p.toolOrder[0]]

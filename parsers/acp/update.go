@@ -10,7 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// update handles one session/update (acp.md §4). u is the update object.
+// update handles one session/update. u is the update object.
 func (p *parser) update(l *parsers.Line, u *parsers.Object) error {
 	kind := u.Get("sessionUpdate").Str
 	switch kind {
@@ -30,7 +30,7 @@ func (p *parser) update(l *parsers.Line, u *parsers.Object) error {
 		}
 		return p.plan(l, u.Get("entries"))
 	case "available_commands_update":
-		// Kept in state, not shown (seed 003 rule 12).
+		// Kept in state, not shown: an editor's palette, not the conversation.
 		p.commands = p.commands[:0]
 		u.Get("availableCommands").ForEach(func(_, c gjson.Result) bool {
 			p.commands = append(p.commands, c.Get("name").Str)
@@ -90,7 +90,7 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// plan shows the latest full plan; each update replaces it (acp.md §4.3).
+// plan shows the latest full plan; each update replaces it.
 // An unchanged plan is not shown again.
 func (p *parser) plan(l *parsers.Line, entries gjson.Result) error {
 	var es []streaming.PlanEntry

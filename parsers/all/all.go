@@ -12,7 +12,11 @@ import (
 	"github.com/agentfmt/agentfmt/parsers/codex"
 	"github.com/agentfmt/agentfmt/parsers/copilot"
 	"github.com/agentfmt/agentfmt/parsers/cursor"
+	"github.com/agentfmt/agentfmt/parsers/droid"
 	"github.com/agentfmt/agentfmt/parsers/gemini"
+	"github.com/agentfmt/agentfmt/parsers/goose"
+	"github.com/agentfmt/agentfmt/parsers/grok"
+	"github.com/agentfmt/agentfmt/parsers/kimi"
 	"github.com/agentfmt/agentfmt/parsers/openclaw"
 	"github.com/agentfmt/agentfmt/parsers/opencode"
 	"github.com/agentfmt/agentfmt/parsers/pi"
@@ -22,6 +26,8 @@ import (
 func Agents() []parsers.Agent {
 	return []parsers.Agent{
 		claude.Agent,
+		// After claude: an init with neither's own fields is Claude's.
+		droid.Agent,
 		codex.Agent,
 		gemini.Agent,
 		opencode.Agent,
@@ -31,9 +37,12 @@ func Agents() []parsers.Agent {
 		copilot.Agent,
 		antigravity.Agent,
 		pi.Agent,
+		grok.Agent,
 		// After claude: its result lines are decisive where Claude's are.
 		codebuddy.Agent,
 		openclaw.Agent,
+		goose.Agent,
+		kimi.Agent,
 	}
 }
 

@@ -41,7 +41,7 @@ func join(parts ...[]string) string {
 }
 
 // TestIdenticalDeltasShownEachTime: N identical deltas are N pieces of
-// text (DESIGN §4 rule 3: an exact repeat is genuine; tool output is never
+// text (an exact repeat is genuine; tool output is never
 // repaired), for every parser with deltas, and none counts as a repair.
 func TestIdenticalDeltasShownEachTime(t *testing.T) {
 	const n = 4
@@ -126,6 +126,23 @@ func TestIdenticalDeltasShownEachTime(t *testing.T) {
 		// OpenClaw's payloads: n block replies with the same text.
 		"openclaw": {`{"payloads":[` + strings.Join(rep(n, `{"text":%s,"mediaUrl":null}`, p), ",") +
 			`],"meta":{"durationMs":1,"agentMeta":{"sessionId":"s1"}}}` + "\n", []streaming.Kind{streaming.KindTextDelta}},
+		// Droid's messages are whole: the same text in n messages.
+		"droid": {join(
+			[]string{`{"type":"system","subtype":"init","cwd":"/","session_id":"s1","tools":["Execute"],"model":"m"}`},
+			rep(n, `{"type":"message","role":"assistant","id":"m%d","text":%s,"timestamp":1,"session_id":"s1"}`, p),
+		), []streaming.Kind{streaming.KindTextDelta}},
+		"grok": {join(
+			rep(n, `{"type":"thought","data":%s}`, p),
+			rep(n, `{"type":"text","data":%s}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
+		"goose": {join(
+			rep(n, `{"type":"message","message":{"id":"c1","role":"assistant","created":1,"content":[{"type":"thinking","thinking":%s}]}}`, p),
+			rep(n, `{"type":"message","message":{"id":"c1","role":"assistant","created":1,"content":[{"type":"text","text":%s}]}}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
+		// Kimi's messages are whole: the same text in n steps.
+		"kimi": {join(
+			rep(n, `{"role":"assistant","content":[{"type":"think","think":%s},{"type":"text","text":%s}]}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
 	}
 	for _, a := range contractAgents(t) {
 		c, ok := cases[a.Name]

@@ -17,7 +17,7 @@ import (
 // written since in the same shape.
 var inScope = map[string]bool{"claude": true, "codex": true, "gemini": true, "opencode": true,
 	"cursor": true, "acp": true, "cline": true, "copilot": true, "antigravity": true,
-	"pi": true, "codebuddy": true, "openclaw": true}
+	"pi": true, "codebuddy": true, "openclaw": true, "droid": true, "grok": true, "goose": true, "kimi": true}
 
 // dialects are the session-file formats that a registered agent's parser
 // reads besides its stream (their fixtures and captures have folders of
@@ -59,7 +59,7 @@ func logs(t *testing.T) map[string][]string {
 	return out
 }
 
-// TestSameLogTwice: identity is scoped to a run (DESIGN §4 rule 5), so a
+// TestSameLogTwice: identity is scoped to a run, so a
 // log that holds the same run twice (`cat run.jsonl run.jsonl`) shows its
 // tool calls twice, and its text twice, for every agent.
 func TestSameLogTwice(t *testing.T) {

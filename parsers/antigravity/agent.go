@@ -1,6 +1,6 @@
 // Package antigravity parses the Antigravity CLI's headless output
 // (`agy -p … --output-format stream-json`, and the single object of
-// `--output-format json`; formats/antigravity.md) into streaming events.
+// `--output-format json`; docs/formats/antigravity.md) into streaming events.
 //
 // Stream lines are {"event":K, K:{…}}: one init per process, step_update
 // lines keyed by (conversation_id, step_index) — a step is reported ACTIVE

@@ -114,7 +114,7 @@ func (p *parser) step(l *parsers.Line, s step) error {
 		// A new turn: the prompt is not echoed.
 		return p.closeMsg()
 	case "checkpoint", "unknown":
-		// Bookkeeping (formats/antigravity.md §2.2): not shown.
+		// Bookkeeping (docs/formats/antigravity.md): not shown.
 		return nil
 	case "system_message":
 		if t := s.say(l); t != "" {

@@ -133,7 +133,7 @@ func (p *parser) toolStep(l *parsers.Line, s *step) error {
 }
 
 // tools is what agy's tool parameters mean: the PascalCase parameters
-// that say what a call is about (formats/antigravity.md §2.2), most
+// that say what a call is about (docs/formats/antigravity.md), most
 // telling first (a CommandLine, not the Cwd before it), then the keys of
 // MCP tools.
 var tools = parsers.Tools{

@@ -69,7 +69,7 @@ type parser struct {
 	line     *parsers.Line     // the line being parsed (nil outside Parse)
 	names    []string          // scratch: tool names of an init line
 
-	// Why a run begins (claude.md "New in this pass"), said once as a
+	// Why a run begins (docs/formats/claude.md), said once as a
 	// status line of the run.
 	cleared     string // the session a /clear ended (conversation_reset), said with the next init
 	resetSeen   bool   // a conversation_reset is waiting for its init

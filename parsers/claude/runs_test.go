@@ -8,7 +8,7 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Runs that do not begin with a prompt (claude.md "New in this pass"):
+// Runs that do not begin with a prompt (docs/formats/claude.md):
 // /clear, and the turn the CLI starts by itself after a background task.
 
 const (
@@ -98,7 +98,7 @@ func keys(m map[string]string) []string {
 }
 
 func TestTaskNotificationTurnExitIsTheLastRuns(t *testing.T) {
-	// DESIGN §6: the exit status is the last run's, and the turn a task
+	// The exit status is the last run's, and the turn a task
 	// notification started is a run.
 	failed := strings.Replace(resultLine, `"subtype":"success","is_error":false`, `"subtype":"error_max_turns","is_error":true`, 1)
 	for _, c := range []struct {

@@ -14,7 +14,7 @@ import (
 // stream-json, one record per content block, in an envelope of camelCase
 // keys (sessionId, parentUuid, isSidechain, uuid, timestamp), with
 // bookkeeping records and no result line. See
-// shared/formats/claude-transcript.md. The transcript reader keeps no
+// docs/formats/claude-transcript.md. The transcript reader keeps no
 // text: only which message is being written, which tool calls are open,
 // and where the last turn stands (for the exit status: a turn finished
 // when the assistant had the last word, failed on an API error or an

@@ -10,7 +10,7 @@ import (
 )
 
 // TestTranscriptGolden: testdata/claude-transcript fixtures, written from
-// shared/formats/claude-transcript.md, against their .events dumps.
+// docs/formats/claude-transcript.md, against their .events dumps.
 func TestTranscriptGolden(t *testing.T) {
 	parsertest.Golden(t, all.Agents(), "claude-transcript")
 }

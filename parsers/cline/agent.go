@@ -8,8 +8,8 @@
 // The format is one of snapshots: a message that is still being written is
 // printed again, whole, every time it grows (partial:true), and once more
 // when it is complete. A message's identity is its messageId, else its
-// source, timestamp, type and subtype (formats/kilo.md §3). Seed 000 gives
-// the completion rules the parser follows.
+// source, timestamp, type and subtype (docs/formats/cline.md, which
+// also gives the completion rules the parser follows).
 package cline
 
 import (
@@ -46,7 +46,8 @@ func detect(l *parsers.Line) parsers.Confidence {
 			return parsers.Decisive
 		case src.Str == "extension" && (typ == "say" || typ == "ask"):
 			return parsers.Decisive
-		case src.Str == "cli" && typ != "":
+		case src.Str == "cli" && typ != "" && (l.Has("content") || l.Has("id")):
+			// Droid's error line has source "cli" too, with a message.
 			return parsers.Decisive
 		}
 	}

@@ -100,7 +100,7 @@ func asArray(data []byte) string {
 
 // asKilo rewrites Cline messages as Kilo CLI 0.x prints them: ts becomes
 // timestamp, source is added, and text becomes metadata when it is a JSON
-// object or array, content otherwise (formats/kilo.md §1.2).
+// object or array, content otherwise (docs/formats/cline.md).
 func asKilo(t *testing.T, data []byte) string {
 	var b strings.Builder
 	for _, l := range strings.Split(string(data), "\n") {

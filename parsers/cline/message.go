@@ -17,7 +17,7 @@ import (
 // does not). The Ink JSON view of Cline CLI 2.x uses type "message" with
 // messageType say|ask.
 type msg struct {
-	id      string       // identity: messageId, else kind.sub@ts (formats/kilo.md §3)
+	id      string       // identity: messageId, else kind.sub@ts
 	kind    string       // "say", "ask" or "cli" (a Kilo CLI-sourced message)
 	sub     string       // the say/ask subtype, or the CLI message type
 	text    string       // text or content; for JSON payloads, the JSON text
@@ -26,8 +26,8 @@ type msg struct {
 	ts      int64        // milliseconds; 0 when absent
 }
 
-// complete reports whether the message is complete (seed 000: partial is
-// not true).
+// complete reports whether the message is complete (partial is not
+// true).
 func (m *msg) complete() bool { return !m.partial }
 
 // readMsg reads the message a line holds; ok is false for lines that are

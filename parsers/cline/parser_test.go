@@ -435,8 +435,8 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// TestCommandOutputRepeatsShown: tool output is never "repaired" (DESIGN
-// §4 rule 3): a command that prints the same line four times shows it four
+// TestCommandOutputRepeatsShown: tool output is never "repaired" (a
+// command that prints the same line four times shows it four
 // times, and a chunk that repeats the output so far is shown as it came.
 func TestCommandOutputRepeatsShown(t *testing.T) {
 	const wait = "waiting for postgres on localhost:5432...\n"

@@ -11,7 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// States of an api_req_started message (seed 000).
+// States of an api_req_started message (docs/formats/cline.md).
 const (
 	apiNone  uint8 = iota
 	apiShown       // shown as in progress
@@ -226,7 +226,7 @@ func (p *parser) resumed(m *msg, st *entry) error {
 
 // checkpoint is say checkpoint_saved (Kilo: the hash is the text) or
 // checkpoint_created (Cline: lastCheckpointHash). The same hash is shown
-// once: several task instances can save identical checkpoints (seed 000).
+// once: several task instances can save identical checkpoints.
 func (p *parser) checkpoint(m *msg, st *entry) error {
 	if !once(m, st) {
 		return nil

@@ -1,5 +1,5 @@
 // Package codebuddy parses Tencent CodeBuddy Code's headless output
-// (formats/codebuddy.md) into streaming events.
+// (docs/formats/codebuddy.md) into streaming events.
 //
 // `codebuddy -p --output-format json` prints, when the run ends, the whole
 // transcript as one (pretty-printed) JSON array: the OpenAI-Responses-style

@@ -35,7 +35,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 		return p.log(l.Get("log"))
 	case "file-history-snapshot", "ai-title", "summary", "turn-metrics":
 		// Bookkeeping of the session file: undo snapshots, the title,
-		// metrics (formats/codebuddy.md §2).
+		// metrics (docs/formats/codebuddy.md).
 		return nil
 	}
 	if err := p.begin(l.Str("sessionId")); err != nil {

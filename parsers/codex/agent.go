@@ -6,7 +6,7 @@
 // by version): the current thread/turn/item format (thread.started,
 // turn.*, item.*), the 0.42 experimental one (session.created, item_type,
 // assistant_message) and the legacy protocol dump ({"id","msg"} lines after
-// a config summary and a prompt line). See shared/formats/codex.md.
+// a config summary and a prompt line). See docs/formats/codex.md.
 //
 // The agent reads three families of input (readers, below), each with
 // files of one concern: `codex exec --json` in detect.go (Detect), agent.go
@@ -298,7 +298,7 @@ func (p *parser) fail(reason string) error {
 
 // closeTool forgets an open tool call. A later state of it (a repeated
 // completion) starts and ends it again: the session, which keeps the ids
-// of the run's ended calls, drops both (DESIGN §4 rule 5).
+// of the run's ended calls, drops both.
 func (p *parser) closeTool(k string) {
 	delete(p.open, k)
 	for i, o := range p.order {

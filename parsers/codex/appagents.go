@@ -8,8 +8,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Sub-agents on one app-server connection (codex-app-server.md, "sub-agent
-// threads"). A child thread's turn/* and item/* notifications come on the
+// Sub-agents on one app-server connection (docs/formats/codex-app-server.md,
+// "Sub-agents"). A child thread's turn/* and item/* notifications come on the
 // same stream as its parent's, under its own threadId. The run is the
 // root thread's turn: the thread the client started. Everything a child
 // thread does is nested (Event.Parent) under the call that spawned it:

@@ -8,7 +8,7 @@ import (
 )
 
 // Lines of an app-server log with a sub-agent, after
-// codex-app-server.md "sub-agent threads" (root thread P, child C).
+// docs/formats/codex-app-server.md "Sub-agents" (root thread P, child C).
 const (
 	pThread   = `{"method":"thread/started","params":{"thread":{"id":"P","parentThreadId":null,"cwd":"/w"}}}`
 	pTurn     = `{"method":"turn/started","params":{"threadId":"P","turn":{"id":"tp"}}}`

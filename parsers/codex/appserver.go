@@ -12,7 +12,7 @@ import (
 // over NDJSON: notifications {"method","params"}, server requests
 // {"id","method","params"} (approvals), client requests and responses.
 // IDE and SDK logs record them, sometimes wrapped ({"dir","msg":{…}}).
-// See shared/formats/codex-app-server.md. Item events say what they send:
+// See docs/formats/codex-app-server.md. Item events say what they send:
 // deltas under the item id, the completed item as a final.
 
 // detectAppServer scores a line: a method of the v2 protocol's families is

@@ -20,7 +20,7 @@ func appRun(t *testing.T, lines ...string) parsertest.Result {
 }
 
 // TestAppServerGolden: testdata/codex-app-server fixtures, written from
-// shared/formats/codex-app-server.md, against their .events dumps.
+// docs/formats/codex-app-server.md, against their .events dumps.
 func TestAppServerGolden(t *testing.T) {
 	parsertest.Golden(t, all.Agents(), "codex-app-server")
 }

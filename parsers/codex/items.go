@@ -67,8 +67,8 @@ func itemText(it *parsers.Object) string {
 
 // textItem shows an agent_message, reasoning or plan item as a message of
 // its own: updates are snapshots, the completed item is the final text.
-// Only item.started sends a message.start (which resets a message, DESIGN
-// §4 rule 4): an item that arrives updated or completed opens its message
+// Only item.started sends a message.start (which resets a
+// message): an item that arrives updated or completed opens its message
 // in the session, and the same item completed again is a final for a
 // message that stopped, which the session drops.
 func (p *parser) textItem(k string, kind streaming.Kind, text, phase string) error {

@@ -13,7 +13,7 @@ import (
 // {timestamp, type, payload} (session_meta, response_item, event_msg,
 // turn_context, compacted) and, before it, a bare layout (a meta line
 // {id, timestamp, instructions}, then bare response items and
-// {"record_type":"state"}). See shared/formats/codex-rollout.md.
+// {"record_type":"state"}). See docs/formats/codex-rollout.md.
 //
 // Everything the user sees is written twice: response_item holds the
 // model's words and tool calls, event_msg the same words again

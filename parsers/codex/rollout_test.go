@@ -9,7 +9,7 @@ import (
 )
 
 // TestRolloutGolden: testdata/codex-rollout fixtures, written from
-// shared/formats/codex-rollout.md, against their .events dumps.
+// docs/formats/codex-rollout.md, against their .events dumps.
 func TestRolloutGolden(t *testing.T) {
 	parsertest.Golden(t, all.Agents(), "codex-rollout")
 }

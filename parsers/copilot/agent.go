@@ -1,5 +1,5 @@
 // Package copilot parses GitHub Copilot CLI's JSONL session events
-// (`copilot -p … --output-format json`, formats/copilot.md) into
+// (`copilot -p … --output-format json`, docs/formats/copilot.md) into
 // streaming events.
 //
 // Every line but the last is a session event {type, data, id, timestamp,

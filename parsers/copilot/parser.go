@@ -42,7 +42,7 @@ func newParser() *parser {
 }
 
 // quiet are the types shown as nothing: the session preamble, internal
-// telemetry and floods (formats/copilot.md §3, §7). Their facts are either
+// telemetry and floods (docs/formats/copilot.md). Their facts are either
 // repeated by other events or of no use to a reader.
 var quiet = map[string]bool{
 	"session.skills_loaded":            true,
@@ -404,7 +404,7 @@ func (p *parser) result(l *parsers.Line) error {
 }
 
 // usageNote is what Copilot reports of a run's cost instead of tokens
-// (formats/copilot.md §7.8): premium requests, API time, lines changed.
+// (docs/formats/copilot.md): premium requests, API time, lines changed.
 func usageNote(u gjson.Result) string {
 	var parts []string
 	if pr := u.Get("premiumRequests"); pr.Float() > 0 {
@@ -463,7 +463,7 @@ func lineTime(s string) time.Time {
 }
 
 // redacted is "" for the literal "[REDACTED]" some captures hold where
-// text was (formats/copilot.md §7.1): the streamed text stands instead.
+// text was (docs/formats/copilot.md): the streamed text stands instead.
 func redacted(s string) string {
 	if s == "[REDACTED]" {
 		return ""

@@ -1,7 +1,7 @@
 // Package cursor parses Cursor CLI (cursor-agent / agent) stream-json,
 // with and without --stream-partial-output, into streaming events.
 //
-// Wire format: ../shared/formats/cursor.md. Lines are system/init, user
+// Wire format: docs/formats/cursor.md. Lines are system/init, user
 // (prompt echo), thinking (delta/completed), assistant, tool_call
 // (started/completed, one *ToolCall variant key per call) and result.
 package cursor

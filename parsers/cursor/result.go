@@ -5,10 +5,11 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// result ends the run. result.result is every segment's text run together
-// without separators (cursor.md §2), so it is not the answer when the
-// segments were shown: the session's answer is then the last segment
-// (each part of a composer model's message is a segment: the last part).
+// result ends the run. result.result is every segment's text run
+// together without separators (docs/formats/cursor.md), so it is not the
+// answer when the segments were shown: the session's answer is then the
+// last segment (each part of a composer model's message is a segment:
+// the last part).
 func (p *parser) result(l *parsers.Line) error {
 	if err := p.closeThinking(); err != nil {
 		return err

@@ -101,7 +101,8 @@ func (p *parser) closeThinking() error {
 	return p.out.Stop(m)
 }
 
-// assistant handles the three kinds of assistant line (cursor.md §2, §4):
+// assistant handles the three kinds of assistant line
+// (docs/formats/cursor.md):
 //   - with timestamp_ms and no model_call_id: a --stream-partial-output
 //     fragment, new text (Delta);
 //   - with model_call_id: a complete mid-turn segment (without partial

@@ -74,7 +74,7 @@ func (p *parser) userMessage(text string) error {
 }
 
 // delta is an assistant chunk, passed on as a delta: the session decides
-// what a chunk that repeats the paragraph is (DESIGN §4 rule 3).
+// what a chunk that repeats the paragraph is.
 func (p *parser) delta(text string) error {
 	if text == "" {
 		return nil

@@ -15,7 +15,7 @@ import (
 // the input reader hands it over as one value), since v0.39 an
 // append-only JSONL file (a header line, message records that are written
 // again, whole, each time they change, {"$set":…} header updates and
-// {"$rewindTo":id}). See shared/formats/gemini-session.md. Messages are
+// {"$rewindTo":id}). See docs/formats/gemini-session.md. Messages are
 // whole: user, gemini (text, thoughts, tool calls with their results),
 // info, warning, error. The reader sends each message's text as a
 // snapshot under the message id (a record written again is a longer

@@ -10,7 +10,7 @@ import (
 )
 
 // TestSessionGolden: testdata/gemini-session fixtures, written from
-// shared/formats/gemini-session.md, against their .events dumps. The
+// docs/formats/gemini-session.md, against their .events dumps. The
 // first is a pretty-printed JSON document (as Entire's copies named
 // full.jsonl are): the reader must hand it over as one value.
 func TestSessionGolden(t *testing.T) {

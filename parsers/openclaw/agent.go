@@ -1,4 +1,4 @@
-// Package openclaw parses `openclaw agent --json` (formats/openclaw.md)
+// Package openclaw parses `openclaw agent --json` (docs/formats/openclaw.md)
 // into streaming events.
 //
 // OpenClaw runs the pi agent loop inside its gateway and prints nothing

@@ -1,6 +1,6 @@
 // Package pi parses the pi coding agent's `pi --mode json` event stream
 // (and `--mode rpc`, which writes the same events) into streaming events
-// (formats/pi.md).
+// (docs/formats/pi.md).
 //
 // pi writes its session events as they happen: a session header, then per
 // prompt agent_start … agent_end, turns of one model call each, messages

@@ -92,7 +92,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	case "turn_end", "queue_update", "session_info_changed", "thinking_level_changed", "entry_appended",
 		"bash_execution_update", "extension_ui_request", "summarization_retry_start", "summarization_retry_end":
 		// Repeats of what message_end said, and bookkeeping with nothing
-		// to show (formats/pi.md §3.5, §6).
+		// to show (docs/formats/pi.md).
 		return nil
 	}
 	return p.sessionEvent(l, typ)

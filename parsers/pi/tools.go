@@ -94,7 +94,7 @@ func (p *parser) bashExecution(m gjson.Result) error {
 	return p.out.Push()
 }
 
-// tools is what pi's tool inputs mean (formats/pi.md §8): the keys that
+// tools is what pi's tool inputs mean (docs/formats/pi.md): the keys that
 // name a call's subject (bash command; grep and find pattern; read,
 // edit, write and ls path), and the edits of edit and write.
 var tools = parsers.Tools{

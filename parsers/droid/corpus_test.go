@@ -1,0 +1,15 @@
+package droid_test
+
+import (
+	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/parsertest"
+)
+
+// TestCorpus renders every real capture, and the fixtures, and checks each
+// against the independent reading of conformance/droid.go: each assistant
+// text once, the outcome the run calls for, the final answer, no unknown
+// events, every line read by this parser.
+func TestCorpus(t *testing.T) {
+	parsertest.Corpus(t, agents, "droid", parsertest.CorpusOptions{Agent: "droid", Fixtures: true, NoUnknown: true})
+}
