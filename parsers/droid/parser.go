@@ -1,11 +1,13 @@
 package droid
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/internal/flat"
+	"github.com/agentfmt/agentfmt/parsers/internal/reminder"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -57,13 +59,41 @@ func toolCall(p *flat.Parser, l *parsers.Line) error {
 		id = p.IDs.Next("call")
 	}
 	params := l.Get("parameters")
-	if err := p.Call(id, name, parsers.JSONText(params), ""); err != nil {
+	if err := p.Call(id, name, parsers.JSONText(params), title(name, params)); err != nil {
 		return err
 	}
 	if name == "TodoWrite" {
 		return p.Plan(id, params.Get("todos"))
 	}
 	return nil
+}
+
+// title names what a call whose input has no subject of its own is
+// about: the files an ApplyPatch changes, how far a TodoWrite list is.
+func title(name string, params gjson.Result) string {
+	switch name {
+	case "ApplyPatch":
+		var files []string
+		for _, ln := range strings.Split(params.Get("input").String(), "\n") {
+			for _, pre := range [...]string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
+				if f, ok := strings.CutPrefix(ln, pre); ok {
+					files = append(files, strings.TrimSpace(f))
+				}
+			}
+		}
+		return strings.Join(files, ", ")
+	case "TodoWrite":
+		n, done := 0, 0
+		params.Get("todos").ForEach(func(_, t gjson.Result) bool {
+			n++
+			if t.Get("status").String() == "completed" {
+				done++
+			}
+			return true
+		})
+		return fmt.Sprintf("%d todos, %d done", n, done)
+	}
+	return ""
 }
 
 // toolResult ends a call: its value, or its error's message. Execute's
@@ -98,7 +128,7 @@ func toolResult(p *flat.Parser, l *parsers.Line) error {
 		}
 	}
 	if r.Display == "" {
-		r.Display = dropReminders(r.Output)
+		r.Display = reminder.Strip(r.Output)
 	}
 	return p.End(r)
 }
@@ -117,25 +147,6 @@ func exitCode(out string) (*int, string) {
 		return nil, ""
 	}
 	return &n, strings.TrimRight(s[:i], " \r\n")
-}
-
-// dropReminders is a result without the <system-reminder> blocks at its
-// end, which are for the model; "" when it has none.
-func dropReminders(out string) string {
-	const open, close = "<system-reminder>", "</system-reminder>"
-	s := strings.TrimRight(out, " \t\r\n")
-	cut := false
-	for strings.HasSuffix(s, close) {
-		i := strings.LastIndex(s, open)
-		if i < 0 {
-			break
-		}
-		s, cut = strings.TrimRight(s[:i], " \t\r\n"), true
-	}
-	if !cut || s == "" {
-		return ""
-	}
-	return s
 }
 
 // failure is the error that stops a run: it fails it, once (the
