@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/input"
+	"github.com/agentfmt/agentfmt/internal/manpage"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/spf13/cobra"
 )
@@ -151,13 +152,15 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.Lookup("otlp").NoOptDefVal = "auto"
 	f.BoolVar(&o.OTLPContent, "otlp-content", false, "with --otlp: also export prompts, answers, tool arguments and results (they may hold secrets)")
 	f.BoolVar(&o.Verbose, "verbose", false, "also show the agent's chatter: unknown events, API request and rate-limit lines, task bookkeeping (json always has them)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: suggestFlag(c, flagError(err))} })
 	root.SetVersionTemplate("agentfmt version {{.Version}}\n")
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
 	root.AddCommand(newSessions(env, o, code), newWatch(env, o, code))
 	addLatest(root, env, o, code)
-	root.Long += "\n\nEvery flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n" +
-		envHelp(root.PersistentFlags(), root.Flags()) + "\n\n" + exitHelp
+	manpage.AddSection(root, "Environment", "Every flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n"+
+		envHelp(root.PersistentFlags(), root.Flags()))
+	manpage.AddSection(root, "Exit status", exitHelp)
+	setHelp(env, root)
 	return root
 }
 
