@@ -176,7 +176,7 @@ func commentsOf(src []byte) []comment {
 // (anything there but ../shared/corpus), and a numbered section of a
 // note; and it finds the format notes a comment names, cited whole
 // (TestOutsideCitations has an example of each).
-var outside = regexp.MustCompile(`DESIGN(\.md)?\s*§|\bDESIGN\.md\b|STYLE\.md|(?i:\bseeds?\s+0\d\d\b)|shared/(formats|seeds|notes|hooks)\b|\.\./shared\b(/\w*)?|[\w-]+\.md\s*§|(?:docs/)?formats/([\w-]+\.md)(\s*§)?`)
+var outside = regexp.MustCompile(`DESIGN(\.md)?\s*§|\bDESIGN\.md\b|STYLE(?:\.md|:)|(?i:\bseeds?\s+0\d\d\b)|shared/(formats|seeds|notes|hooks)\b|\.\./shared\b(/\w*)?|[\w-]+\.md\s*§|(?:docs/)?formats/([\w-]+\.md)(\s*§)?`)
 
 // outsideCitations lists what text cites outside the repository.
 func outsideCitations(text string) []string {
@@ -209,6 +209,8 @@ func TestOutsideCitations(t *testing.T) {
 		{"the streaming contract (DESIGN §4 rule 3)", 1},
 		{"as DESIGN\n §4 says", 1},
 		{"see DESIGN.md", 1},
+		{"(STYLE: one small package)", 1},
+		{"as STYLE.md says", 1},
 		{"the completion rules (seed 000)", 1},
 		{"(Seed\n 003 rule 12)", 1},
 		{"wire format: ../shared/formats/acp.md", 1},

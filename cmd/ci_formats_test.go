@@ -38,6 +38,7 @@ func payloadEverywhere(ok bool) string {
 // acts on no command but agentfmt's own annotations; with --ci none the
 // bytes are as they came; -o json stays lossless.
 func TestGitHubProtectionEveryFormat(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []bool{true, false} {
 		in := payloadEverywhere(ok)
 		for _, tc := range []struct {

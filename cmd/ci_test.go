@@ -189,6 +189,7 @@ func markup(log []string) []string {
 }
 
 func TestCIEnvironments(t *testing.T) {
+	t.Parallel()
 	in := aRun("All green.").String()
 	cases := []struct {
 		name   string
@@ -228,6 +229,7 @@ func TestCIEnvironments(t *testing.T) {
 }
 
 func TestGitHubLogThroughCLI(t *testing.T) {
+	t.Parallel()
 	s := &cs{}
 	s.init()
 	s.line(map[string]any{"type": "system", "subtype": "api_retry", "attempt": 2, "max_retries": 10, "retry_delay_ms": 4000, "error": "overloaded"})
@@ -266,6 +268,7 @@ func TestGitHubLogThroughCLI(t *testing.T) {
 // never acted on: between the stop and each resume no command is live,
 // and every live command is agentfmt's own.
 func TestWorkflowCommandInjection(t *testing.T) {
+	t.Parallel()
 	payload := strings.Join([]string{
 		"::add-mask::hunter2",
 		"::set-env name=NODE_OPTIONS::--require /tmp/x.js",
@@ -334,6 +337,7 @@ func TestWorkflowCommandInjection(t *testing.T) {
 }
 
 func TestGitLabThroughCLI(t *testing.T) {
+	t.Parallel()
 	s := aRun("Done.")
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).Unix()
 	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(s.String()), env: map[string]string{"GITLAB_CI": "true"}}.run(t)
@@ -355,6 +359,7 @@ func TestGitLabThroughCLI(t *testing.T) {
 }
 
 func TestStepSummaryFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "summary.md")
 	os.WriteFile(path, []byte("# Earlier step"), 0o644)
@@ -435,6 +440,7 @@ func untilStream(ok bool, answerParts ...string) string {
 }
 
 func TestUntilEveryFormat(t *testing.T) {
+	t.Parallel()
 	withMarker := untilStream(true, "Zakończyłem zadanie! Wszystko działa poprawnie. !is", "FIN", "ish")
 	without := untilStream(true, "Zakończyłem zadanie!")
 	for _, format := range []string{"plain", "json", "text", "markdown", "pretty"} {
@@ -485,6 +491,7 @@ func TestUntilEveryFormat(t *testing.T) {
 }
 
 func TestUntilExitCodes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		in   string
@@ -539,6 +546,7 @@ func TestUntilExitCodes(t *testing.T) {
 
 // Exit status in every format (the table of --help, exitHelp).
 func TestExitStatusEveryFormat(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		in   string
@@ -575,6 +583,7 @@ func init() {
 // A shell script with set -o pipefail sees the agent's status through the
 // pipe, and answer=$(… | agentfmt -o text) gets the answer.
 func TestPipefailInAShell(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -605,6 +614,7 @@ cat "$OK" | "$BIN" -o plain --until 'NOPE' >/dev/null; echo "until=$?"
 }
 
 func TestTextIsTheFinalAnswer(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		in   string
@@ -633,6 +643,7 @@ func TestTextIsTheFinalAnswer(t *testing.T) {
 // text of the last step (the one that finished with "stop"), ACP the last
 // agent message, Cline the completion_result, Cursor the result. Every stream says something else before its answer.
 func TestTextFinalAnswerPerAgent(t *testing.T) {
+	t.Parallel()
 	streams := map[string]string{
 		"codex": `{"type":"thread.started","thread_id":"th_1"}
 {"type":"turn.started"}
@@ -694,6 +705,7 @@ func TestTextFinalAnswerPerAgent(t *testing.T) {
 }
 
 func TestMarkdownThroughCLI(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"-o", "markdown"}, stdin: strings.NewReader(aRun("Fixed: see `clock.go`.").String()), env: map[string]string{"GITHUB_ACTIONS": "true"}}.run(t)
 	want := "## Run 1 · claude · `claude-sonnet-4-5`\n\n<sub>session `sess-1` in `/work`</sub>\n\n" +
 		"I'll run the tests.\n\n" +
@@ -706,6 +718,7 @@ func TestMarkdownThroughCLI(t *testing.T) {
 }
 
 func TestSentencesThroughCLI(t *testing.T) {
+	t.Parallel()
 	in := untilStream(true, "Dobra, zaraz sprawdzę co mamy na ekranie. Wi", "dzę przeglądarkę! Czy to ", "3.14? Tak.")
 	r := cli{args: []string{"-o", "json", "--sentences"}, stdin: strings.NewReader(in)}.run(t)
 	var sentences, deltas []string
@@ -743,6 +756,7 @@ func TestSentencesThroughCLI(t *testing.T) {
 }
 
 func TestTimestamps(t *testing.T) {
+	t.Parallel()
 	gemini := `{"type":"init","timestamp":"2025-10-29T10:36:24.686Z","session_id":"s1","model":"gemini-2.5-pro"}
 {"type":"message","timestamp":"2025-10-29T10:36:25.000Z","role":"assistant","content":"Hello there.\n","delta":true}
 {"type":"result","timestamp":"2025-10-29T10:36:30.000Z","status":"success","stats":{"total_tokens":10,"input_tokens":5,"output_tokens":5,"duration_ms":100,"tool_calls":0}}
@@ -849,6 +863,7 @@ func appendTo(t *testing.T, path, s string) {
 // A file being written: what is there is shown at once, appended lines as
 // they come, even a line written in two pieces; SIGINT ends it with 130.
 func TestFollowAppendAndInterrupt(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	s := &cs{}
 	s.init().text("msg_1", "Backlog text.")
@@ -882,6 +897,7 @@ func TestFollowAppendAndInterrupt(t *testing.T) {
 // The run's result ends following (after the file settles) with the run's
 // exit status; truncation starts the file again from the top.
 func TestFollowEndsWithTheRun(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	os.WriteFile(path, []byte((&cs{}).init().text("msg_1", "First try.").String()), 0o644)
 	fr := startFollow(t, "-o", "plain", "--until", "DONE", path)
@@ -908,6 +924,7 @@ func TestFollowEndsWithTheRun(t *testing.T) {
 // tail -F does: a mistyped name must not wait in silence), then that it
 // appeared.
 func TestFollowWaitsForTheFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "later.jsonl")
 	tee := filepath.Join(dir, "tee.jsonl")
@@ -941,6 +958,7 @@ func TestFollowWaitsForTheFile(t *testing.T) {
 // their message_start) still shows its text, and the full message that
 // completes it replaces it rather than adding a second copy.
 func TestFollowJoinedMidMessage(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "joined.jsonl")
 	s := &cs{}
 	// Cut before message_start and content_block_start.
@@ -1004,6 +1022,7 @@ func TestFollowJoinedMidMessage(t *testing.T) {
 
 // ensure syscall is used (SIGTERM through --follow).
 func TestFollowSIGTERM(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	os.WriteFile(path, []byte((&cs{}).init().String()), 0o644)
 	fr := startFollow(t, "-o", "plain", path)

@@ -19,6 +19,7 @@ import (
 // -o text: the reason for exit 1, 3 and 4 on stderr, in one line; nothing
 // for a success.
 func TestTextReasonOnStderr(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in string
 		args     []string
@@ -52,6 +53,7 @@ func TestTextReasonOnStderr(t *testing.T) {
 // -o text: the answer without its leading and trailing blank lines, its
 // bytes otherwise as they are.
 func TestTextTrimsBlankLines(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ answer, want string }{
 		{"\n\n  \n  indented first\n\n\tlast  \n\n \n", "  indented first\n\n\tlast  \n"},
 		{"one\r\ntwo\r\n\r\n", "one\r\ntwo\n"},
@@ -68,6 +70,7 @@ func TestTextTrimsBlankLines(t *testing.T) {
 // --until: the marker counts only as a token of its own at the beginning
 // or end of the answer; words holding it and a mid-sentence marker stay.
 func TestUntilTokenThroughCLI(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ marker, answer, text string }{
 		{"done", "I abandoned the old approach; the Done callback is now done properly.", "I abandoned the old approach; the Done callback is now done properly.\n"},
 		{"DONE", "Checked: TOOL_OK_DONE", "Checked: TOOL_OK_DONE\n"},
@@ -92,6 +95,7 @@ func TestUntilTokenThroughCLI(t *testing.T) {
 // Several FILEs: the worst one's status; a missing or unreadable one is
 // reported on stderr only, the others are read, exit 2 at the end.
 func TestSeveralFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, s string) string {
 		p := filepath.Join(dir, name)
@@ -146,6 +150,7 @@ func TestSeveralFiles(t *testing.T) {
 // `feeder | agentfmt --tee f | head -1`: f holds all of the input and the
 // feeder sees no broken pipe; agentfmt exits 141.
 func TestTeeAfterStdoutCloses(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -196,6 +201,7 @@ var sgr = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 // Colour is on in GitHub Actions and GitLab CI logs; NO_COLOR and --color
 // still win.
 func TestColourInCILogs(t *testing.T) {
+	t.Parallel()
 	in := aRun("Fine.").String()
 	for _, c := range []struct {
 		env  map[string]string
@@ -219,6 +225,7 @@ func TestColourInCILogs(t *testing.T) {
 
 // Completion offers the values of every flag that takes one of a few.
 func TestCompletionOffersFlagValues(t *testing.T) {
+	t.Parallel()
 	for flag, want := range map[string][]string{
 		"-o":         {"pretty", "plain", "json", "text", "markdown"},
 		"--format":   {"pretty", "json"},
@@ -261,6 +268,7 @@ func TestCompletionOffersFlagValues(t *testing.T) {
 
 // Every flag has an AGENTFMT_<FLAG> default, listed in --help; flags win.
 func TestEnvironmentDefaults(t *testing.T) {
+	t.Parallel()
 	in := aRun("Fine.").String()
 	r := cli{args: nil, stdin: strings.NewReader(in), env: map[string]string{"AGENTFMT_FORMAT": "json"}}.run(t)
 	if !strings.HasPrefix(r.stdout, `{"v":1`) {
@@ -297,6 +305,7 @@ func TestEnvironmentDefaults(t *testing.T) {
 
 // --max-line takes sizes with units.
 func TestMaxLineSizes(t *testing.T) {
+	t.Parallel()
 	long := `{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("x", 3000) + `"}]}}` + "\n"
 	for _, c := range []struct {
 		size    string
@@ -324,6 +333,7 @@ func TestMaxLineSizes(t *testing.T) {
 // A hint on stderr for input with no agent JSON (a forgotten
 // --output-format), and when agentfmt would wait on a terminal.
 func TestHints(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader("Hello, here is my answer.\nAll good.\n")}.run(t)
 	if r.stderr != hintNoJSONText+"\n" || !strings.Contains(r.stdout, "Hello, here is my answer.") {
 		t.Errorf("plain text: stderr %q, stdout %q", r.stderr, r.stdout)
@@ -353,6 +363,7 @@ type ttyStdin struct{ io.Reader }
 func (*ttyStdin) Write(p []byte) (int, error) { return len(p), nil }
 
 func TestHelpListsEveryExitCode(t *testing.T) {
+	t.Parallel()
 	help := cli{args: []string{"--help"}}.run(t).stdout
 	for _, code := range []int{0, 1, 2, 3, 4, 65, 70, 74, 127, 130, 141, 143} {
 		if !strings.Contains(help, fmt.Sprintf("\n  %-4d ", code)) {
@@ -362,6 +373,7 @@ func TestHelpListsEveryExitCode(t *testing.T) {
 }
 
 func TestManPage(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"man"}}.run(t)
 	if r.code != 0 || !strings.Contains(r.stdout, `.TH "AGENTFMT" "1"`) || !strings.Contains(r.stdout, `agentfmt\-run\fR(1)`) ||
 		!strings.Contains(r.stdout, `\-\-max\-line`) || !strings.Contains(r.stdout, "143") || !strings.Contains(r.stdout, "AGENTFMT_<FLAG>") {
@@ -384,6 +396,7 @@ func TestManPage(t *testing.T) {
 // The README shows 'agentfmt run claude -p "…"' as the first way to use
 // agentfmt, and says plainly what building and -race need.
 func TestReadmeFirstUse(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Skip(err)

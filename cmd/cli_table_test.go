@@ -30,6 +30,7 @@ import (
 // "lacks" is taken as it is, or Go-unquoted when it is one quoted
 // string. Lines beginning with # are comments.
 func TestCLITable(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "cli", "*.txt"))
 	if len(files) == 0 {
 		t.Fatal("no testdata/cli/*.txt")
@@ -40,7 +41,10 @@ func TestCLITable(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
-			t.Run(strings.TrimSuffix(filepath.Base(f), ".txt")+"/"+c.name, func(t *testing.T) { c.run(t) })
+			t.Run(strings.TrimSuffix(filepath.Base(f), ".txt")+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				c.run(t)
+			})
 		}
 	}
 }

@@ -20,6 +20,8 @@ type cli struct {
 	tty   bool
 	// width and height, when set, are the terminal's size.
 	width, height int
+	// dir, when set, is the current directory.
+	dir string
 }
 
 type cliResult struct {
@@ -59,11 +61,15 @@ func (c cli) run(t testing.TB) cliResult {
 	if c.stdin == nil {
 		env.Stdin = strings.NewReader("")
 	}
+	if c.dir != "" {
+		env.Getwd = func() (string, error) { return c.dir, nil }
+	}
 	code := Run(c.args, quick(env))
 	return cliResult{out.String(), errb.String(), code}
 }
 
 func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--version"}, {"--help"}, {"-h"}, {"demo", "--help"}} {
 		r := cli{args: args}.run(t)
 		if r.code != 0 {
@@ -80,6 +86,7 @@ func TestVersionAndHelp(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	cases := [][]string{
 		{"--no-such-flag"},
 		{"--format", "yaml"},
@@ -113,6 +120,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestMissingFileIsOneLine(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"/no/such/file.jsonl"}}.run(t)
 	if r.code == 0 {
 		t.Fatal("exit 0 for a missing file")
@@ -123,6 +131,7 @@ func TestMissingFileIsOneLine(t *testing.T) {
 }
 
 func TestAgentFlagAcceptsEveryAgent(t *testing.T) {
+	t.Parallel()
 	for _, a := range []string{"auto", "claude", "codex", "gemini", "opencode", "cursor", "acp", "cline"} {
 		r := cli{args: []string{"--agent", a, "-o", "json"}, stdin: strings.NewReader("")}.run(t)
 		if r.code == ExitUsage {
@@ -132,6 +141,7 @@ func TestAgentFlagAcceptsEveryAgent(t *testing.T) {
 }
 
 func TestRawLinesPassThrough(t *testing.T) {
+	t.Parallel()
 	in := "hello from a banner\nnpm WARN something\n"
 	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(in)}.run(t)
 	for _, want := range []string{"hello from a banner\n", "npm WARN something\n"} {
@@ -145,6 +155,7 @@ func TestRawLinesPassThrough(t *testing.T) {
 }
 
 func TestStrictRejectsNonJSON(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"--strict", "-o", "plain"}, stdin: strings.NewReader("not json\n")}.run(t)
 	if r.code != ExitDataErr {
 		t.Errorf("exit %d, want 65", r.code)
@@ -155,6 +166,7 @@ func TestStrictRejectsNonJSON(t *testing.T) {
 }
 
 func TestInvalidJSONShownWithNotice(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader("{\"type\":\"assis")}.run(t)
 	if !strings.Contains(r.stdout, `{"type":"assis`) {
 		t.Errorf("partial line not shown: %q", r.stdout)
@@ -168,6 +180,7 @@ func TestInvalidJSONShownWithNotice(t *testing.T) {
 }
 
 func TestColorDecision(t *testing.T) {
+	t.Parallel()
 	esc := func(r cliResult) bool { return strings.Contains(r.stdout, "\x1b[") }
 	in := "banner\n{\"type\":\"unknown_thing\"}\n"
 	cases := []struct {
@@ -198,6 +211,7 @@ func TestColorDecision(t *testing.T) {
 }
 
 func TestDefaultFormat(t *testing.T) {
+	t.Parallel()
 	in := "banner\n"
 	tty := cli{stdin: strings.NewReader(in), tty: true}.run(t)
 	pipe := cli{stdin: strings.NewReader(in)}.run(t)
@@ -210,6 +224,7 @@ func TestDefaultFormat(t *testing.T) {
 }
 
 func TestTeeCopiesEveryByte(t *testing.T) {
+	t.Parallel()
 	in := "\xef\xbb\xbfbanner\r\n{\"type\":\"x\"}\n\x00\x01\xff not json\n{\"cut"
 	path := filepath.Join(t.TempDir(), "raw.log")
 	r := cli{args: []string{"-o", "plain", "--tee", path}, stdin: strings.NewReader(in)}.run(t)
@@ -226,6 +241,7 @@ func TestTeeCopiesEveryByte(t *testing.T) {
 }
 
 func TestTeeBadPath(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"--tee", "/no/such/dir/x.log"}, stdin: strings.NewReader("")}.run(t)
 	if r.code == 0 || !strings.Contains(r.stderr, "--tee") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
@@ -244,6 +260,7 @@ func (w *closedWriter) Write(p []byte) (int, error) {
 }
 
 func TestClosedStdoutIsQuiet(t *testing.T) {
+	t.Parallel()
 	var errb bytes.Buffer
 	in := strings.Repeat("a raw line that goes on\n", 20000)
 	env := &Env{Stdin: strings.NewReader(in), Stdout: &closedWriter{n: 1}, Stderr: &errb,
@@ -258,6 +275,7 @@ func TestClosedStdoutIsQuiet(t *testing.T) {
 }
 
 func TestFilesInOrderAndStdinDash(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.log")
 	b := filepath.Join(dir, "b.log")
@@ -276,6 +294,7 @@ type blockingReader struct{ ch chan struct{} }
 func (b blockingReader) Read([]byte) (int, error) { <-b.ch; return 0, io.EOF }
 
 func TestInterruptExitCodes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		sig  os.Signal
 		code int
@@ -297,6 +316,7 @@ func TestInterruptExitCodes(t *testing.T) {
 }
 
 func TestMaxLineSkipsWithNotice(t *testing.T) {
+	t.Parallel()
 	in := strings.Repeat("x", 5000) + "\nafter the long line\n"
 	r := cli{args: []string{"-o", "plain", "--max-line", "1000"}, stdin: strings.NewReader(in)}.run(t)
 	if !strings.Contains(r.stdout, "skipped") || !strings.Contains(r.stdout, "after the long line") {
@@ -308,6 +328,7 @@ func TestMaxLineSkipsWithNotice(t *testing.T) {
 }
 
 func TestReadErrorReported(t *testing.T) {
+	t.Parallel()
 	env := &Env{Stdin: errReader{}, Stdout: io.Discard, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
 	if code := Run([]string{"-o", "plain"}, env); code == 0 {
 		t.Errorf("exit 0 on a read error")
@@ -321,6 +342,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire"
 // TestGeminiJSONModePrettyPrinted: gemini --output-format json prints one
 // pretty-printed object; it is read whole, shown, and its status is the exit.
 func TestGeminiJSONModePrettyPrinted(t *testing.T) {
+	t.Parallel()
 	in := "{\n  \"response\": \"The answer is 42.\",\n  \"stats\": {\n    \"models\": {},\n    \"tools\": {\"totalCalls\": 0}\n  }\n}\n"
 	r := cli{args: []string{"-o", "text"}, stdin: strings.NewReader(in)}.run(t)
 	if r.code != 0 || r.stdout != "The answer is 42.\n" {
@@ -331,6 +353,7 @@ func TestGeminiJSONModePrettyPrinted(t *testing.T) {
 // TestTextAnswerSanitisedOnATerminal: -o text writes the answer as it is
 // for a script, but never raw escape sequences to a terminal.
 func TestTextAnswerSanitisedOnATerminal(t *testing.T) {
+	t.Parallel()
 	in := `{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/","tools":[],"claude_code_version":"2.1.207"}` + "\n" +
 		`{"type":"result","subtype":"success","is_error":false,"result":"ok \u001b]0;pwn\u0007 done","num_turns":1}` + "\n"
 	pipe := cli{args: []string{"-o", "text"}, stdin: strings.NewReader(in)}.run(t)

@@ -10,6 +10,7 @@ import (
 // 0 with every repeat shown, and a real snapshot sent as a delta exits 65
 // with its line.
 func TestStrictContract(t *testing.T) {
+	t.Parallel()
 	const wait = `{"id":"0","msg":{"type":"exec_command_output_delta","call_id":"c1","stream":"stdout","chunk":"d2FpdGluZyBmb3IgcG9zdGdyZXMgb24gbG9jYWxob3N0OjU0MzIuLi4K"}}` + "\n"
 	const rule = `{"id":"0","msg":{"type":"agent_message_delta","delta":"|-----------|-----------|---------|\n"}}` + "\n"
 	valid := `{"prompt":"wait"}` + "\n" + `{"id":"0","msg":{"type":"task_started"}}` + "\n" +

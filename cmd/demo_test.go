@@ -11,6 +11,7 @@ import (
 // TestDemoPacing replays the bundled session with a fake clock: it must
 // finish in under 15 seconds at the default speed, and twice as fast at 2.
 func TestDemoPacing(t *testing.T) {
+	t.Parallel()
 	total := func(speed float64) time.Duration {
 		var slept time.Duration
 		p := newPacedReader(demoSession, speed)
@@ -37,6 +38,7 @@ func TestDemoPacing(t *testing.T) {
 // promises: thinking, streamed text, parallel and failed tool calls, a
 // subagent and a result with cost, each answer once, exit 0.
 func TestDemoSessionRenders(t *testing.T) {
+	t.Parallel()
 	r := cli{args: []string{"-o", "plain", "--width", "100"}, stdin: bytes.NewReader(demoSession)}.run(t)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)

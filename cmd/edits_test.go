@@ -21,6 +21,7 @@ import (
 // reads Event.Edits and must not say so), and every format that shows
 // them must differ on some fixture (else the fixtures prove nothing).
 func TestEditsOnlyWhereShown(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../testdata/*/*.jsonl")
 	if len(files) == 0 {
 		t.Fatal("no fixtures")

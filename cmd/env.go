@@ -36,6 +36,8 @@ type Env struct {
 	// Environ is the environment of a child process ('agentfmt run'); nil:
 	// the process's own.
 	Environ func() []string
+	// Getwd returns the current directory (nil: the process's).
+	Getwd func() (string, error)
 	// Foreground reports that agentfmt runs in the foreground process
 	// group of its terminal, so that a Ctrl-C there reaches the agent
 	// without agentfmt passing it on (nil: it does not).

@@ -9,13 +9,10 @@ import (
 
 // tuneGC sets the collector for a run and returns what
 // restores it. A run keeps a small heap (a megabyte or two whatever the
-// stream's length) and allocates little more than it reads of long texts:
-// on a 100 MB Claude log, plain allocates about 21 MB, and the default
-// GOGC=100 collected 8 times on it. Every format collects at GOGC=200:
-// alternated on that log (bench/compare -env GOGC=200 -against HEAD,
-// 11 to 21 runs each) plain takes 7 to 11 % less CPU, markdown 12 %, json
-// 7 %, pretty 14 % (its layout allocates several times more), for 4 MiB
-// more at the peak (20 against 24 MiB in plain; pretty 25 against 29).
+// stream's length) and allocates little more than it reads of long texts,
+// so the default GOGC=100 collects often for little. Every format collects
+// at GOGC=200: less CPU in every format for a few MiB more at the peak
+// (docs/performance.md, the GC tuning row).
 //
 // A soft memory limit (gcSoftLimit) is for when the live heap is large
 // (one answer of tens of megabytes, twice which would be the heap's
@@ -216,13 +213,17 @@ func (f *feeder) idle() bool { return len(f.cur) == 0 && len(f.ch) == 0 }
 func (f *feeder) stop() { f.once.Do(func() { close(f.done) }) }
 
 // teeWriter copies input to --tee; a write error is reported once and
-// rendering goes on.
+// rendering goes on; the run ends with exit 74 (tee.go, finishTee).
 type teeWriter struct {
 	w      io.Writer
 	stderr io.Writer
 	name   string
 	mu     sync.Mutex
 	failed bool
+	// copied is how many bytes the file holds; err is the write error
+	// that cut the copy short.
+	copied int64
+	err    error
 }
 
 func (t *teeWriter) write(b []byte) {
@@ -234,8 +235,10 @@ func (t *teeWriter) write(b []byte) {
 	if t.failed {
 		return
 	}
-	if _, err := t.w.Write(b); err != nil {
-		t.failed = true
+	n, err := t.w.Write(b)
+	t.copied += int64(n)
+	if err != nil {
+		t.failed, t.err = true, err
 		warnf(t.stderr, "--tee %s: %v (rendering goes on)", t.name, err)
 	}
 }

@@ -181,7 +181,7 @@ const exitHelp = `Exit status (the agent's run as the stream tells it, for set -
   4    --until was given and the marker was not in the final answer
   65   --strict and the input broke the contract
   70   an internal error (a bug: please report it, with the input)
-  74   a write error (a full disk), other than a closed pipe
+  74   a write error (a full disk), other than a closed pipe; or the --tee copy cut short
   127  run: the agent was not found (128+N: it was killed by signal N)
   129  the terminal hung up (SIGHUP); with run, the agent got it too and was waited for
   130  interrupted (SIGINT)

@@ -31,6 +31,7 @@ func (fr *followRun) wait(t *testing.T, what string, want int) {
 // A FIFO whose writer is silent: SIGINT and SIGTERM still end --follow
 // (the read held the lock Close waited for).
 func TestFollowFIFOSignals(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
 		path := filepath.Join(t.TempDir(), "run.fifo")
 		if err := syscall.Mkfifo(path, 0o600); err != nil {
@@ -56,6 +57,7 @@ func TestFollowFIFOSignals(t *testing.T) {
 // A last line that is a complete JSON value without a newline is a line
 // once the file stops growing: the run's result ends --follow.
 func TestFollowLastLineWithoutNewline(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	s := (&cs{}).init().text("msg_1", "All good.").result(true, "All good.").String()
 	os.WriteFile(path, []byte(strings.TrimSuffix(s, "\n")), 0o644)
@@ -73,6 +75,7 @@ func TestFollowLastLineWithoutNewline(t *testing.T) {
 // Truncation and rotation after a partial last line: the old line ends
 // there, the new file starts clean (its first line parsed), with a notice.
 func TestFollowRotationAndTruncation(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"rotate", "truncate"} {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "run.jsonl")

@@ -35,6 +35,7 @@ func followScenario(t *testing.T, tune func(*Env)) {
 // followed file's new line and its run's end are still seen at once: the
 // follower sleeps on the file system's notifications, not on a timer.
 func TestFollowWokenByNotifications(t *testing.T) {
+	t.Parallel()
 	if _, err := fswait.New().Watch(t.TempDir(), ""); err != nil {
 		t.Skipf("no file notifications here: %v", err)
 	}
@@ -44,5 +45,6 @@ func TestFollowWokenByNotifications(t *testing.T) {
 // TestFollowPollsWithoutNotifications: where the system gives none, the
 // follower polls.
 func TestFollowPollsWithoutNotifications(t *testing.T) {
+	t.Parallel()
 	followScenario(t, func(env *Env) { env.PollFiles = true })
 }

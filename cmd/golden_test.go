@@ -25,6 +25,7 @@ var goldenFormats = []struct {
 // .pretty file shows its escape bytes as ⟨ESC⟩). go test ./cmd -update
 // rewrites them; read the diff before committing.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	fixtures, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*.jsonl"))
 	if len(fixtures) == 0 {
 		t.Skip("no fixtures")

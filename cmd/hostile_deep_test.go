@@ -42,6 +42,7 @@ func writeTemp(t testing.TB, dir, name, s string) string {
 // TestDeepNestingBinary runs the built binary on lines of 7 million
 // levels in every format: a run's exit status, no stack dump.
 func TestDeepNestingBinary(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t) // 16 runs of the binary on 14 MB lines; TestDeepNestingMemory runs a 4 MB one everyday
 	bin := hostileBinary(t)
 	dir := t.TempDir()
@@ -66,6 +67,7 @@ func TestDeepNestingBinary(t *testing.T) {
 // TestDeepNestingMemory: one line of 2 million levels (4 MB) in at most
 // 200 MiB at peak, in -o json (which keeps the unknown event's JSON).
 func TestDeepNestingMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs agentfmt on a 4 MB line")
 	}

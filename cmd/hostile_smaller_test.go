@@ -27,6 +27,7 @@ func splitSurrogateStream() string {
 // A surrogate pair split across two Claude deltas is one character: no
 // U+FFFD, no text.revision, the text once.
 func TestSplitSurrogateJoins(t *testing.T) {
+	t.Parallel()
 	in := splitSurrogateStream()
 	r := cli{args: []string{"-o", "json"}, stdin: strings.NewReader(in)}.run(t)
 	if strings.Contains(r.stdout, "text.revision") || strings.Contains(r.stdout, `\ufffd`) || strings.Contains(r.stdout, "\uFFFD") {
@@ -43,6 +44,7 @@ func TestSplitSurrogateJoins(t *testing.T) {
 
 // A newline in a tool name stays inside its list item and its table cell.
 func TestToolNameNewlineMarkdown(t *testing.T) {
+	t.Parallel()
 	s := &cs{}
 	s.init()
 	s.toolUse("msg_1", "toolu_1", "Bash\n- [x] fake item\n| a | b |", map[string]any{"command": "ls"})

@@ -40,6 +40,7 @@ func checkStderr(t *testing.T, what, stderr string) {
 }
 
 func TestStderrIsSanitised(t *testing.T) {
+	t.Parallel()
 	payloadJSON := strings.NewReplacer("\x1b", `\u001b`, "\x07", `\u0007`, "\r", `\r`, "\n", `\n`).Replace(stderrPayload)
 	noNL := strings.NewReplacer("\r\n", "\r").Replace(stderrPayload)
 	for _, tc := range []struct {

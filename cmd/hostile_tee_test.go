@@ -14,6 +14,7 @@ import (
 // TestTeeFullDisk: with stdout on /dev/full, --tee still gets the whole
 // input, and the exit status is 74 (EX_IOERR) with one line on stderr.
 func TestTeeFullDisk(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full")
 	}
@@ -61,6 +62,7 @@ func TestTeeFullDisk(t *testing.T) {
 // TestTeeIntoItsInput: --tee naming an input file is refused before
 // anything is read or truncated.
 func TestTeeIntoItsInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const content = `{"type":"system","subtype":"init","session_id":"s","model":"m"}` + "\n"
 	path := writeTemp(t, dir, "run.jsonl", content)

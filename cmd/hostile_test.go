@@ -152,6 +152,7 @@ var renderings = []struct {
 }
 
 func TestHostileSequencesNeverRaw(t *testing.T) {
+	t.Parallel()
 	in := hostileFixture(t, "01-escapes-everywhere.jsonl")
 	for _, rd := range renderings {
 		t.Run(rd.name, func(t *testing.T) {
@@ -222,6 +223,7 @@ func withoutDrawnToolColour(t *testing.T, out string) string {
 // TestHostileRawLinesEverywhere sends each sequence on a line of its own
 // that is not JSON, and as a line that is invalid JSON.
 func TestHostileRawLinesEverywhere(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for _, h := range hostileSeq {
 		fmt.Fprintf(&b, "raw %s: before%safter\n{\"broken\": \"%s\n", h.name, h.seq, h.seq)
@@ -238,6 +240,7 @@ func TestHostileRawLinesEverywhere(t *testing.T) {
 }
 
 func TestAllowColorPassesOnlySGR(t *testing.T) {
+	t.Parallel()
 	var s hStream
 	s.init()
 	s.text("msg_1", "assistant \x1b[35mmagenta-assistant\x1b[0m text")
@@ -270,6 +273,7 @@ func TestAllowColorPassesOnlySGR(t *testing.T) {
 // an SGR that conceals text (8) is shown, not obeyed; colour arguments
 // that happen to be 8 are colour.
 func TestSanitizeSGRWithoutConceal(t *testing.T) {
+	t.Parallel()
 	o := sanitize.Options{SGR: sanitize.PassSGR}
 	for in, want := range map[string]string{
 		"\x1b[8mhidden\x1b[0m":     "␛[8mhidden\x1b[0m",
@@ -290,6 +294,7 @@ func TestSanitizeSGRWithoutConceal(t *testing.T) {
 // PNG) with the built binary: exit 0, the text after it shown, the blob
 // not printed, peak memory (max RSS) under 256 MB.
 func TestHugeImageLine(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t) // whole-process memory on 64 MB
 	if raceEnabled {
 		// (Under -race the child's maxrss counts the instrumented test
@@ -375,6 +380,7 @@ func clipOut(s string) string {
 }
 
 func TestGeminiCumulativeChunk(t *testing.T) {
+	t.Parallel()
 	in := hostileFixture(t, "03-gemini-cumulative-third-chunk.jsonl")
 	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(in)}.run(t)
 	if r.code != 0 {
@@ -410,6 +416,7 @@ func TestGeminiCumulativeChunk(t *testing.T) {
 }
 
 func TestSevenEqualsRendered(t *testing.T) {
+	t.Parallel()
 	gem := `{"type":"init","timestamp":"2026-10-08T03:56:05.021Z","session_id":"g","model":"gemini-2.5-pro"}` + "\n"
 	for i := 0; i < 7; i++ {
 		gem += `{"type":"message","timestamp":"2026-10-08T03:56:05.021Z","role":"assistant","content":"=","delta":true}` + "\n"
@@ -429,6 +436,7 @@ func TestSevenEqualsRendered(t *testing.T) {
 }
 
 func TestTruncatedLastLine(t *testing.T) {
+	t.Parallel()
 	in := hostileFixture(t, "05-truncated-last-line.jsonl")
 	for _, args := range [][]string{{"-o", "plain"}, {"-o", "pretty", "--color", "always"}} {
 		r := cli{args: args, stdin: strings.NewReader(in)}.run(t)
@@ -446,6 +454,7 @@ func TestTruncatedLastLine(t *testing.T) {
 }
 
 func TestBannersInOrder(t *testing.T) {
+	t.Parallel()
 	in := hostileFixture(t, "06-banners-and-garbage-between-events.jsonl")
 	r := cli{args: []string{"-o", "plain"}, stdin: strings.NewReader(in)}.run(t)
 	order := []string{"Loaded cached credentials.", "[WARNING] Skipping unreadable directory", "First line of the answer.",
@@ -471,6 +480,7 @@ func TestBannersInOrder(t *testing.T) {
 }
 
 func TestCRLFAndBOM(t *testing.T) {
+	t.Parallel()
 	in := hostileFixture(t, "02-crlf-bom.jsonl")
 	if !strings.HasPrefix(in, "\xef\xbb\xbf") || !strings.Contains(in, "\r\n") {
 		t.Fatal("fixture lost its BOM or CRLF")
@@ -490,6 +500,7 @@ func TestCRLFAndBOM(t *testing.T) {
 }
 
 func TestTextAfterInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	var s hStream
 	s.init()
 	s.text("msg_1", "before the bad bytes")
@@ -550,6 +561,7 @@ func FuzzTee(f *testing.F) {
 // TestTeeLargeRandom checks the tee copy of a few large random inputs
 // (several read chunks, every byte value).
 func TestTeeLargeRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := 0; i < 3; i++ {
 		data := make([]byte, 200_000+rng.IntN(100_000))
@@ -566,8 +578,10 @@ func TestTeeLargeRandom(t *testing.T) {
 }
 
 // TestTeeWriteErrorOnce: a tee file that fails (a full disk) is reported
-// once on stderr, and rendering goes on to the end.
+// once on stderr when it fails, rendering goes on to the end, and the run
+// ends saying the copy is incomplete, with exit 74.
 func TestTeeWriteErrorOnce(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full")
 	}
@@ -578,20 +592,24 @@ func TestTeeWriteErrorOnce(t *testing.T) {
 	}
 	s.result(true, "")
 	r := cli{args: []string{"-o", "plain", "--tee", "/dev/full"}, stdin: strings.NewReader(s.String())}.run(t)
-	if n := strings.Count(r.stderr, "--tee"); n != 1 {
+	if n := strings.Count(r.stderr, "(rendering goes on)"); n != 1 {
 		t.Errorf("tee error reported %d times: %q", n, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "the copy is incomplete"); n != 1 {
+		t.Errorf("the end says the copy is incomplete %d times: %q", n, r.stderr)
 	}
 	if !strings.Contains(r.stdout, "message number 2999") {
 		t.Errorf("rendering stopped")
 	}
-	if r.code != 0 {
-		t.Errorf("exit %d", r.code)
+	if r.code != ExitIOErr {
+		t.Errorf("exit %d, want 74", r.code)
 	}
 }
 
 // TestClosedStdoutPipe writes to a real pipe whose reader goes away after
 // the first line (| head -1): nothing on stderr, whatever the format.
 func TestClosedStdoutPipe(t *testing.T) {
+	t.Parallel()
 	var s hStream
 	s.init()
 	for i := 0; i < 2000; i++ {
@@ -630,6 +648,7 @@ func TestClosedStdoutPipe(t *testing.T) {
 
 // TestClosedStdoutHead runs the binary in a shell pipeline with head -1.
 func TestClosedStdoutHead(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -682,6 +701,7 @@ func (s *silentReader) Read(p []byte) (int, error) {
 // TestInterruptSilentStdin: a stdin that stays open with no data (or with
 // a partial line) ends with exit 130 on SIGINT, promptly.
 func TestInterruptSilentStdin(t *testing.T) {
+	t.Parallel()
 	var s hStream
 	s.init()
 	s.text("msg_1", "working on it")
@@ -779,6 +799,7 @@ func subsequence(want []rune, out string) (int, bool) {
 // characters): no output holds a raw control from the content, and every
 // printable character of the assistant text is shown, in order.
 func TestRandomClaudeStreams(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 60

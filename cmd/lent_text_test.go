@@ -12,6 +12,7 @@ import (
 // escapes is decoded into: a renderer that kept the opening fence as a
 // part of its event's text instead of a copy no longer sees it close.
 func TestMarkdownFenceOverLentLines(t *testing.T) {
+	t.Parallel()
 	delta := func(s string) string {
 		return `{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + s + `"}},"session_id":"s1","parent_tool_use_id":null}`
 	}

@@ -60,6 +60,8 @@ func leastCPU(f func()) time.Duration {
 // growing with the depth times the size would (a list 2,000 deep took 15 s
 // in html, quotes 4,000 deep a minute in pretty). Beyond mddepth.Max the
 // nesting is text, still there to read.
+//
+// (Not in parallel: it measures the process's CPU time.)
 func TestDeepMarkdownLinear(t *testing.T) {
 	for _, shape := range []struct {
 		name string

@@ -5,6 +5,7 @@ import "testing"
 // TestNoReflow: terminals known to cut rows on a narrower window, and
 // tmux, which re-wraps, wherever it runs.
 func TestNoReflow(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		env  map[string]string
 		want bool

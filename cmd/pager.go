@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -79,7 +80,9 @@ func pagerCommand(env *Env, o *Options) string {
 // the screen (then the pager starts and gets it) or the output ends (then
 // it goes to the terminal as it is). Once the pager quits (q before the
 // end), what is written is dropped: the input is still read to its end,
-// so that the exit status is the run's.
+// so that the exit status is the run's. A pager that fails (not found, a
+// bad option: it quits with a failure status) has shown nothing: what it
+// was given is kept, up to keepLimit, and goes to stdout with the rest.
 type pager struct {
 	env           *Env
 	command       string
@@ -96,7 +99,14 @@ type pager struct {
 	cmd     *exec.Cmd
 	in      io.WriteCloser
 	err     error // writing to stdout (no pager) failed
+	// given is what the pager was given, while it is under keepLimit
+	// (nil past it: too much to write again).
+	given []byte
 }
+
+// keepLimit is how much of the output given to the pager is kept, to be
+// written to stdout when the pager fails.
+const keepLimit = 8 << 20
 
 func (pg *pager) Write(b []byte) (int, error) {
 	pg.mu.Lock()
@@ -106,17 +116,33 @@ func (pg *pager) Write(b []byte) (int, error) {
 		return 0, os.ErrClosed
 	case pg.gone:
 		return len(b), nil
+	case pg.started && pg.cmd == nil: // (no pager: stdout)
+		return pg.in.Write(b)
 	case pg.started:
-		if _, err := pg.in.Write(b); err != nil {
+		pg.keep(b)
+		if _, err := pg.in.Write(b); err != nil && !pg.failed() {
 			pg.gone = true // (q: the rest is not wanted)
+			return len(b), nil
 		}
-		return len(b), nil
+		return len(b), pg.err
 	}
 	pg.held = append(pg.held, b...)
 	if pg.count(b) {
 		pg.start()
 	}
-	return len(b), nil
+	return len(b), pg.err
+}
+
+// keep adds b to what the pager was given, while there is room.
+func (pg *pager) keep(b []byte) {
+	if pg.cmd == nil || pg.given == nil {
+		return
+	}
+	if len(pg.given)+len(b) > keepLimit {
+		pg.given = nil
+		return
+	}
+	pg.given = append(pg.given, b...)
 }
 
 // count adds the screen rows of b and reports that the output no longer
@@ -157,36 +183,52 @@ func (pg *pager) count(b []byte) bool {
 // started, the output goes to stdout.
 func (pg *pager) start() {
 	pg.started = true
-	cmd := exec.Command("sh", "-c", pg.command)
-	cmd.Stdout, cmd.Stderr = pg.env.Stdout, pg.env.Stderr
-	environ := os.Environ()
-	if pg.env.Environ != nil {
-		environ = pg.env.Environ()
+	cmd, err := pagerCmd(pg.env, pg.command)
+	var in io.WriteCloser
+	if err == nil {
+		cmd.Stdout, cmd.Stderr = pg.env.Stdout, pg.env.Stderr
+		in, err = cmd.StdinPipe()
 	}
-	// As git does: less and lv told to pass colour and to quit at the
-	// end of a short output, unless the user says otherwise.
-	for _, v := range []string{"LESS=FRX", "LV=-c"} {
-		k, _, _ := strings.Cut(v, "=")
-		if pg.env.getenv(k) == "" {
-			environ = append(environ, v)
-		}
-	}
-	cmd.Env = environ
-	in, err := cmd.StdinPipe()
 	if err == nil {
 		err = cmd.Start()
 	}
-	if err != nil {
-		warnf(pg.env.Stderr, "pager %q: %v", pg.command, err)
-		pg.in = nopCloser{outWriter{pg.env.Stdout}}
-	} else {
-		pg.cmd, pg.in = cmd, in
-	}
 	held := pg.held
 	pg.held = nil
-	if _, err := pg.in.Write(held); err != nil {
+	if err != nil {
+		warnf(pg.env.Stderr, "pager: %v: the output follows without it", err)
+		pg.in = nopCloser{outWriter{pg.env.Stdout}}
+		_, pg.err = pg.in.Write(held)
+		return
+	}
+	pg.cmd, pg.in, pg.given = cmd, in, []byte{}
+	pg.keep(held)
+	if _, err := pg.in.Write(held); err != nil && !pg.failed() {
 		pg.gone = true
 	}
+}
+
+// failed reports a pager that stopped reading because it failed: it is
+// waited for, and when its status is a failure, what it was given (when
+// it was all kept) goes to stdout, and so does what comes after. A pager
+// quit early with success (q, head) has done its job.
+func (pg *pager) failed() bool {
+	cmd := pg.cmd
+	pg.cmd = nil
+	_ = pg.in.Close()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if err == nil || !errors.As(err, &ee) || ee.Success() {
+		return false
+	}
+	if pg.given == nil {
+		warnf(pg.env.Stderr, "pager %s failed (%v)", pg.command, ee.ProcessState)
+		return false
+	}
+	warnf(pg.env.Stderr, "pager %s failed (%v): the output follows without it", pg.command, ee.ProcessState)
+	pg.in = nopCloser{outWriter{pg.env.Stdout}}
+	_, pg.err = pg.in.Write(pg.given)
+	pg.given = nil
+	return true
 }
 
 // Close ends the output: what is held goes to stdout, or the pager gets
@@ -205,11 +247,44 @@ func (pg *pager) Close() error {
 		pg.held = nil
 		return pg.err
 	}
-	pg.in.Close()
 	if pg.cmd != nil {
-		_ = pg.cmd.Wait() // (its status is the user's q, not the run's)
+		pg.failed() // (its status is the user's q, not the run's)
 	}
-	return nil
+	return pg.err
+}
+
+// pagerCmd is the command for the pager: run directly when it is words
+// without shell syntax ("less -R", "lesss"), as git does, so that a pager
+// that is not there says so and the output is still written; through sh
+// -c otherwise ("sed 's/^/> /'", "less | tee log").
+func pagerCmd(env *Env, command string) (*exec.Cmd, error) {
+	environ := os.Environ()
+	if env.Environ != nil {
+		environ = env.Environ()
+	}
+	var cmd *exec.Cmd
+	if strings.ContainsAny(command, "|&;<>()$`\\\"'*?[#~=%\n") {
+		cmd = exec.Command("sh", "-c", command)
+	} else {
+		words := strings.Fields(command)
+		// (looked for on the PATH the pager is given)
+		path, err := lookPath(&Env{Getenv: func(string) string { return environValue(environ, "PATH") }}, words[0])
+		if err != nil {
+			return nil, err
+		}
+		cmd = exec.Command(path, words[1:]...)
+		cmd.Args[0] = words[0]
+	}
+	// As git does: less and lv told to pass colour and to quit at the
+	// end of a short output, unless the user says otherwise.
+	for _, v := range []string{"LESS=FRX", "LV=-c"} {
+		k, _, _ := strings.Cut(v, "=")
+		if env.getenv(k) == "" {
+			environ = append(environ, v)
+		}
+	}
+	cmd.Env = environ
+	return cmd, nil
 }
 
 // paging reports that the pager runs: a Ctrl-C is the pager's then.
@@ -217,6 +292,17 @@ func (pg *pager) paging() bool {
 	pg.mu.Lock()
 	defer pg.mu.Unlock()
 	return pg.started && pg.cmd != nil && !pg.done
+}
+
+// environValue is the value of k in environ (its last), "" when unset.
+func environValue(environ []string, k string) string {
+	v := ""
+	for _, kv := range environ {
+		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
+			v = val
+		}
+	}
+	return v
 }
 
 type nopCloser struct{ io.Writer }

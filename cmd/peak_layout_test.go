@@ -56,6 +56,7 @@ func wholeAnswer(path string, oneLine bool) error {
 // Markdown is left out: it holds a line to escape it as a whole (169 MiB
 // for the paragraph, 211 before its last copy went).
 func TestLongAnswerPeakRendered(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("renders 100 MB in a child process, measured by /usr/bin/time (Linux only)")

@@ -13,8 +13,8 @@ const pipeSize = 1 << 20
 
 // growPipe enlarges the pipe w is, if it is one, from the usual 64 KB: a
 // fast stream's large writes then go through without waiting for the
-// reader to drain each 64 KB (half the switches to the reader, 2-3% of the
-// CPU time of a replay into a pipe). Nothing changes for the reader, and
+// reader to drain each 64 KB (half the switches to the reader: see
+// docs/performance.md). Nothing changes for the reader, and
 // output still goes out as soon as the input goes idle. A refusal leaves
 // the pipe as it is.
 func growPipe(w io.Writer) {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestGrowPipe(t *testing.T) {
+	t.Parallel()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

@@ -433,8 +433,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.gate.discard = true // no input at all: no run footer for a run that never was
 	}
 	if err := p.rend.Finish(sum); err != nil {
-		if interrupted {
-			// (a hangup takes the terminal with it: the signal is the status)
+		if interrupted { // (a hangup takes the terminal with it)
 			return signalCode(intr.sig), nil
 		}
 		if isClosedPipe(err) || isOutputError(err) {
@@ -460,10 +459,14 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintEmpty(agentFailed)
 		p.hintForced()
 	}
-	switch {
-	case interrupted:
-		return signalCode(intr.sig), nil
-	case p.fileErrs > 0:
+	teeCode := ExitIOErr // (a --tee copy cut short; a signal's status wins)
+	if interrupted {
+		teeCode = signalCode(intr.sig)
+	}
+	if err := p.tee.finish(teeCode); err != nil || interrupted {
+		return teeCode, err
+	}
+	if p.fileErrs > 0 {
 		return ExitUsage, nil
 	}
 	p.explain(code, reason, agentFailed)

@@ -26,6 +26,7 @@ import (
 // history): the renderer's erase must count the re-wrapped rows and never
 // erase that way (render/pretty_screen.go, screen.resize).
 func TestResizeTmuxWordsOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and drives tmux (skipped with -short)")
 	}

@@ -91,6 +91,7 @@ func gone(pid int) bool {
 // agentfmt reads what the agent wrote, waits Env.DrainGrace for the rest,
 // and ends, with the process ended too (the agent led its own process group).
 func TestRunChildHoldsOutput(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"stdout", "stderr", "stubborn"} {
 		t.Run(mode, func(t *testing.T) {
 			f := newHeldRun(t, mode)
@@ -117,6 +118,7 @@ func TestRunChildHoldsOutput(t *testing.T) {
 // Ctrl-C there reaches them all): a process left holding the output is
 // not agentfmt's to end, but it is not waited for either.
 func TestRunChildHoldsOutputForeground(t *testing.T) {
+	t.Parallel()
 	f := newHeldRun(t, "stdout")
 	f.foreground = true
 	r := f.runWithin(t, 20*time.Second, "-o", "plain", "run", "held")
@@ -137,6 +139,7 @@ func TestRunChildHoldsOutputForeground(t *testing.T) {
 // the signal reaches both (the agent's process group), and agentfmt exits
 // 143 without waiting for the process.
 func TestRunTermWithChildHoldingOutput(t *testing.T) {
+	t.Parallel()
 	f := newHeldRun(t, "wait")
 	// A grace far longer than a signalled child takes to end, even on a
 	// loaded machine: the output ends at once when the child got the

@@ -137,6 +137,7 @@ func corpusFile(t *testing.T, name string) string {
 // Every agent of agentSpecs: the flags it is given, and its stream
 // rendered exactly as when piped into agentfmt.
 func TestRunEveryAgent(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args    []string
 		want    []string
@@ -198,6 +199,7 @@ func TestRunEveryAgent(t *testing.T) {
 // plain and pretty (at full strength, never dimmed), on agentfmt's stderr
 // for the data formats.
 func TestRunShowsAgentStderr(t *testing.T) {
+	t.Parallel()
 	f := newFakeRun(t, "stderr", corpusFile(t, "claude/03-minimal-text-only-v2.1.7.jsonl"))
 	r := f.run(t, "-o", "plain", "run", "claude", "-p", "x")
 	if r.code != 0 {
@@ -237,6 +239,7 @@ func TestRunShowsAgentStderr(t *testing.T) {
 
 // An agent that dies without a result: its own failure is the status.
 func TestRunAgentDies(t *testing.T) {
+	t.Parallel()
 	capture := corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl")
 	f := newFakeRun(t, "die", capture)
 	r := f.run(t, "-o", "plain", "run", "claude", "-p", "x")
@@ -297,6 +300,7 @@ func TestRunAgentDies(t *testing.T) {
 
 // An agent too old for a flag agentfmt added: said plainly.
 func TestRunRejectedFlag(t *testing.T) {
+	t.Parallel()
 	f := newFakeRun(t, "reject", "")
 	r := f.run(t, "-o", "plain", "run", "claude", "-p", "x")
 	if r.code != ExitFailed {
@@ -316,6 +320,7 @@ func TestRunRejectedFlag(t *testing.T) {
 }
 
 func TestRunPassesStdin(t *testing.T) {
+	t.Parallel()
 	in, err := os.ReadFile(corpusFile(t, "codex/01-vincent-success-agent-message.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -332,6 +337,7 @@ func TestRunPassesStdin(t *testing.T) {
 // Ctrl-C, SIGTERM, SIGHUP and SIGQUIT reach the agent; agentfmt waits for
 // it, shows what it said, and exits 128+N.
 func TestRunForwardsSignals(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		sig  os.Signal
 		want int
@@ -378,6 +384,7 @@ func waitFile(t *testing.T, path string) {
 }
 
 func TestRunErrors(t *testing.T) {
+	t.Parallel()
 	f := newFakeRun(t, "capture", "")
 	r := f.run(t, "run", "no-such-agent-xyz")
 	if r.code != ExitNotFound || !strings.Contains(r.stderr, "no-such-agent-xyz: not found on PATH") {
@@ -414,6 +421,7 @@ func TestRunErrors(t *testing.T) {
 
 // --tee under run copies the agent's stdout byte for byte.
 func TestRunTee(t *testing.T) {
+	t.Parallel()
 	capture := corpusFile(t, "claude/09-yoke-partial-text-deltas-opus-4-6.jsonl")
 	f := newFakeRun(t, "stderr", capture)
 	tee := filepath.Join(f.dir, "tee.jsonl")
@@ -432,6 +440,7 @@ func TestRunTee(t *testing.T) {
 // (stdout and stderr) without a broken pipe, f holds all of its stdout,
 // and agentfmt exits 141.
 func TestRunTeeAfterStdoutCloses(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -466,6 +475,7 @@ func TestRunTeeAfterStdoutCloses(t *testing.T) {
 // each line is there once, the answer once, and nothing but the allowed
 // sequences was written.
 func TestRunStderrKeepsLiveRegion(t *testing.T) {
+	t.Parallel()
 	f := newFakeRun(t, "interleave", corpusFile(t, "claude/10-roma-partial-thinking-input-json-bash-task-2.1.220.jsonl"))
 	f.tty = true
 	r := f.run(t, "-o", "pretty", "--color", "always", "--width", "80", "run", "claude", "-p", "x")
@@ -485,6 +495,7 @@ func TestRunStderrKeepsLiveRegion(t *testing.T) {
 
 // What argument parsers say about a flag they do not take.
 func TestRejectedMessages(t *testing.T) {
+	t.Parallel()
 	spec := func(name string) *agentSpec { s, _ := lookupAgent(name); return s }
 	for _, c := range []struct {
 		agent, stderr string
@@ -510,3 +521,19 @@ func TestRejectedMessages(t *testing.T) {
 }
 
 var claudeAdded = []string{"--output-format", "stream-json", "--verbose", "--include-partial-messages"}
+
+// Goose and Kimi have no capture to run: the flags each is given.
+func TestPrepareGooseKimi(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"goose", "-t", "hi"}, []string{"run", "--output-format", "stream-json", "-t", "hi"}},
+		{[]string{"goose", "run", "--output-format", "json", "-t", "hi"}, []string{"run", "--output-format", "json", "-t", "hi"}},
+		{[]string{"kimi", "-p", "hi"}, []string{"--print", "--output-format", "stream-json", "-p", "hi"}},
+		{[]string{"kimi", "--print", "--output-format=stream-json", "-p", "hi"}, []string{"--print", "--output-format=stream-json", "-p", "hi"}},
+	} {
+		spec, _ := lookupAgent(c.args[0])
+		if got, _ := spec.prepare(c.args[1:]); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%q: got %q, want %q", c.args, got, c.want)
+		}
+	}
+}

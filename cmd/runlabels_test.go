@@ -13,6 +13,7 @@ import (
 // task's notification), in every format; the agent's strings are
 // escaped as each format escapes agent text.
 func TestRunLabels(t *testing.T) {
+	t.Parallel()
 	gemini := `{"type":"init","timestamp":"2026-04-12T00:18:03.490Z","session_id":"g1","model":"auto-gemini-3"}
 {"type":"message","timestamp":"2026-04-12T00:18:06.012Z","role":"assistant","content":"Done.","delta":true}
 {"type":"result","timestamp":"2026-04-12T00:18:07.284Z","status":"success","stats":{"total_tokens":1200,"input_tokens":1000,"output_tokens":30,"duration_ms":3794,"models":{"router-lite":{"total_tokens":200,"input_tokens":180,"output_tokens":20},"main-model\u001b[31m*x*<b>":{"total_tokens":1000,"input_tokens":820,"output_tokens":10}}}}

@@ -13,6 +13,7 @@ import (
 // shows the run, and the last one in -o text (issue 27 item 4: identity is
 // per run).
 func TestTwoResultOnlyRuns(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../shared/corpus/claude/08-*.jsonl")
 	if len(files) == 0 {
 		t.Skip("no shared corpus")

@@ -48,6 +48,9 @@ On a terminal the list is a table with relative times, paged when longer than th
 				return err
 			}
 			r := sessions.List(so)
+			for _, msg := range unreadableFolders(so.Home, r.Searched, os.ReadDir) {
+				warnf(env.Stderr, "%s", msg)
+			}
 			if r.Dir != "" && r.Dir != so.Dir {
 				warnf(env.Stderr, "no saved sessions for %s: these are of %s, above it", so.Dir, r.Dir)
 			}
@@ -82,7 +85,11 @@ func sessionOptions(env *Env, o *Options) (sessions.Options, error) {
 		}
 		so.Agents = []string{o.Agent}
 	}
-	dir, err := os.Getwd()
+	getwd := os.Getwd
+	if env.Getwd != nil {
+		getwd = env.Getwd
+	}
+	dir, err := getwd()
 	if err != nil {
 		return so, &exitError{code: ExitUsage, msg: "the current directory: " + err.Error()}
 	}

@@ -20,6 +20,7 @@ import (
 // never break the listing — no panic, one line per session, columns
 // aligned in terminal cells, nothing reaching the terminal raw.
 func TestSessionsHostileNames(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	dir := ".claude/projects/" + projDir(h.proj) + "/"
 	names := []string{"new\nline", "tab\there", "\x1b]0;pwned\x07\x1b[2J", "宽字符会话", "::error::x"}
@@ -83,6 +84,7 @@ func TestSessionsHostileNames(t *testing.T) {
 // In a project's subdirectory, 'sessions' lists the project's, and says
 // whose they are; --latest renders the project's newest.
 func TestSessionsInASubdirectory(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	paths := h.populate()
 	if err := os.Mkdir(filepath.Join(h.proj, ".git"), 0o755); err != nil {
@@ -92,7 +94,7 @@ func TestSessionsInASubdirectory(t *testing.T) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(sub)
+	h.dir = sub
 	r := h.cli("sessions").run(t)
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
@@ -111,7 +113,7 @@ func TestSessionsInASubdirectory(t *testing.T) {
 		t.Errorf("--latest: stderr %q", r.stderr)
 	}
 	// Above the repository's root is not the project.
-	t.Chdir(filepath.Dir(h.proj))
+	h.dir = filepath.Dir(h.proj)
 	if r := h.cli("sessions").run(t); r.code != ExitFailed {
 		t.Errorf("above the project: exit %d, %q", r.code, r.stdout)
 	}

@@ -18,6 +18,9 @@ type fakeHome struct {
 	home string
 	// proj is the current directory of the test, other another project.
 	proj, other string
+	// dir is the current directory of the commands run (h.proj unless a
+	// test moves it).
+	dir string
 }
 
 func newFakeHome(t *testing.T) *fakeHome {
@@ -28,13 +31,12 @@ func newFakeHome(t *testing.T) *fakeHome {
 			t.Fatal(err)
 		}
 	}
-	t.Chdir(h.proj)
 	// The directory as the process sees it (what agents record).
-	wd, err := os.Getwd()
+	wd, err := filepath.EvalSymlinks(h.proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.proj = wd
+	h.proj, h.dir = wd, wd
 	return h
 }
 
@@ -101,7 +103,7 @@ func (h *fakeHome) populate() map[string]string {
 }
 
 func (h *fakeHome) cli(args ...string) cli {
-	return cli{args: args, env: map[string]string{"HOME": h.home}}
+	return cli{args: args, env: map[string]string{"HOME": h.home}, dir: h.dir}
 }
 
 // The ids of a plain listing, in order.
@@ -119,6 +121,7 @@ func listedIDs(t *testing.T, out string) []string {
 }
 
 func TestSessionsListsThisDirectoryNewestFirst(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	h.populate()
 	r := h.cli("sessions").run(t)
@@ -168,6 +171,7 @@ func sha256hex(s string) string {
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestSessionsJSON(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	paths := h.populate()
 	r := h.cli("sessions", "--json").run(t)
@@ -189,6 +193,7 @@ func TestSessionsJSON(t *testing.T) {
 // sessions (an empty JSON array with --json) and 2 for --latest, as for a
 // missing FILE.
 func TestNoSessions(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	r := h.cli("sessions").run(t)
 	if r.code != ExitFailed || r.stdout != "" || !strings.Contains(r.stderr, "no saved sessions for "+h.proj) ||
@@ -227,6 +232,7 @@ func latestRead(t *testing.T, c cli) (string, cliResult) {
 }
 
 func TestLatestPicksTheNewest(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	paths := h.populate()
 	read := func(p string) string { b, _ := os.ReadFile(p); return string(b) }
@@ -255,6 +261,7 @@ func TestLatestPicksTheNewest(t *testing.T) {
 // The agents' own variables move their folders; the defaults under HOME
 // are then left alone.
 func TestLatestHonoursAgentHomes(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	h.populate()
 	h.put("cc/projects/"+projDir(h.proj)+"/c-mv.jsonl", transcript(h.proj, "c-mv", "moved claude"), 300)
@@ -277,6 +284,7 @@ func TestLatestHonoursAgentHomes(t *testing.T) {
 // --latest --follow: what the newest session holds, then what the agent
 // appends to it while it runs in another terminal.
 func TestLatestFollow(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	paths := h.populate()
 	tee := filepath.Join(t.TempDir(), "tee")
@@ -298,6 +306,7 @@ func TestLatestFollow(t *testing.T) {
 // change: --follow shows it as it is and says so, rather than reading the
 // rewrites as appended lines.
 func TestLatestFollowGeminiDocument(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	path := h.put(".gemini/tmp/"+sha256hex(h.proj)+"/chats/session-2026-11-22T10-00-g1.json", savedChat("g-1", "gemini prompt"), 1)
 	done := make(chan cliResult, 1)
@@ -320,6 +329,7 @@ func TestLatestFollowGeminiDocument(t *testing.T) {
 // pager, as a replayed FILE does (here a fake pager that marks its lines);
 // one that fits, --pager never and --json are written as they are.
 func TestSessionsPaged(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	h.populate() // four sessions of this project: five rows with the heading
 	pagerRun := func(height int, args ...string) cliResult {

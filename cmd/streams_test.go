@@ -50,6 +50,7 @@ func writeSlowly(t *testing.T, path string, lines []string, pause time.Duration,
 // still running; every line says whose it is; --follow ends by itself
 // when both runs have ended, with the worst run's status.
 func TestFollowSeveralAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	fr := startFollow(t, "-o", "plain", a, b)
@@ -91,6 +92,7 @@ func TestFollowSeveralAtOnce(t *testing.T) {
 
 // TestFollowSeveralJSON: with -o json every event names its stream.
 func TestFollowSeveralJSON(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 1, true), "")), 0o644)
@@ -131,6 +133,7 @@ func TestFollowSeveralJSON(t *testing.T) {
 // TestFollowSeveralInterrupt: Ctrl-C ends following at once (130), each
 // stream's run still going shown interrupted.
 func TestFollowSeveralInterrupt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	lines := runLog("aaaa", 1, true)
@@ -151,6 +154,7 @@ func TestFollowSeveralInterrupt(t *testing.T) {
 // byte, named after its tag; --tee naming a file is refused with several
 // streams, as is a tee that would overwrite an input.
 func TestFollowSeveralTee(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	la, lb := strings.Join(runLog("aaaa", 2, true), ""), strings.Join(runLog("bbbb", 1, true), "")+"not json\n"
@@ -184,6 +188,7 @@ func TestFollowSeveralTee(t *testing.T) {
 // TestFollowSeveralRefused: text, markdown and html show one run; stdin
 // cannot be one of several followed files.
 func TestFollowSeveralRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	for _, args := range [][]string{{"-o", "text", a, b}, {"-o", "markdown", a, b}, {"-o", "html", a, b}, {a, "-"}} {
@@ -200,6 +205,7 @@ func TestFollowSeveralRefused(t *testing.T) {
 // TestFollowSeveralHostileNames: a file whose name holds terminal controls
 // is tagged with them made visible.
 func TestFollowSeveralHostileNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a\x1b]0;x\x07.jsonl"), filepath.Join(dir, "b.jsonl")
 	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 1, true), "")), 0o644)
@@ -221,6 +227,7 @@ func TestFollowSeveralHostileNames(t *testing.T) {
 // terminal emulator shows the end: each run's text under a separator
 // naming its stream, and a summary line per stream at the end.
 func TestFollowSeveralPrettyScreen(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 2, true), "")), 0o644)
@@ -261,6 +268,7 @@ func TestFollowSeveralPrettyScreen(t *testing.T) {
 // stop workflow commands once and resume them once, each tool call's
 // output in a group of its own named after its stream, never two open.
 func TestFollowSeveralGitHub(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	os.WriteFile(a, []byte(strings.Join(runLog("aaaa", 3, true), "")), 0o644)
@@ -300,6 +308,7 @@ var sgrRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // TestWatchRefusesOneRunFormats: watch shows several sessions; -o text,
 // markdown and html show one run.
 func TestWatchRefusesOneRunFormats(t *testing.T) {
+	t.Parallel()
 	h := newFakeHome(t)
 	for _, f := range []string{"text", "markdown", "html"} {
 		r := h.cli("watch", "-o", f).run(t)

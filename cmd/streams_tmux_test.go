@@ -21,6 +21,7 @@ import (
 // history holds each run under separators naming its stream and a
 // summary line per stream, and agentfmt has ended by itself.
 func TestFollowSeveralTmux(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t)
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/dustin/go-humanize"
 )
 
 // ExitIOErr is a write error on the output other than a closed pipe: a full
@@ -114,4 +116,44 @@ func ioExit(err error) (int, error) {
 		return ExitPipe, nil
 	}
 	return ExitIOErr, &exitError{code: ExitIOErr, msg: fmt.Sprint(err)}
+}
+
+// finish closes the --tee file and reports a copy cut short (a full disk,
+// a write or close error): an error with the exit status code (74, or a
+// signal's), saying how much of the input the file holds. A copy that
+// looks whole but is not must not end in 0.
+func (t *teeWriter) finish(code int) error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.w.(io.Closer); ok && t.err == nil {
+		if err := c.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+			t.err = err
+		}
+	}
+	if t.err == nil {
+		return nil
+	}
+	t.failed = true
+	return &exitError{code: code, msg: fmt.Sprintf("--tee %s: the copy is incomplete, it holds the first %s of the input: %v",
+		t.name, byteCount(t.copied), pathless(t.err))}
+}
+
+// byteCount writes n bytes for a person: "0 bytes", "65536 bytes (64 KiB)".
+func byteCount(n int64) string {
+	if n < 1<<10 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d bytes (%s)", n, humanize.IBytes(uint64(n)))
+}
+
+// pathless is err without the path an *os.PathError repeats.
+func pathless(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -41,6 +41,7 @@ func TestReadBuild(t *testing.T) {
 
 // 'agentfmt version' and --version print the same line, as gh does.
 func TestVersionCommand(t *testing.T) {
+	t.Parallel()
 	a := cli{args: []string{"version"}}.run(t)
 	b := cli{args: []string{"--version"}}.run(t)
 	if a.code != 0 || b.code != 0 || a.stdout != b.stdout || !strings.HasPrefix(a.stdout, "agentfmt version ") || !strings.Contains(a.stdout, "commit ") {
@@ -51,6 +52,7 @@ func TestVersionCommand(t *testing.T) {
 // The README's install commands are the ones that work: no module proxy
 // install of a module it does not serve, and a make install target.
 func TestInstallDocumented(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +77,7 @@ func TestInstallDocumented(t *testing.T) {
 // make install gives a binary whose version names the checked-out commit
 // (slow: it builds agentfmt).
 func TestMakeInstallNamesCommit(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t)
 	for _, tool := range []string{"make", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {

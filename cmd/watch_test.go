@@ -40,6 +40,7 @@ func (h *fakeHome) startWatch(tune func(*Env), args ...string) *followRun {
 // env makes the fake home the environment's HOME.
 func (h *fakeHome) env(env *Env) {
 	env.Getenv = func(k string) string { return map[string]string{"HOME": h.home}[k] }
+	env.Getwd = func() (string, error) { return h.dir, nil }
 }
 
 // tagged reports a line of plain output of several streams that is
@@ -65,6 +66,7 @@ func claudeLine(cwd, id, uuid, text string) string {
 // a session last written two days ago and another project's, and ends
 // with 130 on Ctrl-C.
 func TestWatch(t *testing.T) {
+	t.Parallel()
 	for _, notify := range []bool{true, false} {
 		t.Run(map[bool]string{true: "notifications", false: "polling"}[notify], func(t *testing.T) {
 			tune := func(env *Env) { env.PollFiles, env.WatchPoll = !notify, 20*time.Millisecond }

@@ -53,7 +53,8 @@
 // of its own (parsers/claude: stream-json and transcripts).
 //
 // Then: add the Agent to parsers/all (registry order breaks ties between
-// agents as sure of a line); write fixtures from the format note in
+// agents as sure of a line); write the format note, docs/formats/<name>.md,
+// and its row in docs/formats/README.md; fixtures from the note in
 // testdata/<name>/*.jsonl with their .events goldens
 // (parsertest.Golden, -update) and cmd goldens (go test ./cmd -update, and
 // read the diff); table tests for what the fixtures do not show; a fuzz

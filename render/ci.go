@@ -78,7 +78,7 @@ type ciMarkers struct {
 // flushed whenever the input goes idle, so its size only matters for a
 // fast stream: there, large writes save system calls and, into a pipe,
 // the switches to its reader (256 KB against 32 KB: a tenth of the
-// writes, about 6% of the CPU time of a 100 MB replay through a pipe).
+// writes; docs/performance.md has what it saves).
 const outBuffer = 256 << 10
 
 // newCIMarkers returns the markers for cfg.CI and the buffered writer the

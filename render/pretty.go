@@ -116,7 +116,7 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 		// One delta of megabytes (an answer sent whole, not streamed) is
 		// taken a piece at a time, each piece drawn before the next: its
 		// text, its rows and the bytes written for them are never all
-		// held at once (a 50 MB answer peaked at 374 MiB).
+		// held at once (docs/performance.md: the peak without it).
 		piece := *ev
 		for off := 0; off < n && r.err == nil; off += sinceMax {
 			piece.Text = ev.Text[off:min(off+sinceMax, n)]

@@ -328,8 +328,9 @@ func (s *screen) showCursor() {
 
 // flush writes what was buffered in one write.
 // spillSize is the most a frame holds before what it has of the rows
-// that go to the scrollback is written: one answer of 50 MB committed in
-// one frame was held whole, and its buffer grown by doubling (240 MB).
+// that go to the scrollback is written: one long answer committed in one
+// frame was otherwise held whole, its buffer grown by doubling
+// (docs/performance.md).
 const spillSize = 256 << 10
 
 // spill writes what the frame holds so far, within a frame.

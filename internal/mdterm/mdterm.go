@@ -26,7 +26,7 @@ import (
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
 
 // mdNoTable parses text without a '|', which holds no table: the table
-// extension looks at every paragraph for one, a tenth of the parse.
+// extension looks at every paragraph for one, a good part of the parse.
 var mdNoTable = goldmark.New(goldmark.WithExtensions(extension.Strikethrough, extension.TaskList))
 
 // parse is goldmark's document for src.

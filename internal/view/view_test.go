@@ -37,7 +37,7 @@ func TestOffset(t *testing.T) {
 }
 
 // TestOnlyUnsafe: this is the one package of agentfmt that imports
-// unsafe (STYLE: hand-written machinery lives behind one small internal
+// unsafe (hand-written machinery lives behind one small internal
 // package; the domain packages stay plain Go).
 func TestOnlyUnsafe(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}:{{join .Imports " "}}`, "github.com/agentfmt/agentfmt/...").Output()

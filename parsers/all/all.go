@@ -14,7 +14,9 @@ import (
 	"github.com/agentfmt/agentfmt/parsers/cursor"
 	"github.com/agentfmt/agentfmt/parsers/droid"
 	"github.com/agentfmt/agentfmt/parsers/gemini"
+	"github.com/agentfmt/agentfmt/parsers/goose"
 	"github.com/agentfmt/agentfmt/parsers/grok"
+	"github.com/agentfmt/agentfmt/parsers/kimi"
 	"github.com/agentfmt/agentfmt/parsers/openclaw"
 	"github.com/agentfmt/agentfmt/parsers/opencode"
 	"github.com/agentfmt/agentfmt/parsers/pi"
@@ -39,6 +41,8 @@ func Agents() []parsers.Agent {
 		// After claude: its result lines are decisive where Claude's are.
 		codebuddy.Agent,
 		openclaw.Agent,
+		goose.Agent,
+		kimi.Agent,
 	}
 }
 

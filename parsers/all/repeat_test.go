@@ -135,6 +135,14 @@ func TestIdenticalDeltasShownEachTime(t *testing.T) {
 			rep(n, `{"type":"thought","data":%s}`, p),
 			rep(n, `{"type":"text","data":%s}`, p),
 		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
+		"goose": {join(
+			rep(n, `{"type":"message","message":{"id":"c1","role":"assistant","created":1,"content":[{"type":"thinking","thinking":%s}]}}`, p),
+			rep(n, `{"type":"message","message":{"id":"c1","role":"assistant","created":1,"content":[{"type":"text","text":%s}]}}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
+		// Kimi's messages are whole: the same text in n steps.
+		"kimi": {join(
+			rep(n, `{"role":"assistant","content":[{"type":"think","think":%s},{"type":"text","text":%s}]}`, p),
+		), []streaming.Kind{streaming.KindTextDelta, streaming.KindThinkingDelta}},
 	}
 	for _, a := range contractAgents(t) {
 		c, ok := cases[a.Name]

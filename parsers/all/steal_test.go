@@ -14,7 +14,7 @@ import (
 // newer are agents whose detectors came after the others' captures were
 // collected: a detector must take its own agent's logs whole, and nothing
 // of any other agent's.
-var newer = []string{"pi", "codebuddy", "openclaw", "droid", "grok"}
+var newer = []string{"pi", "codebuddy", "openclaw", "droid", "grok", "goose", "kimi"}
 
 // TestDetectionKeepsToItsAgent decodes every capture and fixture of every
 // folder with the whole registry: the logs of a newer agent's folder are

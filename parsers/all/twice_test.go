@@ -17,7 +17,7 @@ import (
 // written since in the same shape.
 var inScope = map[string]bool{"claude": true, "codex": true, "gemini": true, "opencode": true,
 	"cursor": true, "acp": true, "cline": true, "copilot": true, "antigravity": true,
-	"pi": true, "codebuddy": true, "openclaw": true, "droid": true, "grok": true}
+	"pi": true, "codebuddy": true, "openclaw": true, "droid": true, "grok": true, "goose": true, "kimi": true}
 
 // dialects are the session-file formats that a registered agent's parser
 // reads besides its stream (their fixtures and captures have folders of

@@ -24,8 +24,8 @@ const maxHighlight = 256 << 10
 
 // codeCSS colours chroma's token classes with the page's palette, light
 // and dark (code.css). It is the page's own: chroma's styles package
-// would parse every style it has when the program starts (10 ms and 2 MB,
-// GODEBUG=inittrace=1), which every output format would pay for -o html.
+// would parse every style it has when the program starts (measured in
+// docs/performance.md), which every output format would pay for -o html.
 //
 //go:embed code.css
 var codeCSS string

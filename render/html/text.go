@@ -61,9 +61,9 @@ func (r *Renderer) text(ev *streaming.Event) {
 	}
 	// A delta of megabytes (an answer sent whole) is taken a piece at a
 	// time, each written before the next is taken: its markdown is never
-	// parsed whole (a 50 MB answer peaked at 662 MiB). A piece ends at the
-	// first line end past limit, or after longLine without one (a line
-	// holding an image is kept whole up to that).
+	// parsed whole (docs/performance.md: the peak without it). A piece
+	// ends at the first line end past limit, or after longLine without one
+	// (a line holding an image is kept whole up to that).
 	for text := ev.Text; len(text) > 0; {
 		n := len(text)
 		if n > limit {

@@ -74,10 +74,6 @@ type Format struct {
 	// Millis is a top-level key holding the line's time in Unix epoch
 	// milliseconds, when the format has one.
 	Millis string
-	// Begin: the run begins with the first line (formats with no init
-	// line). Otherwise a run begins at Init, or at the first line when
-	// the stream was joined after it.
-	Begin bool
 	// Finish is called at the end of input after an open message is
 	// closed; nil leaves a run with no Done incomplete.
 	Finish func(p *Parser) error
@@ -94,7 +90,8 @@ type Parser struct {
 	failed        string // the first fatal error's text
 
 	msg   msgState
-	calls []call // open calls, oldest first
+	calls []call          // open calls, oldest first
+	ended map[string]bool // calls ended in this run
 	held  *held
 
 	// Data is the agent's own state, for its hooks.
@@ -132,7 +129,9 @@ func (p *Parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	if !ok {
 		return p.Out.Unknown(typ, l.JSON)
 	}
-	if !p.started && (p.f.Begin || r.What != Init) && r.What != Skip {
+	// A run begins at its Init line, or at the first line of another
+	// kind (a format with no init, a stream joined after it).
+	if !p.started && r.What != Init && (r.What != Skip || r.Hook != nil) {
 		if err := p.Begin("", "", "", nil); err != nil {
 			return err
 		}
@@ -224,6 +223,7 @@ func (p *Parser) Begin(session, model, cwd string, tools []string) error {
 		return err
 	}
 	p.started, p.done, p.failed, p.calls = true, false, "", p.calls[:0]
+	clear(p.ended)
 	e := p.Out.New(streaming.KindSessionStart)
 	e.SessionID, e.Model, e.CWD, e.Tools = session, model, cwd, tools
 	return p.Out.Push()
@@ -316,6 +316,9 @@ func (p *Parser) DeltaAs(id, role string, kind streaming.Kind, text string) erro
 	}
 	return p.Out.Text(parsers.Msg{ID: p.msg.id, Role: role}, kind, p.msg.block, text, streaming.Delta)
 }
+
+// InMessage reports whether message id is the one open.
+func (p *Parser) InMessage(id string) bool { return p.msg.kind != "" && p.msg.id == id }
 
 // Close ends the open message.
 func (p *Parser) Close() error {

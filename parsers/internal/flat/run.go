@@ -27,6 +27,12 @@ func (p *Parser) Call(id, name, input, title string) error {
 	return p.Out.Push()
 }
 
+// Answered reports whether call id ended in this run.
+func (p *Parser) Answered(id string) bool { return p.ended[id] }
+
+// OpenCalls is how many calls are open.
+func (p *Parser) OpenCalls() int { return len(p.calls) }
+
 // IsOpen reports whether a call is open.
 func (p *Parser) IsOpen(id string) bool { return p.open(id) >= 0 }
 
@@ -84,6 +90,10 @@ func (p *Parser) End(r Result) error {
 		r.Name = p.calls[i].name
 	}
 	p.calls = slices.Delete(p.calls, i, i+1)
+	if p.ended == nil {
+		p.ended = map[string]bool{}
+	}
+	p.ended[strings.Clone(r.ID)] = true
 	if r.Status == "" {
 		r.Status = streaming.ToolOK
 	}
@@ -137,8 +147,14 @@ type Outcome struct {
 	Models     []string
 }
 
-// Done sends the run's result. The open message is closed first.
+// Done sends the run's result. The open message is closed first, and
+// the calls still open end incomplete.
 func (p *Parser) Done(o Outcome) error {
+	for len(p.calls) > 0 {
+		if err := p.End(Result{ID: p.calls[0].id, Status: streaming.ToolIncomplete}); err != nil {
+			return err
+		}
+	}
 	if err := p.Close(); err != nil {
 		return err
 	}

@@ -1,0 +1,15 @@
+package goose_test
+
+import (
+	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/parsertest"
+	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/parsers/goose"
+)
+
+var agents = []parsers.Agent{goose.Agent}
+
+// TestGolden runs every fixture through the decoder and session and
+// compares the event dump with the .events file beside it.
+func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "goose") }

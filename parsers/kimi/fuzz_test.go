@@ -1,0 +1,14 @@
+package kimi_test
+
+import (
+	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/parsertest"
+)
+
+// FuzzParse feeds arbitrary input (seeded with the fixtures, whole and
+// line by line) through the decoder and session: no panic, no error.
+func FuzzParse(f *testing.F) {
+	parsertest.SeedFixtures(f, "kimi")
+	f.Fuzz(func(t *testing.T, in string) { parsertest.CheckFuzz(t, agents, in) })
+}
