@@ -861,7 +861,9 @@ func appendTo(t *testing.T, path, s string) {
 }
 
 // A file being written: what is there is shown at once, appended lines as
-// they come, even a line written in two pieces; SIGINT ends it with 130.
+// they come, even a line written in two pieces; SIGINT ends it with 130,
+// saying on stderr that only the following stopped (the agent writes the
+// file on its own: its run is not shown interrupted).
 func TestFollowAppendAndInterrupt(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
@@ -886,8 +888,11 @@ func TestFollowAppendAndInterrupt(t *testing.T) {
 		t.Errorf("backlog text not shown")
 	}
 	fr.interrupt(t, "--follow")
-	if !strings.Contains(fr.out.String(), "interrupted") || !strings.Contains(fr.out.String(), "Live text.") {
-		t.Errorf("no interrupted line or the live text lost:\n%s", fr.out.String())
+	if strings.Contains(fr.out.String(), "interrupted") || !strings.Contains(fr.out.String(), "Live text.") {
+		t.Errorf("the run shown interrupted, or the live text lost:\n%s", fr.out.String())
+	}
+	if !strings.Contains(fr.err.String(), "following stopped: the run goes on") {
+		t.Errorf("stderr %q", fr.err.String())
 	}
 	if strings.Contains(fr.out.String(), "cut off") {
 		t.Errorf("a line being written was taken as cut off:\n%s", fr.out.String())

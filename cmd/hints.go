@@ -81,7 +81,17 @@ func (p *pipeline) hintForced() {
 // under 'agentfmt run', for the agent's own failure): the answer alone on
 // stdout does not say why a script's run went wrong.
 func (p *pipeline) explain(code int, reason string, agentFailed bool) {
-	if p.format != "text" || code == ExitOK {
+	if p.format != "text" {
+		return
+	}
+	unshown := p.out.tally.unshownReason(p.dec.Objects())
+	if unshown != "" {
+		unshown += "; " + unshownAdvice
+	}
+	if code == ExitOK {
+		if unshown != "" {
+			warnf(p.stderr, "%s", unshown)
+		}
 		return
 	}
 	reason = oneLineClip(reason, 300)
@@ -100,6 +110,8 @@ func (p *pipeline) explain(code int, reason string, agentFailed bool) {
 			msg += ": " + reason
 		}
 		switch {
+		case unshown != "":
+			msg += " (" + unshown + ")"
 		case len(p.empty) > 0 && !p.out.tally.agent && !p.out.tally.plainText:
 			msg += " (the input was empty)"
 		case !p.out.tally.agent:

@@ -52,6 +52,11 @@ type tally struct {
 	forced  *parsers.Agent
 	unknown int
 	looks   map[string]int
+	// unshown counts the JSON lines shown only as unknown events, by type
+	// (lastUnknown: the line of the last one, counted once).
+	unshown     map[string]int
+	nUnshown    int
+	lastUnknown int
 }
 
 // maxLooks is how many lines a forced parser did not understand are
@@ -69,6 +74,15 @@ func (t *tally) handle(ev *streaming.Event) {
 		if t.forced != nil {
 			t.lookAt(ev)
 		}
+		if ev.Line > 0 && ev.Line == t.lastUnknown {
+			return
+		}
+		t.lastUnknown = ev.Line
+		if t.unshown == nil {
+			t.unshown = map[string]int{}
+		}
+		t.unshown[ev.Type]++
+		t.nUnshown++
 	case streaming.KindNotice:
 	default:
 		t.agent = true

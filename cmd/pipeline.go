@@ -56,6 +56,9 @@ type pipeline struct {
 	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
 	lines int
 	empty []string
+	// followed: the last input is a file followed (--follow), which its
+	// agent writes on its own: a signal stops only the reading.
+	followed bool
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent *agentRun
 	// pager is the pager stdout goes through, nil for none.
@@ -226,11 +229,6 @@ func (p *pipeline) guard(code *int, err *error) {
 	}
 }
 
-// errInterrupted is returned by the input when a signal arrives.
-type errInterrupted struct{ sig os.Signal }
-
-func (e *errInterrupted) Error() string { return "interrupted" }
-
 // readFile renders one input. A FILE that cannot be opened or read is
 // reported on stderr and counted, and the next one is read (exit 2 at the
 // end, as jq does): no error comes back for it.
@@ -250,6 +248,7 @@ func (p *pipeline) readFile(name string) error {
 		if err != nil {
 			return p.fileError(err)
 		}
+		p.followed = true
 		if fl, ok := f.(*follower); ok {
 			fl.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
 			if fl.f == nil {
@@ -328,14 +327,15 @@ func (p *pipeline) readSource(feed source) error {
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		p.lines++
 		if err != nil {
 			var intr *errInterrupted
 			if errors.As(err, &intr) {
 				return err
 			}
+			p.lines++
 			return &readError{err: err}
 		}
+		p.lines++
 		if err := p.dec.Decode(l); err != nil {
 			return p.drain(feed, err)
 		}
@@ -406,12 +406,16 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		if err := p.dec.Close(); err != nil {
 			return p.fail(err)
 		}
+		if err := p.sayUnshown(); err != nil {
+			return p.fail(err)
+		}
 		if err := p.sess.Close(); err != nil {
 			return p.fail(err)
 		}
 	}
 	outcome, reason := p.sess.Outcome()
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
+	stopped := p.stopped(&sum)
 	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
 		sum.UntilMissing = p.untilMissing(sum.Answer)
 	}
@@ -458,6 +462,9 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintNoJSON()
 		p.hintEmpty(agentFailed)
 		p.hintForced()
+	}
+	if stopped {
+		warnf(p.stderr, "following stopped: the run goes on")
 	}
 	teeCode := ExitIOErr // (a --tee copy cut short; a signal's status wins)
 	if interrupted {

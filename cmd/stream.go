@@ -202,12 +202,19 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 		}
 	}
 	outcome, reason := s.sess.Outcome()
+	// A signal stops the reading, not the agent, which writes its file on
+	// its own: its run is left as it was.
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: s.sess.FinalAnswer(), Stats: s.sess.Stats(),
-		Interrupted: interrupted && !s.out.runEnded()}
+		Stopped: interrupted && !s.out.runEnded()}
+	if sum.Stopped {
+		ss.mu.Lock()
+		ss.stopped++
+		ss.mu.Unlock()
+	}
 	if err != nil && !isClosedPipe(err) && !isOutputError(err) {
 		sum.Outcome, sum.Reason = streaming.Incomplete, err.Error()
 	}
-	if ss.o.Until != "" && !sum.Interrupted && outcome == streaming.Success {
+	if ss.o.Until != "" && !sum.Stopped && outcome == streaming.Success {
 		sum.UntilMissing = s.untilMissing(sum.Answer)
 	}
 	if ferr := s.out.Finish(sum); err == nil {

@@ -52,6 +52,9 @@ type streamSet struct {
 	tags    map[string]bool
 	reading int  // streams whose goroutine runs
 	closing bool // stop is closed: no stream is added
+	// stopped counts the streams whose run was going on when a signal
+	// stopped the reading.
+	stopped int
 	// worst is the worst status of the runs that ended, and fileErrs
 	// counts the inputs that could not be read (exit 2).
 	worst    int
@@ -211,6 +214,13 @@ func (ss *streamSet) wait(keepOpen bool) (int, error) {
 	}
 	interrupted := sig != nil
 	err := ss.view.Finish(interrupted)
+	if interrupted && err == nil && ss.stopped > 0 {
+		what := "following stopped: the runs go on"
+		if ss.onEnd != nil {
+			what = "watching stopped: the sessions go on"
+		}
+		warnf(ss.stderr, "%s", what)
+	}
 	switch {
 	case ss.failure != nil:
 		return ss.failed(ss.failure)

@@ -307,7 +307,7 @@ func (w *watcher) follow(s sessions.Session) {
 	if project == "" {
 		project = w.so.Dir
 	}
-	lane := render.Lane{Tag: s.Agent + "·" + short, Agent: s.Agent, Project: filepath.Base(project), Session: id}
+	lane := render.Lane{Tag: s.Agent + "·" + short, Agent: s.Agent, Project: filepath.Base(project), Session: id, Saved: true}
 	if err := w.ss.add(s.Path, lane, s.Agent+"·"+id, false, from); err != nil {
 		warnf(w.ss.stderr, "%v", err)
 	}

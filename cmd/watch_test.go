@@ -64,7 +64,8 @@ func claudeLine(cwd, id, uuid, text string) string {
 // live Claude session (its new lines appear), picks up a Codex session
 // that starts while it watches (in a day folder made then), leaves alone
 // a session last written two days ago and another project's, and ends
-// with 130 on Ctrl-C.
+// with 130 on Ctrl-C, which stops the watching, not the sessions: none is
+// shown interrupted, and stderr says so.
 func TestWatch(t *testing.T) {
 	t.Parallel()
 	for _, notify := range []bool{true, false} {
@@ -84,6 +85,9 @@ func TestWatch(t *testing.T) {
 			out := fr.out.String()
 			if strings.Contains(out, "old claude prompt") || strings.Contains(out, "elsewhere") {
 				t.Errorf("an old or other project's session replayed:\n%s", out)
+			}
+			if strings.Contains(out, "interrupted") || !strings.Contains(fr.err.String(), "watching stopped: the sessions go on") {
+				t.Errorf("Ctrl-C taken as the sessions' end:\n%s\nstderr: %s", out, fr.err.String())
 			}
 		})
 	}

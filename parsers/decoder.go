@@ -55,6 +55,8 @@ type Decoder struct {
 	ev       streaming.Event
 
 	truncated bool
+	objects   int            // JSON objects read
+	unread    map[string]int // lines no agent recognised, by type (--debug sums them up)
 
 	// buf is the reader's buffer the current line's text is, when it
 	// is not a copy (see Agent.Borrow); nil otherwise.
@@ -99,6 +101,10 @@ func Find(agents []Agent, name string) *Agent {
 // Truncated reports whether the last line read was cut off: invalid JSON
 // with no newline after it.
 func (d *Decoder) Truncated() bool { return d.truncated }
+
+// Objects is how many JSON objects the input held so far (the lines an
+// agent's parser was given, or none recognised).
+func (d *Decoder) Objects() int { return d.objects }
 
 // Agent returns the name of the agent detected last ("" if none).
 func (d *Decoder) Agent() string {
@@ -272,6 +278,7 @@ func (d *Decoder) value(json string, n int) error {
 
 // parse hands the indexed object line to the parser of its agent.
 func (d *Decoder) parse() error {
+	d.objects++
 	d.choose()
 	if d.buf != nil && (d.cur == nil || !d.curAgent.Borrow) {
 		// Taken by a parser that keeps lines: it gets a copy.
@@ -287,7 +294,17 @@ func (d *Decoder) parse() error {
 	n, json := d.line.N, d.line.JSON
 	if d.cur == nil {
 		d.ev = streaming.Event{Kind: streaming.KindUnknown, Line: n, Type: UnknownType(&d.line), Text: json}
-		d.report(n, "no agent recognises this line (type %q)", d.ev.Type)
+		if d.opts.Report != nil {
+			// Said once per type, and summed up at the end: a stream of an
+			// agent none knows is not a line of --debug per line.
+			if d.unread == nil {
+				d.unread = map[string]int{}
+			}
+			if d.unread[d.ev.Type] == 0 {
+				d.report(n, "no agent recognises this line (type %q); lines of this type are counted", d.ev.Type)
+			}
+			d.unread[d.ev.Type]++
+		}
 		return d.out.Push(&d.ev)
 	}
 	return d.cur.Parse(&d.line, d.emitFn)
@@ -342,6 +359,18 @@ func (d *Decoder) choose() {
 
 // Close ends the input: the parser emits what it still holds.
 func (d *Decoder) Close() error {
+	if len(d.unread) > 0 {
+		n := 0
+		for _, c := range d.unread {
+			n += c
+		}
+		lines := "lines"
+		if n == 1 {
+			lines = "line"
+		}
+		d.report(0, "no agent recognised %d %s: %s", n, lines, TypeCounts(d.unread, 0))
+		clear(d.unread)
+	}
 	if d.cur == nil {
 		return nil
 	}

@@ -293,10 +293,14 @@ func TestDecoderForce(t *testing.T) {
 func TestDecoderReports(t *testing.T) {
 	var reports []string
 	opts := DecoderOptions{Report: func(line int, msg string) { reports = append(reports, fmt.Sprintf("%d %s", line, msg)) }}
-	if _, _, err := decodeAll(t, "{\"type\":\"x\"}\n{\"type\":\"alpha_init\"}\n{\"type\":\"beta_init\"}\n", opts, 0); err != nil {
+	if _, _, err := decodeAll(t, "{\"type\":\"x\"}\n{\"type\":\"x\"}\n{\"type\":\"y\"}\n{\"type\":\"alpha_init\"}\n{\"type\":\"beta_init\"}\n", opts, 0); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`1 no agent recognises this line (type "x")`, "2 detected alpha", "3 input switches from alpha to beta"}
+	// Lines no agent recognises: the first of each type, then a count
+	// per type at the end (not a report per line).
+	want := []string{`1 no agent recognises this line (type "x"); lines of this type are counted`,
+		`3 no agent recognises this line (type "y"); lines of this type are counted`,
+		"4 detected alpha", "5 input switches from alpha to beta", "0 no agent recognised 3 lines: x ×2, y ×1"}
 	if strings.Join(reports, "\n") != strings.Join(want, "\n") {
 		t.Errorf("reports %q", reports)
 	}

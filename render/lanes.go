@@ -36,6 +36,9 @@ type Lane struct {
 	// its first event (watch knows the session files); the stream's
 	// session.start fills what is empty.
 	Agent, Project, Session string
+	// Saved: the stream is an agent's own session file (watch), whose
+	// user may prompt it again: a run that ended waits for a prompt.
+	Saved bool
 }
 
 // View is where several streams meet: one output, a lane per stream.

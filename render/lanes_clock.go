@@ -48,10 +48,16 @@ func (v *prettyView) nextDue(now time.Time) (time.Time, bool) {
 			continue
 		}
 		// The heading's clock counts seconds, and its spinner turns while
-		// the stream waits on a tool.
+		// the stream waits on a tool; a turn that is over shows neither.
 		if r.running > 0 {
 			last := time.Duration(v.now.UnixNano())
 			at(time.Unix(0, int64(last-last%spinnerInterval+spinnerInterval)))
+		}
+		if l.turn.waiting(v.now, r.running) {
+			continue
+		}
+		if t, ok := l.turn.due(r.running); ok {
+			at(t)
 		}
 		e := v.now.Sub(r.run.start)
 		at(r.run.start.Add(e - e%time.Second + time.Second))

@@ -57,10 +57,16 @@ func fitRow(s string, width int) row {
 // heading is the stream's line in the live region: its state, tag, what
 // it is, and its figures.
 func (l *prettyLane) heading(v *prettyView) row {
+	if l.stopped != nil && l.stopped.w <= v.scr.width {
+		return *l.stopped
+	}
 	r := l.r
 	key := headKey{gen: l.gen, width: v.scr.width}
 	if r.run.active && l.end == nil {
-		key.sec = int64(v.now.Sub(r.run.start) / time.Second)
+		key.waiting = l.turn.waiting(v.now, r.running)
+		if !key.waiting {
+			key.sec = int64(v.now.Sub(r.run.start) / time.Second)
+		}
 		if r.running > 0 {
 			key.spin = v.now.UnixNano() / int64(spinnerInterval)
 		}
@@ -84,7 +90,13 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 		if name := l.waitingOn(); name != "" {
 			mark, state = p.Cyan(spinnerAt(v.now)), "waiting on "+p.Bold(name)
 		}
-		facts = append(facts, elapsed(v.now.Sub(r.run.start)))
+		if l.turn.waiting(v.now, r.running) {
+			// The turn is over: the agent waits for its user, and no
+			// clock counts.
+			mark, state = p.Dim("◦"), "waiting for a prompt"
+		} else {
+			facts = append(facts, elapsed(v.now.Sub(r.run.start)))
+		}
 		if u := r.run.usage; u != nil {
 			if t := u.Total(); t > 0 {
 				facts = append(facts, Tokens(t)+" tokens")
@@ -93,6 +105,8 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 				facts = append(facts, Cost(u.CostUSD))
 			}
 		}
+	case l.result != nil && l.result.ok && l.info.Saved && (l.end == nil || l.end.Stopped):
+		mark, state, facts = p.Green("✓"), "waiting for a prompt", l.result.facts
 	case l.result != nil && l.result.ok:
 		mark, state, facts = p.Green("✓"), p.Green("done"), l.result.facts
 	case l.result != nil:
@@ -100,6 +114,8 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 		if l.result.reason != "" {
 			state += p.Red(": " + l.result.reason)
 		}
+	case l.end != nil && l.end.Stopped:
+		mark, state = p.Dim("·"), p.Dim("idle")
 	case l.end != nil:
 		mark, state = p.Yellow("…"), p.Yellow("incomplete")
 		if why := l.r.clean(oneLine(l.end.Reason)); why != "" {

@@ -96,11 +96,17 @@ type prettyLane struct {
 	head    row
 	headKey headKey
 	gen     int // events and the end seen
+	// turn tells when the agent's turn is over though its run goes on.
+	turn turnEnd
+	// stopped is the heading as it stood when following stopped (the
+	// run goes on: its state is left as it was).
+	stopped *row
 }
 
 type headKey struct {
 	gen, width int
 	sec, spin  int64
+	waiting    bool
 }
 
 type laneResult struct {
@@ -144,6 +150,7 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 	defer v.mu.Unlock()
 	v.seq++
 	l.seq = v.seq
+	l.turn.see(ev, v.cfg.Now())
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolInputDelta, streaming.KindToolOutputDelta,
 		streaming.KindMessageStart, streaming.KindMessageStop:
@@ -195,6 +202,12 @@ func (l *prettyLane) Flush() error {
 func (l *prettyLane) Finish(s Summary) error {
 	l.v.mu.Lock()
 	defer l.v.mu.Unlock()
+	if s.Stopped && l.r.run.active {
+		v := l.v
+		v.now = v.cfg.Now()
+		h := l.makeHeading(v)
+		l.stopped = &h
+	}
 	sum := s
 	l.end = &sum
 	l.gen++

@@ -320,6 +320,7 @@ func (m *Markdown) Finish(s Summary) error {
 		}
 	}
 	switch {
+	case s.Stopped:
 	case s.Interrupted:
 		m.ensureHeading(nil)
 		m.begin(elemLine)

@@ -402,6 +402,7 @@ func (p *Plain) resultLine(ev *streaming.Event) {
 func (p *Plain) Finish(s Summary) error {
 	p.endBlock()
 	switch {
+	case s.Stopped:
 	case s.Interrupted:
 		p.emitLine(nil, 0, "── "+p.p.Yellow("⊘ interrupted"))
 	case s.Outcome == streaming.Incomplete, s.Outcome == streaming.Failure && s.NoResult:

@@ -239,7 +239,7 @@ func (r *Pretty) Finish(s Summary) error {
 	r.eachRunning(func(t *toolItem) { running = append(running, t) })
 	for _, t := range running {
 		r.endTool(t, &streaming.Event{Status: streaming.ToolIncomplete})
-		t.interrupted = s.Interrupted
+		t.interrupted, t.running = s.Interrupted, s.Stopped
 	}
 	p := r.p
 	facts := ResultFacts(nil, r.run.usage)
@@ -253,6 +253,7 @@ func (r *Pretty) Finish(s Summary) error {
 		tail = p.Dim(" · " + strings.Join(facts, " · "))
 	}
 	switch {
+	case s.Stopped:
 	case s.Interrupted:
 		r.lines(0, "── "+p.Yellow("⊘ interrupted")+tail)
 	case s.Outcome == streaming.Failure && s.NoResult:

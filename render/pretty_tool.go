@@ -54,11 +54,13 @@ func (t *toolItem) more() *toolMore {
 type toolEnd struct {
 	edits       []streaming.FileEdit // file changes, shown as a diff
 	interrupted bool
-	status      streaming.ToolStatus
-	exit        *int
-	durMS       int64
-	endAt       time.Time
-	output      string
+	// running: the call was running when following stopped (Summary.Stopped).
+	running bool
+	status  streaming.ToolStatus
+	exit    *int
+	durMS   int64
+	endAt   time.Time
+	output  string
 
 	done      []row // done line and preview, cached
 	doneWidth int   // the width they were made for
@@ -180,6 +182,9 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 		facts = append(facts, Duration(t.endAt.Sub(t.start).Milliseconds()))
 	}
 	switch {
+	case t.running:
+		mark = "▸"
+		facts = append(facts, "running when following stopped")
 	case t.interrupted:
 		mark = "⊘"
 		facts = append(facts, "interrupted")

@@ -97,6 +97,12 @@ type Summary struct {
 	Answer      string // the final answer: set for renderers that show it (ShowsAnswer)
 	Stats       streaming.Stats
 	Interrupted bool
+	// Stopped: only the reading stopped (Ctrl-C under --follow or
+	// watch, which read files an agent writes on its own): the run was
+	// not seen to end and goes on. Renderers write no outcome for it
+	// (the command says on stderr that following stopped), and leave
+	// the run as it was last seen.
+	Stopped bool
 	// UntilMissing is set when --until was given and the final answer
 	// lacks the marker.
 	UntilMissing bool

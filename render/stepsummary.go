@@ -33,6 +33,8 @@ func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
 		run = fmt.Sprintf(", run %d", f.Runs)
 	}
 	switch {
+	case s.Stopped:
+		fmt.Fprintf(&b, "### ⏸ %s still running when following stopped%s\n", who, run)
 	case s.Interrupted:
 		fmt.Fprintf(&b, "### ⊘ %s interrupted%s\n", who, run)
 	case s.Outcome == streaming.Success:
@@ -42,7 +44,7 @@ func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
 	default:
 		fmt.Fprintf(&b, "### … %s did not finish%s\n", who, run)
 	}
-	if !s.Interrupted && s.Outcome != streaming.Success && s.Reason != "" {
+	if !s.Interrupted && !s.Stopped && s.Outcome != streaming.Success && s.Reason != "" {
 		fmt.Fprintf(&b, "\n%s\n", inline(oneLine(s.Reason)))
 	}
 	if s.UntilMissing {

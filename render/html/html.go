@@ -282,6 +282,8 @@ func (r *Renderer) ensureRun() {
 func (r *Renderer) closeRun(s render.Summary) {
 	if !r.result {
 		switch {
+		case s.Stopped:
+			r.runEnd(false, true, false, "following stopped: the run goes on")
 		case s.Interrupted:
 			r.runEnd(false, false, true, "")
 		case s.Outcome == streaming.Success:

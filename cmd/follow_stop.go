@@ -1,0 +1,29 @@
+package cmd
+
+import (
+	"os"
+
+	"github.com/agentfmt/agentfmt/render"
+)
+
+// errInterrupted is returned by the input when a signal arrives.
+type errInterrupted struct{ sig os.Signal }
+
+func (e *errInterrupted) Error() string { return "interrupted" }
+
+// stopped says what a signal ended, in the summary of an interrupted run
+// (sum.Interrupted): nothing, when no run began (no line was read); only
+// the reading, when the input is a file followed, which its agent writes
+// on its own (then stopped: its run is left as it was, and the command
+// says that following stopped).
+func (p *pipeline) stopped(sum *render.Summary) (stopped bool) {
+	switch {
+	case !sum.Interrupted:
+	case p.lines == 0:
+		sum.Interrupted, sum.Stopped = false, true
+	case p.followed && !p.out.runEnded():
+		sum.Interrupted, sum.Stopped = false, true
+		return true
+	}
+	return false
+}
