@@ -27,3 +27,10 @@ func (p *pipeline) stopped(sum *render.Summary) (stopped bool) {
 	}
 	return false
 }
+
+// sayStopped says on stderr that following stopped while its run went on.
+func (p *pipeline) sayStopped(stopped bool) {
+	if stopped {
+		warnf(p.stderr, "following stopped: the run goes on")
+	}
+}

@@ -235,3 +235,13 @@ func (o *output) endWake() <-chan struct{} {
 // runEnded reports that the last run in the stream has finished (its
 // result came and no new run began since).
 func (o *output) runEnded() bool { return o.ended.Load() }
+
+// finalAnswer is the session's final answer where something reads it: the
+// renderer (-o text), --until, the step summary. Joined, it is a copy of
+// what can be megabytes of text the session holds in pieces.
+func (p *pipeline) finalAnswer() string {
+	if path, _ := stepSummaryPath(p.env, p.o); !render.ShowsAnswer(p.out.rend) && p.o.Until == "" && path == "" {
+		return ""
+	}
+	return p.sess.FinalAnswer()
+}

@@ -126,16 +126,6 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 	return p.finish(runErr)
 }
 
-// finalAnswer is the session's final answer where something reads it: the
-// renderer (-o text), --until, the step summary. Joined, it is a copy of
-// what can be megabytes of text the session holds in pieces.
-func (p *pipeline) finalAnswer() string {
-	if path, _ := stepSummaryPath(p.env, p.o); !render.ShowsAnswer(p.out.rend) && p.o.Until == "" && path == "" {
-		return ""
-	}
-	return p.sess.FinalAnswer()
-}
-
 // noteFile records the status of the last run of a FILE that is not the
 // last one: with several FILEs the exit status is the worst one's, and
 // the step summary says every one.
@@ -403,10 +393,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		return ExitUsage, runErr
 	}
 	if !interrupted {
-		if err := p.dec.Close(); err != nil {
-			return p.fail(err)
-		}
-		if err := p.sayUnshown(); err != nil {
+		if err := p.closeInput(); err != nil {
 			return p.fail(err)
 		}
 		if err := p.sess.Close(); err != nil {
@@ -463,9 +450,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		p.hintEmpty(agentFailed)
 		p.hintForced()
 	}
-	if stopped {
-		warnf(p.stderr, "following stopped: the run goes on")
-	}
+	p.sayStopped(stopped)
 	teeCode := ExitIOErr // (a --tee copy cut short; a signal's status wins)
 	if interrupted {
 		teeCode = signalCode(intr.sig)
