@@ -284,29 +284,6 @@ func (p *pipeline) readFile(name string) error {
 	return err
 }
 
-// readError is an error reading the input (not rendering it).
-type readError struct{ err error }
-
-func (e *readError) Error() string { return e.err.Error() }
-func (e *readError) Unwrap() error { return e.err }
-
-// fileError reports a FILE that could not be read, on stderr only.
-func (p *pipeline) fileError(err error) error {
-	p.fileErrs++
-	var ee *exitError
-	if errors.As(err, &ee) {
-		err = errors.New(ee.msg)
-	}
-	warnf(p.stderr, "%v", err)
-	return nil
-}
-
-// isDataErr reports a --strict contract violation.
-func isDataErr(err error) bool {
-	var ce interface{ ExitCode() int }
-	return errors.As(err, &ce) && ce.ExitCode() == ExitDataErr
-}
-
 // readSource decodes and renders what feed gives, to its end.
 func (p *pipeline) readSource(feed source) error {
 	defer feed.stop()
