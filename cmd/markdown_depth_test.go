@@ -57,8 +57,8 @@ func leastCPU(f func()) time.Duration {
 // Markdown nested thousands deep costs time in proportion to its size in
 // every format: a text four times as deep (sixteen times the bytes) takes
 // at most about sixteen times as long, not the 64 or more that a cost
-// growing with the depth times the size would (a list 2,000 deep took 15 s
-// in html, quotes 4,000 deep a minute in pretty). Beyond mddepth.Max the
+// growing with the depth times the size would (what it once cost:
+// docs/performance.md). Beyond mddepth.Max the
 // nesting is text, still there to read.
 //
 // (Not in parallel: it measures the process's CPU time.)

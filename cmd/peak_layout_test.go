@@ -47,14 +47,13 @@ func wholeAnswer(path string, oneLine bool) error {
 // TestLongAnswerPeakRendered: one answer of 48 MiB, streamed or sent whole,
 // in lines or as one paragraph, peaks (the whole process's resident set)
 // at no more than three times its size in pretty and html, which lay it
-// out. A whole answer was laid out at once: 374 MiB in pretty and 662 MiB
-// in html for 50 MB, 397 and 360 as one paragraph (pretty now takes a
-// delta of megabytes a piece at a time and writes a frame's finished rows
-// as it goes; html renders a delta's markdown a piece at a time). Plain,
-// json and text hold to it too: plain held an unfinished line whole (164
-// MiB for the paragraph) and now writes it once 64 KiB of it is held.
-// Markdown is left out: it holds a line to escape it as a whole (169 MiB
-// for the paragraph, 211 before its last copy went).
+// out. A whole answer was laid out at once (the peaks it cost are in
+// docs/performance.md); pretty now takes a delta of megabytes a piece at
+// a time and writes a frame's finished rows as it goes, and html renders a
+// delta's markdown a piece at a time. Plain, json and text hold to it
+// too: plain held an unfinished line whole and now writes it once 64 KiB
+// of it is held. Markdown is left out: it holds a line to escape it as a
+// whole (its peak is in docs/performance.md too).
 func TestLongAnswerPeakRendered(t *testing.T) {
 	t.Parallel()
 	testenv.Slow(t)

@@ -164,7 +164,7 @@ func peakRSS(tb testing.TB, file string, args ...string) int64 {
 // once while it is compared with the block: the reader grows a long line
 // in place (not in pieces joined into a second copy), and the decoder
 // decodes the text over its escaped text in the line (not into a copy).
-// Before, Claude peaked at about 257 MiB, and -o text at 164 MiB.
+// docs/performance.md has the peaks before.
 func TestLongAnswerPeak(t *testing.T) {
 	testenv.Slow(t)
 	if raceEnabled || runtime.GOOS != "linux" {

@@ -11,8 +11,8 @@ import (
 
 // TestMarkdownLongLineCopiedOnce: a line of megabytes without an end (an
 // answer sent whole as one paragraph) is held once, to be escaped as a
-// whole when it ends, and not copied again to write it (that copy was
-// 42 of the 211 MiB a 48 MiB paragraph peaked at).
+// whole when it ends, and not copied again to write it (that copy's share
+// of the peak is in docs/performance.md).
 func TestMarkdownLongLineCopiedOnce(t *testing.T) {
 	out := sha256.New() // (a buffer of the output would grow by the line itself)
 	m := NewMarkdown(out, Config{Palette: NewPalette(false), Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview})

@@ -194,8 +194,8 @@ func TestWrapPlainRandom(t *testing.T) {
 
 // A word of megabytes (a minified line, a run of '>' left of a quote too
 // deep) is cut into rows in time in proportion to its length: each row's
-// Fit looks at one row's worth of it, not at the rest of the word (a word
-// of 200,000 bytes took 1.6 s).
+// Fit looks at one row's worth of it, not at the rest of the word (what
+// it cost before: docs/performance.md).
 func TestLongWordLinear(t *testing.T) {
 	timeOf := func(n int) time.Duration {
 		s := strings.Repeat(">", n)
