@@ -263,7 +263,7 @@ func (p *pipeline) readFile(name string) error {
 	if p.input != "" {
 		// One of several: a heading names it (pretty, plain, markdown).
 		heading := name
-		if name == "-" {
+		if name == "-" && p.format != "json" { // (json says the FILE as given)
 			heading = "standard input"
 		}
 		if err := p.out.heading(heading); err != nil {

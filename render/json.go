@@ -21,6 +21,9 @@ type JSON struct {
 	w   *bufio.Writer
 	cfg Config
 	buf []byte
+	// file is the input the events come from, when several are read one
+	// after the other (Heading): every event says it.
+	file string
 }
 
 // NewJSON returns a JSON renderer writing to w.
@@ -31,12 +34,20 @@ func NewJSON(w io.Writer, cfg Config) *JSON {
 // Flush writes what is buffered.
 func (j *JSON) Flush() error { return j.w.Flush() }
 
+// Heading names the input the next events come from, as given on the
+// command line ("-" for stdin): with several FILEs, each event carries it
+// as "file" (its "line" counts that input's lines).
+func (j *JSON) Heading(name string) error {
+	j.file = name
+	return nil
+}
+
 // Handle writes one event.
 func (j *JSON) Handle(ev *streaming.Event) error {
 	if len(ev.Text) > bigString || len(ev.Output) > bigString {
 		return j.handleBig(ev)
 	}
-	j.buf = AppendEventJSON(j.buf[:0], ev)
+	j.buf = appendEvent(j.buf[:0], ev, j.file)
 	j.buf = append(j.buf, '\n')
 	_, err := j.w.Write(j.buf)
 	if cap(j.buf) > bigString {
@@ -63,12 +74,12 @@ func (j *JSON) handleBig(ev *streaming.Event) error {
 	}
 	big := *field
 	*field = bigMark
-	j.buf = AppendEventJSON(j.buf[:0], &e)
+	j.buf = appendEvent(j.buf[:0], &e, j.file)
 	mark := appendString(append(j.buf[len(j.buf):], key...), bigMark)
 	at := bytes.Index(j.buf, mark)
 	if at < 0 {
 		// (cannot happen: the field was written under its key)
-		j.buf = AppendEventJSON(j.buf[:0], ev)
+		j.buf = appendEvent(j.buf[:0], ev, j.file)
 		j.buf = append(j.buf, '\n')
 		_, err := j.w.Write(j.buf)
 		return err
@@ -107,7 +118,11 @@ func (j *JSON) handleBig(ev *streaming.Event) error {
 func (j *JSON) Finish(Summary) error { return j.w.Flush() }
 
 // AppendEventJSON appends the JSON object of an event (without newline).
-func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
+func AppendEventJSON(b []byte, ev *streaming.Event) []byte { return appendEvent(b, ev, "") }
+
+// appendEvent appends the JSON object of an event read from file ("": the
+// only input).
+func appendEvent(b []byte, ev *streaming.Event, file string) []byte {
 	b = append(b, `{"v":1,"kind":`...)
 	b = appendString(b, string(ev.Kind))
 	b = append(b, `,"agent":`...)
@@ -115,6 +130,10 @@ func AppendEventJSON(b []byte, ev *streaming.Event) []byte {
 	if ev.Stream != "" {
 		b = append(b, `,"stream":`...)
 		b = appendString(b, ev.Stream)
+	}
+	if file != "" {
+		b = append(b, `,"file":`...)
+		b = appendString(b, file)
 	}
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(ev.Line), 10)
