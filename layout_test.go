@@ -19,6 +19,20 @@ import (
 // more than one job and is split by concern.
 func TestFilesOfOneConcern(t *testing.T) {
 	const most = 500
+	walkGo(t, func(path string, b []byte) {
+		if strings.HasSuffix(path, "_test.go") || generated(b) {
+			return
+		}
+		if n := bytes.Count(b, []byte("\n")); n > most {
+			t.Errorf("%s: %d lines (at most %d): split it by concern", path, n, most)
+		}
+	})
+}
+
+// walkGo calls fn with every Go file of the tree and its text, hidden and
+// testdata folders aside.
+func walkGo(t *testing.T, fn func(path string, src []byte)) {
+	t.Helper()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -29,19 +43,14 @@ func TestFilesOfOneConcern(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		src, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		if generated(b) {
-			return nil
-		}
-		if n := bytes.Count(b, []byte("\n")); n > most {
-			t.Errorf("%s: %d lines (at most %d): split it by concern", path, n, most)
-		}
+		fn(path, src)
 		return nil
 	})
 	if err != nil {
@@ -102,35 +111,21 @@ func TestNoCopiedFiles(t *testing.T) {
 // never a document a reader of the repository does not have: the design
 // notes, the seed documents or the format notes kept beside the clone.
 // Where the real captures live (../shared/corpus) may be said. A format
-// note is cited whole: the notes have no numbered sections.
+// note a comment names must be there, and is cited whole: the notes have
+// no numbered sections.
 func TestCommentsCiteTheRepository(t *testing.T) {
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	walkGo(t, func(path string, src []byte) {
 		for _, c := range commentsOf(src) {
 			for _, bad := range outsideCitations(c.text) {
 				t.Errorf("%s:%d: a comment cites %s: cite docs/ (docs/formats/<name>.md) or state the rule in place", path, c.line, bad)
 			}
+			for _, n := range notesCited(c.text) {
+				if _, err := os.Stat(filepath.Join("docs", "formats", n)); err != nil {
+					t.Errorf("%s:%d: a comment cites docs/formats/%s, which is not there", path, c.line, n)
+				}
+			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // comment is the text of a run of comment lines (their markers removed,
@@ -176,7 +171,7 @@ func commentsOf(src []byte) []comment {
 // (anything there but ../shared/corpus), and a numbered section of a
 // note; and it finds the format notes a comment names, cited whole
 // (TestOutsideCitations has an example of each).
-var outside = regexp.MustCompile(`DESIGN(\.md)?\s*§|\bDESIGN\.md\b|STYLE(?:\.md|:)|(?i:\bseeds?\s+0\d\d\b)|shared/(formats|seeds|notes|hooks)\b|\.\./shared\b(/\w*)?|[\w-]+\.md\s*§|(?:docs/)?formats/([\w-]+\.md)(\s*§)?`)
+var outside = regexp.MustCompile(`DESIGN(?:\.md)?\s*§|\bDESIGN\.md\b|STYLE(?:\.md|:)|(?i:\bseeds?\s+0\d\d\b)|shared/(?:formats|seeds|notes|hooks)\b|\.\./shared\b(?P<beside>/\w*)?|[\w-]+\.md\s*§|(?:docs/)?formats/(?P<note>[\w-]+\.md)(?P<section>\s*§)?`)
 
 // outsideCitations lists what text cites outside the repository.
 func outsideCitations(text string) []string {
@@ -184,11 +179,11 @@ func outsideCitations(text string) []string {
 	for _, m := range outside.FindAllStringSubmatch(text, -1) {
 		switch {
 		case strings.HasPrefix(m[0], "../shared"):
-			if m[3] != "/corpus" {
+			if m[outside.SubexpIndex("beside")] != "/corpus" {
 				bad = append(bad, strconv.Quote(m[0]))
 			}
-		case m[4] != "":
-			if m[5] != "" {
+		case m[outside.SubexpIndex("note")] != "":
+			if m[outside.SubexpIndex("section")] != "" {
 				bad = append(bad, strconv.Quote(m[0])+" (the notes have no numbered sections)")
 			}
 		default:
@@ -196,6 +191,17 @@ func outsideCitations(text string) []string {
 		}
 	}
 	return bad
+}
+
+// notesCited lists the format notes text names (docs/formats/<name>.md).
+func notesCited(text string) []string {
+	var names []string
+	for _, m := range outside.FindAllStringSubmatch(text, -1) {
+		if n := m[outside.SubexpIndex("note")]; n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // TestOutsideCitations: what the comment check takes for a citation
@@ -228,5 +234,43 @@ func TestOutsideCitations(t *testing.T) {
 		if got := outsideCitations(c.text); len(got) != c.bad {
 			t.Errorf("%q: %d citations outside (%q), want %d", c.text, len(got), got, c.bad)
 		}
+	}
+}
+
+// TestNotesCited: the format notes a comment names.
+func TestNotesCited(t *testing.T) {
+	t.Parallel()
+	got := notesCited("see docs/formats/acp.md and formats/pi.md; not docs/events.md")
+	if strings.Join(got, " ") != "acp.md pi.md" {
+		t.Errorf("notes cited: %q, want acp.md and pi.md", got)
+	}
+}
+
+// TestFormatIndex: docs/formats/README.md links every format note, and
+// every note it links is there, so a reader finds each note from the
+// index.
+func TestFormatIndex(t *testing.T) {
+	t.Parallel()
+	index, err := os.ReadFile(filepath.Join("docs", "formats", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\]\(([\w-]+\.md)\)`).FindAllSubmatch(index, -1) {
+		linked[string(m[1])] = true
+	}
+	notes, err := filepath.Glob(filepath.Join("docs", "formats", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notes {
+		name := filepath.Base(n)
+		if name != "README.md" && !linked[name] {
+			t.Errorf("docs/formats/%s is not in the index (docs/formats/README.md)", name)
+		}
+		delete(linked, name)
+	}
+	for name := range linked {
+		t.Errorf("docs/formats/README.md links %s, which is not there", name)
 	}
 }

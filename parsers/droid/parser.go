@@ -1,6 +1,7 @@
 package droid
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -57,13 +58,41 @@ func toolCall(p *flat.Parser, l *parsers.Line) error {
 		id = p.IDs.Next("call")
 	}
 	params := l.Get("parameters")
-	if err := p.Call(id, name, parsers.JSONText(params), ""); err != nil {
+	if err := p.Call(id, name, parsers.JSONText(params), title(name, params)); err != nil {
 		return err
 	}
 	if name == "TodoWrite" {
 		return p.Plan(id, params.Get("todos"))
 	}
 	return nil
+}
+
+// title names what a call whose input has no subject of its own is
+// about: the files an ApplyPatch changes, how far a TodoWrite list is.
+func title(name string, params gjson.Result) string {
+	switch name {
+	case "ApplyPatch":
+		var files []string
+		for _, ln := range strings.Split(params.Get("input").String(), "\n") {
+			for _, pre := range [...]string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
+				if f, ok := strings.CutPrefix(ln, pre); ok {
+					files = append(files, strings.TrimSpace(f))
+				}
+			}
+		}
+		return strings.Join(files, ", ")
+	case "TodoWrite":
+		n, done := 0, 0
+		params.Get("todos").ForEach(func(_, t gjson.Result) bool {
+			n++
+			if t.Get("status").String() == "completed" {
+				done++
+			}
+			return true
+		})
+		return fmt.Sprintf("%d todos, %d done", n, done)
+	}
+	return ""
 }
 
 // toolResult ends a call: its value, or its error's message. Execute's
