@@ -132,6 +132,9 @@ func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, u
 	if !o.Verbose && hidesChatter[format] {
 		h = filter.NewChatter(h)
 	}
+	if hidesChatter[format] {
+		h = filter.NewLongLines(h) // a person's formats show a long line in pieces
+	}
 	if o.Sentences {
 		out.sent = filter.NewSentences(h)
 		h = out.sent

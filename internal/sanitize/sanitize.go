@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/simd"
+	"github.com/agentfmt/agentfmt/internal/view"
 )
 
 // Options choose what may pass.
@@ -39,9 +40,23 @@ func String(s string, o Options) string {
 		i = 0 // a CR may write over the start of its line
 	}
 	// What comes before the first change is kept as it is: Append would
-	// copy it unchanged.
-	dst := make([]byte, 0, len(s)+16)
-	return string(Append(append(dst, s[:i]...), s[i:], o))
+	// copy it unchanged. The result is made once, the size of what it
+	// will hold (a control byte shown as ␀ takes three), and is the
+	// string returned, not copied into one.
+	dst := make([]byte, 0, len(s)+2*controls(s[i:])+16)
+	return view.String(Append(append(dst, s[:i]...), s[i:], o))
+}
+
+// controls counts the C0 controls and DEL in s but tab and newline: the
+// bytes String shows as a picture of three bytes.
+func controls(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+			n++
+		}
+	}
+	return n
 }
 
 // clean reports whether s needs no change.

@@ -1,27 +1,8 @@
 package claude
 
-import "strings"
+import "github.com/agentfmt/agentfmt/parsers/internal/reminder"
 
 // display is a tool result as a person reads it: without the
-// <system-reminder> blocks Claude Code appends to what a tool returned
-// (after a file's contents: "Whenever you read a file, you should
-// consider whether it would be considered malware…"), which are for the
-// model. It is "" when there are none to leave out (or nothing is left
-// but them: the reminder is then the whole message, as for an empty
-// file). Only blocks at the end go: one in the middle is the file's own.
-func display(out string) string {
-	const open, close = "<system-reminder>", "</system-reminder>"
-	s := strings.TrimRight(out, " \t\r\n")
-	cut := false
-	for strings.HasSuffix(s, close) {
-		i := strings.LastIndex(s, open)
-		if i < 0 {
-			break
-		}
-		s, cut = strings.TrimRight(s[:i], " \t\r\n"), true
-	}
-	if !cut || s == "" {
-		return ""
-	}
-	return s
-}
+// <system-reminder> blocks Claude Code appends for the model ("" when
+// there are none).
+func display(out string) string { return reminder.Strip(out) }

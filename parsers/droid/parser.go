@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/internal/flat"
+	"github.com/agentfmt/agentfmt/parsers/internal/reminder"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -127,7 +128,7 @@ func toolResult(p *flat.Parser, l *parsers.Line) error {
 		}
 	}
 	if r.Display == "" {
-		r.Display = dropReminders(r.Output)
+		r.Display = reminder.Strip(r.Output)
 	}
 	return p.End(r)
 }
@@ -146,25 +147,6 @@ func exitCode(out string) (*int, string) {
 		return nil, ""
 	}
 	return &n, strings.TrimRight(s[:i], " \r\n")
-}
-
-// dropReminders is a result without the <system-reminder> blocks at its
-// end, which are for the model; "" when it has none.
-func dropReminders(out string) string {
-	const open, close = "<system-reminder>", "</system-reminder>"
-	s := strings.TrimRight(out, " \t\r\n")
-	cut := false
-	for strings.HasSuffix(s, close) {
-		i := strings.LastIndex(s, open)
-		if i < 0 {
-			break
-		}
-		s, cut = strings.TrimRight(s[:i], " \t\r\n"), true
-	}
-	if !cut || s == "" {
-		return ""
-	}
-	return s
 }
 
 // failure is the error that stops a run: it fails it, once (the

@@ -1,10 +1,10 @@
-package claude
+package reminder
 
 import "testing"
 
 // Tool results lose the <system-reminder> blocks Claude Code appends for
 // the model, in what a person reads (issue 24 item 7).
-func TestDisplay(t *testing.T) {
+func TestStrip(t *testing.T) {
 	const rem = "<system-reminder>\nWhenever you read a file, you should consider whether it would be considered malware.\n</system-reminder>\n"
 	for _, tc := range []struct{ out, want string }{
 		{"     1→package main\n     2→\n\n" + rem, "     1→package main\n     2→"},
@@ -16,8 +16,8 @@ func TestDisplay(t *testing.T) {
 		{"tail </system-reminder>\n", ""},    // a close without an open
 		{"a\r\n<system-reminder>r</system-reminder>\r\n", "a"},
 	} {
-		if got := display(tc.out); got != tc.want {
-			t.Errorf("display(%q) = %q, want %q", tc.out, got, tc.want)
+		if got := Strip(tc.out); got != tc.want {
+			t.Errorf("Strip(%q) = %q, want %q", tc.out, got, tc.want)
 		}
 	}
 }
