@@ -73,7 +73,7 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	if endWithRun {
 		s.src.ended, s.src.endWake = s.out.runEnded, s.out.endWake()
 	}
-	s.src.notice = func(msg string) { warnf(ss.stderr, "--follow %s: %s", s.tag, msg) }
+	s.src.notice = ss.noticer(s)
 	if s.src.f == nil {
 		s.src.say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
 	}
@@ -105,6 +105,23 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	ss.mu.Unlock()
 	go s.read()
 	return nil
+}
+
+// noticer is where a stream's follower says what happened to its file
+// (it appeared, was truncated, replaced). On a terminal the pretty view
+// owns, a line written to stderr would land inside the live region (in a
+// heading, leaving rows of it behind): the notice goes to the stream's
+// lane instead, which shows it above the live region on a line of its
+// own, as the session's own notices. The follower calls it from the
+// goroutine that reads the stream, the only one that feeds the lane.
+func (ss *streamSet) noticer(s *stream) func(string) {
+	if ss.format == "pretty" && ss.env.isTerminal(ss.env.Stderr) {
+		return func(msg string) {
+			ev := streaming.Event{Kind: streaming.KindNotice, Text: msg}
+			_ = s.lane.Handle(&ev) // (an output error ends the stream at its next event)
+		}
+	}
+	return func(msg string) { warnf(ss.stderr, "--follow %s: %s", s.tag, msg) }
 }
 
 // fileError reports an input that could not be read (exit 2 at the end).

@@ -141,6 +141,7 @@ func (v *prettyView) Lane(l Lane) Renderer {
 	ln.r.scr.width = v.scr.width
 	v.lanes = append(v.lanes, ln)
 	v.dirty = true
+	v.kick() // (its heading is drawn, and a frame is due for what comes)
 	return ln
 }
 
