@@ -183,8 +183,11 @@ func outsideCitations(text string) []string {
 				bad = append(bad, strconv.Quote(m[0]))
 			}
 		case m[outside.SubexpIndex("note")] != "":
-			if m[outside.SubexpIndex("section")] != "" {
+			switch {
+			case m[outside.SubexpIndex("section")] != "":
 				bad = append(bad, strconv.Quote(m[0])+" (the notes have no numbered sections)")
+			case !strings.HasPrefix(m[0], "docs/"):
+				bad = append(bad, strconv.Quote(m[0])+" (say docs/formats/…: the path in this repository)")
 			}
 		default:
 			bad = append(bad, strconv.Quote(m[0]))
@@ -227,7 +230,8 @@ func TestOutsideCitations(t *testing.T) {
 		{"read from ../shared/corpus/claude (skipped without it)", 0},
 		{"the ../shared/corpus folder", 0},
 		{"(docs/formats/acp.md, \"Chunks\")", 0},
-		{"formats/claude.md", 0},
+		{"docs/formats/claude.md", 0},
+		{"formats/claude.md", 1},
 		{"seeds of a random generator, 0x10", 0},
 		{"docs/events.md and docs/performance.md", 0},
 	} {

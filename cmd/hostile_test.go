@@ -863,7 +863,7 @@ func randomClaudeStream(rng *rand.Rand, seed int) (string, []string) {
 	return s.String(), texts
 }
 
-// hStream writes Claude stream-json lines (formats/claude.md).
+// hStream writes Claude stream-json lines (docs/formats/claude.md).
 type hStream struct {
 	b strings.Builder
 	n int

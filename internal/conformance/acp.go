@@ -10,7 +10,7 @@ func init() {
 	Register("acp", acpCapture)
 }
 
-// acpCapture reads an ACP transcript (formats/acp.md): JSON-RPC lines of
+// acpCapture reads an ACP transcript (docs/formats/acp.md): JSON-RPC lines of
 // both directions, or bare update objects.
 //
 // Texts: each run of agent_message_chunk text, joined. A run ends at any

@@ -7,8 +7,8 @@ func init() { Register("grok", grokExpect) }
 // line.
 //
 // Texts: the text tokens between two lines of other types (a model
-// call's answer), joined. Exit: an end line whose stopReason is end_turn
-// (or none) is 0, another 1; no end line, 3. Answer: the last of those
+// call's answer), joined. Exit: an end line whose stopReason is end_turn,
+// none, or a limit reached (max_tokens, max_turn_requests) is 0, another 1; no end line, 3. Answer: the last of those
 // texts before the end line.
 func grokExpect(data []byte, _ string) Expect {
 	var e Expect
@@ -30,7 +30,8 @@ func grokExpect(data []byte, _ string) Expect {
 		open = false
 		if typ == "end" {
 			exit = 1
-			if r := v.Get("stopReason").Str; r == "" || r == "end_turn" {
+			switch v.Get("stopReason").Str {
+			case "", "end_turn", "stop", "max_tokens", "max_turn_requests":
 				exit = 0
 				e.Answer = last
 			}

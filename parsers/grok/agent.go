@@ -40,6 +40,10 @@ func detect(l *parsers.Line) parsers.Confidence {
 		if l.Has("toolCallId") {
 			return parsers.Decisive
 		}
+	case "available_commands_update":
+		if l.Has("availableCommands") {
+			return parsers.Decisive
+		}
 	case "end":
 		if l.Has("stopReason") && (l.Has("requestId") || l.Has("sessionId")) {
 			return parsers.Decisive

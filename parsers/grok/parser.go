@@ -19,7 +19,18 @@ var format = &flat.Format{
 		"tool_call":        {What: flat.Call, ID: "toolCallId", Name: "toolName", Input: "rawInput", Title: "title"},
 		"tool_call_update": {Hook: update},
 		"end":              {Hook: end},
+		// ACP's other session updates, at the top level as Grok's tool
+		// updates are: the slash commands it offers, its mode, a plan.
+		"available_commands_update": {What: flat.Skip},
+		"current_mode_update":       {What: flat.Skip},
+		"plan":                      {Hook: plan},
 	},
+}
+
+// plan is ACP's plan update: the whole list, {entries:[{content,
+// status, priority}]}.
+func plan(p *flat.Parser, l *parsers.Line) error {
+	return p.Plan("", l.Get("entries"))
 }
 
 // update is a call's progress: its output so far, then its end.

@@ -21,6 +21,7 @@ func TestDetect(t *testing.T) {
 		{`{"type":"tool_call","toolCallId":"c","title":"t","status":"pending","rawInput":{}}`, parsers.Decisive},
 		{`{"type":"tool_call_update","toolCallId":"c","status":null}`, parsers.Decisive},
 		{`{"type":"end","stopReason":"end_turn","sessionId":"s","requestId":"r"}`, parsers.Decisive},
+		{`{"type":"available_commands_update","availableCommands":[{"name":"init"}]}`, parsers.Decisive},
 		// OpenCode's text part, ACP inside JSON-RPC.
 		{`{"type":"text","timestamp":1,"sessionID":"s","part":{"text":"x"}}`, parsers.No},
 		{`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call","toolCallId":"c"}}}`, parsers.No},
