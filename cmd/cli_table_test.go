@@ -16,7 +16,8 @@ import (
 //	### a typo of a command suggests it        (the case's name)
 //	env AGENTFMT_FORMAT=plain                  (a variable; none is inherited)
 //	tty                                        (stdout is a terminal; tty 80x24: of that size)
-//	file a.jsonl "{\"type\":\"x\"}\n"          (a file in $TMP, Go-quoted content)
+//	file a.jsonl "{\"type\":\"x\"}\n"          (a file in $TMP, Go-quoted content; folders made)
+//	cwd $TMP/proj                              (the current directory, made)
 //	exec less "#!/bin/sh\ncat\n"                (a program in $TMP/bin; env PATH=$TMP/bin:… to run it)
 //	stdin $TESTDATA/codex/01-basic.jsonl       (stdin from a file; else empty)
 //	stdin "text\n"                             (stdin, Go-quoted)
@@ -25,7 +26,7 @@ import (
 //	stderr has did you mean sessions?          (also: stdout has, … lacks, … empty)
 //	$TMP/summary.md has ✗                      (a file the command wrote)
 //
-// In the command line, stdin and the checks, $TESTDATA is ../testdata
+// In the command line, stdin, files, cwd and the checks, $TESTDATA is ../testdata
 // and $TMP the case's own temporary directory. Text after "has" or
 // "lacks" is taken as it is, or Go-unquoted when it is one quoted
 // string. Lines beginning with # are comments.
@@ -106,11 +107,16 @@ func (c *cliCase) run(t *testing.T) {
 			path, mode := filepath.Join(tmp, name), os.FileMode(0o644)
 			if word == "exec" {
 				path, mode = filepath.Join(tmp, "bin", name), 0o755
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
 			}
-			if err := os.WriteFile(path, []byte(c.text(content)), mode); err != nil {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(expand(c.text(content))), mode); err != nil {
+				t.Fatal(err)
+			}
+		case "cwd":
+			run.dir = expand(rest)
+			if err := os.MkdirAll(run.dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
 		case "stdin":

@@ -54,6 +54,7 @@ func Run(args []string, env *Env) int {
 		// Only a completion request asks for them; cobra keeps them for the
 		// life of the process, and with them every command tree made.
 		registerCompletions(root)
+		registerSessionCompletion(root, env)
 	}
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
@@ -95,7 +96,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
   answer=$(opencode run --format json "summarise" | agentfmt -o text)
   agentfmt session.ndjson
   agentfmt --latest --follow        # the newest saved session of this directory, live
-  agentfmt --follow a.jsonl b.jsonl # several logs being written, at once
+  agentfmt --session 0199           # the saved session whose id begins 0199  agentfmt --follow a.jsonl b.jsonl # several logs being written, at once
   agentfmt watch                    # every live agent session of this directory`,
 		Version:       build().String(),
 		SilenceUsage:  true,

@@ -23,7 +23,8 @@ func newSessions(env *Env, o *Options, code *int) *cobra.Command {
 		Short: "List the agents' saved sessions of the current directory, newest first",
 		Long: `List the sessions that Claude Code, Codex and Gemini CLI saved for the current directory,
 newest first: when it was last written, the agent, the session id (what the agent resumes by),
-the file's size and the first prompt. 'agentfmt --latest' renders the newest one. In a directory
+the file's size and the first prompt. 'agentfmt --latest' renders the newest one, 'agentfmt
+--session ID' the one of that id (a unique prefix is enough). In a directory
 with none, those of the nearest directory above it that has some, up to the root of its git
 repository (outside one, up to the home directory): a project's subdirectory lists the project's.
 

@@ -47,6 +47,12 @@
 //   - tools.go: its Tools, the input keys that name what a call is about
 //     and an Edits function for its file tools.
 //
+// A flat format (one object a line, a field naming its type, whole
+// messages or single pieces of text) needs no parser.go of its own: its
+// Agent's New returns a parser made by parsers/internal/flat from a
+// Format, a rule per type saying what the line becomes and where its
+// fields are, with a hook for the odd line (parsers/grok, parsers/droid).
+//
 // An agent that also writes session files or speaks a server protocol
 // lists each family as one of its Readers: the decoder's router gives each
 // line to the family that scores it highest, and each family is a parser
