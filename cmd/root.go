@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/input"
+	"github.com/agentfmt/agentfmt/internal/manpage"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/spf13/cobra"
 )
@@ -144,13 +145,15 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
 	f.StringVar(&o.Pager, "pager", "auto", "page a replayed FILE, --latest or the sessions table longer than the screen: auto ($PAGER, else less -FRX), never, or the pager COMMAND")
 	f.BoolVar(&o.Verbose, "verbose", false, "also show the agent's chatter: unknown events, API request and rate-limit lines, task bookkeeping (json always has them)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: suggestFlag(c, flagError(err))} })
 	root.SetVersionTemplate("agentfmt version {{.Version}}\n")
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
 	root.AddCommand(newSessions(env, o, code), newWatch(env, o, code))
 	addLatest(root, env, o, code)
-	root.Long += "\n\nEvery flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n" +
-		envHelp(root.PersistentFlags(), root.Flags()) + "\n\n" + exitHelp
+	manpage.AddSection(root, "Environment", "Every flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n"+
+		envHelp(root.PersistentFlags(), root.Flags()))
+	manpage.AddSection(root, "Exit status", exitHelp)
+	setHelp(env, root)
 	return root
 }
 

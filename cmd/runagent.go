@@ -33,16 +33,9 @@ func newRun(env *Env, o *Options, code *int) *cobra.Command {
 		Short: "Run an agent with the JSON flags it needs, and render its output",
 		Long: `Run AGENT as a child process with ARGS, adding the flags that make it print its JSON stream when
 they are not there already, and render that stream. agentfmt's own flags go before AGENT; everything
-after AGENT is the agent's.
+after AGENT is the agent's. What is added, for each agent agentfmt knows:
 
-  claude, qwen      --output-format stream-json --verbose --include-partial-messages (and -p for claude)
-  codex             exec … --json
-  gemini            --output-format stream-json
-  opencode, kilo    run … --format json
-  cursor-agent      -p --output-format stream-json --stream-partial-output
-  copilot           --output-format json
-  agy               --output-format stream-json
-  amp               --stream-json
+` + agentTable() + `
 
 Any other command runs as it is. The agent's stderr is shown in place (lines of their own, never
 dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C, SIGTERM, SIGHUP
