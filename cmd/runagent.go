@@ -128,6 +128,12 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	if env.Environ != nil {
 		cmd.Env = env.Environ()
 	}
+	if p.out.trace != nil {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = handTrace(p.out.trace, strings.TrimSuffix(filepath.Base(command), ".exe"), cmd.Env)
+	}
 	// A stdin that is not a file is copied by a goroutine that may wait
 	// for input the agent never reads: do not wait for it long.
 	cmd.WaitDelay = env.stdinDelay()
