@@ -3,7 +3,7 @@ package reminder
 import (
 	"testing"
 
-	_ "github.com/agentfmt/agentfmt/internal/golden" // (go test ./... -update)
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
 // Tool results lose the <system-reminder> blocks Claude Code appends for
