@@ -107,14 +107,14 @@ func (c *cliCase) run(t *testing.T) {
 			}
 		case "file", "exec":
 			name, content, _ := strings.Cut(rest, " ")
-			path, mode := filepath.Join(tmp, name), os.FileMode(0o644)
+			path, write := filepath.Join(tmp, name), func(p string, b []byte) error { return os.WriteFile(p, b, 0o644) }
 			if word == "exec" {
-				path, mode = filepath.Join(tmp, "bin", name), 0o755
+				path, write = filepath.Join(tmp, "bin", name), writeProgram
 			}
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(path, []byte(expand(c.text(content))), mode); err != nil {
+			if err := write(path, []byte(expand(c.text(content)))); err != nil {
 				t.Fatal(err)
 			}
 		case "cwd":

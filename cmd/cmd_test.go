@@ -147,3 +147,14 @@ func TestTextAnswerSanitisedOnATerminal(t *testing.T) {
 		t.Errorf("terminal: %q", tty.stdout)
 	}
 }
+
+// writeProgram writes a program the tests run. No process may be forked
+// while its file is open for writing: a child forked then holds the file
+// open until it runs its own program, and running the new one fails with
+// "text file busy" (ETXTBSY) meanwhile. syscall.ForkLock is what forks
+// wait on.
+func writeProgram(path string, content []byte) error {
+	syscall.ForkLock.Lock()
+	defer syscall.ForkLock.Unlock()
+	return os.WriteFile(path, content, 0o755)
+}

@@ -34,7 +34,7 @@ func newHeldRun(t *testing.T, mode string) *fakeRun {
 	t.Helper()
 	f := newFakeRun(t, "capture", corpusFile(t, "claude/03-minimal-text-only-v2.1.7.jsonl"))
 	f.grace = 300 * time.Millisecond
-	if err := os.WriteFile(filepath.Join(f.dir, "bin", "held"), []byte(strings.Replace(heldAgentScript, "$HELD_MODE", mode, 1)), 0o755); err != nil {
+	if err := writeProgram(filepath.Join(f.dir, "bin", "held"), []byte(strings.Replace(heldAgentScript, "$HELD_MODE", mode, 1))); err != nil {
 		t.Fatal(err)
 	}
 	return f

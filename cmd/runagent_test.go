@@ -72,12 +72,12 @@ func newFakeRun(t *testing.T, mode, capture string) *fakeRun {
 	}
 	for _, s := range agentSpecs {
 		for _, n := range s.names {
-			if err := os.WriteFile(filepath.Join(bin, n), []byte(fakeAgentScript), 0o755); err != nil {
+			if err := writeProgram(filepath.Join(bin, n), []byte(fakeAgentScript)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(bin, "mytool"), []byte(fakeAgentScript), 0o755); err != nil {
+	if err := writeProgram(filepath.Join(bin, "mytool"), []byte(fakeAgentScript)); err != nil {
 		t.Fatal(err)
 	}
 	return &fakeRun{dir: dir, mode: mode, capture: capture}
@@ -400,7 +400,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	// Found but not something the system can run: no footer on stdout.
 	bad := filepath.Join(f.dir, "bin", "badagent")
-	if err := os.WriteFile(bad, []byte("\x7fELF\x00garbage"), 0o755); err != nil {
+	if err := writeProgram(bad, []byte("\x7fELF\x00garbage")); err != nil {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"plain", "pretty", "json"} {
