@@ -305,7 +305,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 	if fl.short && fl.regular && fl.restarted() && fl.rewind() {
 		// Started again, and maybe written past the old size already:
 		// the new run is read from its start.
-		fl.say(fl.name + " was started again: reading it from the start")
+		fl.say(fl.name + " was truncated or started again: reading it from the start")
 		if fl.lineOpen && len(p) > 0 {
 			fl.endLine() // (the old run's partial last line ends here)
 			p[0], fl.synthetic = '\n', true

@@ -40,6 +40,7 @@ func TestFollowCopytruncateHole(t *testing.T) {
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
+	waitFor(t, "the truncation seen", func() bool { return strings.Contains(fr.err.String(), "reading it from the start") })
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +97,9 @@ func TestFollowRotatedUnreadable(t *testing.T) {
 	}
 	defer src.Close()
 	fl := src.(*follower)
-	fl.open = func(name string) (*os.File, error) { return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission} }
+	fl.open = func(name string) (*os.File, error) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
 	got := make(chan error, 1)
 	var read strings.Builder
 	go func() {
