@@ -375,7 +375,7 @@ func TestHelpListsEveryExitCode(t *testing.T) {
 func TestManPage(t *testing.T) {
 	t.Parallel()
 	r := cli{args: []string{"man"}}.run(t)
-	if r.code != 0 || !strings.Contains(r.stdout, `.TH "AGENTFMT" "1"`) || !strings.Contains(r.stdout, `agentfmt\-run\fR(1)`) ||
+	if r.code != 0 || !strings.Contains(r.stdout, `.TH "AGENTFMT" "1"`) || !strings.Contains(r.stdout, ".SH COMMANDS\n") || !strings.Contains(r.stdout, ".TP\n\\fBagentfmt run\\fR\n") || strings.Contains(r.stdout, "SEE ALSO") ||
 		!strings.Contains(r.stdout, `\-\-max\-line`) || !strings.Contains(r.stdout, "143") || !strings.Contains(r.stdout, "AGENTFMT_<FLAG>") {
 		t.Errorf("exit %d, page:\n%s", r.code, r.stdout)
 	}

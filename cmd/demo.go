@@ -28,7 +28,8 @@ func newDemo(env *Env, o *Options, code *int) *cobra.Command {
 		Short: "Replay a bundled agent session through the renderer",
 		Long: `Replay a bundled Claude Code session (thinking, streamed text, parallel tool calls, a failed
 command, a subagent, a result with cost) with its original pacing, so you can see what agentfmt
-does without any agent installed. Every output flag applies: try 'agentfmt demo -o plain'.`,
+does without any agent installed. Every output flag applies: try 'agentfmt demo -o plain'. When
+stdout is no terminal (agentfmt demo > file), the session is written at once, unless --speed is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if speed <= 0 {
@@ -38,7 +39,7 @@ does without any agent installed. Every output flag applies: try 'agentfmt demo 
 				return err
 			}
 			denv := *env
-			denv.Stdin = newPacedReader(demoSession, speed)
+			denv.Stdin = demoInput(env, speed, c.Flags().Changed("speed"))
 			n, err := runFormat(c.Context(), &denv, o, nil)
 			*code = n
 			return err
@@ -46,6 +47,16 @@ does without any agent installed. Every output flag applies: try 'agentfmt demo 
 	}
 	c.Flags().Float64Var(&speed, "speed", 1, "replay speed factor (2 is twice as fast)")
 	return c
+}
+
+// demoInput is the demo session as agentfmt reads it: at its pace on a
+// terminal, or when --speed is given (paced); at once otherwise, as
+// nobody watches a file being written.
+func demoInput(env *Env, speed float64, paced bool) io.Reader {
+	if !paced && !env.isTerminal(env.Stdout) {
+		return bytes.NewReader(demoSession)
+	}
+	return newPacedReader(demoSession, speed)
 }
 
 // pacedReader hands out lines at the pace their "_t" fields give.

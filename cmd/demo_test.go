@@ -53,3 +53,19 @@ func TestDemoSessionRenders(t *testing.T) {
 		t.Errorf("final answer shown %d times", n)
 	}
 }
+
+// TestDemoInput: the demo is paced on a terminal, and when --speed is
+// given; written at once to a file or a pipe.
+func TestDemoInput(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	for _, c := range []struct {
+		tty, speed, paced bool
+	}{{true, false, true}, {false, false, false}, {false, true, true}} {
+		env := &Env{Stdout: &out, IsTerminal: func(io.Writer) bool { return c.tty }}
+		_, paced := demoInput(env, 1, c.speed).(*pacedReader)
+		if paced != c.paced {
+			t.Errorf("terminal %v, --speed %v: paced %v, want %v", c.tty, c.speed, paced, c.paced)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
 )
@@ -46,6 +47,9 @@ type Env struct {
 	// the line is rendered (tests: anything kept of a line without a copy
 	// shows up as garbage instead of by chance).
 	Scribble bool
+	// OTLP, when set, changes the --otlp exporter's set-up (tests: the
+	// SDK's in-memory exporter, a shorter flush bound).
+	OTLP func(*otlp.Config)
 
 	// Waits, each zero for its default (tests shorten them; see waits.go).
 	//

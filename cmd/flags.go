@@ -162,7 +162,7 @@ func envHelp(sets ...*pflag.FlagSet) string {
 		if i < len(names)-1 {
 			n += ","
 		}
-		if len(line)+len(n)+1 > 100 {
+		if len(line)+len(n)+1 > 78 {
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 			line = "  "
 		}
@@ -173,7 +173,7 @@ func envHelp(sets ...*pflag.FlagSet) string {
 }
 
 // exitHelp is the exit status table of --help.
-const exitHelp = `Exit status (the agent's run as the stream tells it, for set -o pipefail scripts):
+const exitHelp = `The agent's run as the stream tells it, for set -o pipefail scripts:
   0    the run finished and the agent reported success
   1    the agent reported failure; with run, the agent failed without a result
   2    usage error (bad flag or value), or a FILE that could not be read

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentfmt/agentfmt/internal/filter"
+	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
@@ -38,6 +39,9 @@ type output struct {
 	// trim: -o text prints the answer without its leading and trailing
 	// blank lines.
 	trim bool
+	// trace is the stream's --otlp trace (nil without): it sees every
+	// event the filters see, and renders nothing.
+	trace *otlp.Trace
 }
 
 // tally is what the command learns from the events themselves: whether
@@ -166,6 +170,9 @@ func (o *output) UseState(st streaming.State) {
 // Handle passes a session event through the filters to the renderer.
 func (o *output) Handle(ev *streaming.Event) error {
 	o.tally.handle(ev)
+	if o.trace != nil {
+		_ = o.trace.Handle(ev) // (never fails)
+	}
 	switch ev.Kind {
 	case streaming.KindSessionStart:
 		o.ended.Store(false)
@@ -211,6 +218,9 @@ func (o *output) Finish(s render.Summary) error {
 		if err := o.sent.Close(); err != nil {
 			return err
 		}
+	}
+	if o.trace != nil && s.Interrupted {
+		o.trace.Close("interrupted")
 	}
 	s.Answer = o.shown(s.Answer)
 	if o.trim {

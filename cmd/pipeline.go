@@ -190,9 +190,13 @@ func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 		out.tally.forced = parsers.Find(all.Agents(), o.Agent)
 	}
 	out.trim = format == "text"
+	if err := p.traceOutput(); err != nil {
+		p.close()
+		return nil, err
+	}
 	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
-		NoEdits: !render.ShowsEdits(rend), Scribble: env.Scribble}, p.sess)
+		NoEdits: !render.ShowsEdits(rend) && p.out.trace == nil, Scribble: env.Scribble}, p.sess)
 	if err != nil {
 		p.close()
 		return nil, usagef("%v", err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/input"
+	"github.com/agentfmt/agentfmt/internal/manpage"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/spf13/cobra"
 )
@@ -36,6 +37,10 @@ type Options struct {
 	Debug      bool
 	Verbose    bool
 	Pager      string
+	// OTLP is --otlp: "" (off), "auto" (the standard variables) or a URL;
+	// OTLPContent adds content to the spans.
+	OTLP        string
+	OTLPContent bool
 }
 
 // Main runs agentfmt in the running process and returns its exit code.
@@ -124,7 +129,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	}
 	f := root.PersistentFlags()
 	f.StringVarP(&o.Agent, "agent", "a", "auto", "agent format: auto, "+strings.Join(all.Names(), ", "))
-	f.StringVarP(&o.Format, "format", "o", "", "output: pretty (default on a terminal), plain (default otherwise), json, text, markdown, html")
+	f.StringVarP(&o.Format, "format", "o", "", "output: pretty (default on a terminal), plain (default otherwise), json, text, markdown, html, none (with --otlp: export only)")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
 	f.StringVar(&o.Thinking, "thinking", "summary", "thinking: summary (one line), full, none")
 	f.StringVar(&o.Tools, "tools", "preview", "tool output: preview (head and tail), full, none")
@@ -143,14 +148,19 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
 	f.StringVar(&o.Pager, "pager", "auto", "page a replayed FILE, --latest or the sessions table longer than the screen: auto ($PAGER, else less -FRX), never, or the pager COMMAND")
+	f.StringVar(&o.OTLP, "otlp", "", "also export every run as an OpenTelemetry trace over OTLP/HTTP to `URL`, a collector's base URL (without one: $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)")
+	f.Lookup("otlp").NoOptDefVal = "auto"
+	f.BoolVar(&o.OTLPContent, "otlp-content", false, "with --otlp: also export prompts, answers, tool arguments and results (they may hold secrets)")
 	f.BoolVar(&o.Verbose, "verbose", false, "also show the agent's chatter: unknown events, API request and rate-limit lines, task bookkeeping (json always has them)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err: suggestFlag(c, flagError(err))} })
 	root.SetVersionTemplate("agentfmt version {{.Version}}\n")
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
 	root.AddCommand(newSessions(env, o, code), newWatch(env, o, code))
 	addLatest(root, env, o, code)
-	root.Long += "\n\nEvery flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n" +
-		envHelp(root.PersistentFlags(), root.Flags()) + "\n\n" + exitHelp
+	manpage.AddSection(root, "Environment", "Every flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n"+
+		envHelp(root.PersistentFlags(), root.Flags()))
+	manpage.AddSection(root, "Exit status", exitHelp)
+	setHelp(env, root)
 	return root
 }
 
@@ -195,6 +205,9 @@ func (o *Options) validate(c *cobra.Command) error {
 	}
 	if o.MaxLine <= 0 {
 		return usagef("--max-line must be positive")
+	}
+	if o.OTLPContent && !otlpOn(o.OTLP) {
+		return usagef("--otlp-content goes with --otlp")
 	}
 	if o.Sentences && o.Format != "json" {
 		return usagef("--sentences goes with -o json")

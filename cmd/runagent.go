@@ -33,16 +33,9 @@ func newRun(env *Env, o *Options, code *int) *cobra.Command {
 		Short: "Run an agent with the JSON flags it needs, and render its output",
 		Long: `Run AGENT as a child process with ARGS, adding the flags that make it print its JSON stream when
 they are not there already, and render that stream. agentfmt's own flags go before AGENT; everything
-after AGENT is the agent's.
+after AGENT is the agent's. What is added, for each agent agentfmt knows:
 
-  claude, qwen      --output-format stream-json --verbose --include-partial-messages (and -p for claude)
-  codex             exec … --json
-  gemini            --output-format stream-json
-  opencode, kilo    run … --format json
-  cursor-agent      -p --output-format stream-json --stream-partial-output
-  copilot           --output-format json
-  agy               --output-format stream-json
-  amp               --stream-json
+` + agentTable() + `
 
 Any other command runs as it is. The agent's stderr is shown in place (lines of their own, never
 dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C, SIGTERM, SIGHUP
@@ -134,6 +127,12 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	cmd.Stdin = env.Stdin
 	if env.Environ != nil {
 		cmd.Env = env.Environ()
+	}
+	if p.out.trace != nil {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = handTrace(p.out.trace, strings.TrimSuffix(filepath.Base(command), ".exe"), cmd.Env)
 	}
 	// A stdin that is not a file is copied by a goroutine that may wait
 	// for input the agent never reads: do not wait for it long.

@@ -70,6 +70,9 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	}
 	s.lane = ss.view.Lane(lane)
 	s.out, s.untilMissing = wrapOutput(s.lane, ss.format, ss.o)
+	if ss.tracing != nil {
+		s.out.trace = ss.tracing.trace(lane.Tag)
+	}
 	if endWithRun {
 		s.src.ended, s.src.endWake = s.out.runEnded, s.out.endWake()
 	}
@@ -89,7 +92,7 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	}
 	s.sess = streaming.NewSession(s.out, streaming.Options{Strict: ss.o.Strict, Report: report})
 	s.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: ss.o.Agent, Strict: ss.o.Strict, Report: report,
-		NoEdits: !render.ShowsEdits(s.lane), Scribble: ss.env.Scribble}, s.sess)
+		NoEdits: !render.ShowsEdits(s.lane) && ss.tracing == nil, Scribble: ss.env.Scribble}, s.sess)
 	if err != nil {
 		s.close()
 		return usagef("%v", err)

@@ -62,6 +62,8 @@ type streamSet struct {
 	// failure is what ended the whole run early: an output error, a
 	// --strict violation, an internal error.
 	failure error
+	// tracing is --otlp (nil without): a trace per stream.
+	tracing *tracing
 
 	closers []func()
 }
@@ -78,6 +80,13 @@ func newStreamSet(env *Env, o *Options, inputs []string) (*streamSet, error) {
 	ss := &streamSet{env: env, o: o, format: format, view: view, stderr: &lockedWriter{w: env.Stderr},
 		stop: make(chan struct{}), ended: make(chan *stream), tags: map[string]bool{}, inputs: inputs}
 	ss.closers = append(ss.closers, tuneGC(), noSoftLimit())
+	if ss.tracing, err = startTracing(env, o); err != nil {
+		ss.close()
+		return nil, err
+	}
+	if ss.tracing != nil {
+		ss.closers = append(ss.closers, func() { ss.tracing.finish(ss.stderr, "the input ended") })
+	}
 	if o.Tee != "" {
 		if err := ss.teeDirectory(); err != nil {
 			ss.close()

@@ -2,12 +2,14 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // What the words after agentfmt may be: FILEs or a command. Completion
@@ -72,4 +74,64 @@ func checkTypo(c *cobra.Command, args []string) error {
 		return nil
 	}
 	return usagef("%q is neither a file nor a command: did you mean %s?", args[0], strings.Join(s, " or "))
+}
+
+// suggestFlag adds to an unknown flag's error the flags of c it was
+// probably meant to be, as a mistyped command gets: "unknown flag:
+// --formt: did you mean --format?". A long flag typed with one dash
+// (-format) is looked for as the long flag it is.
+func suggestFlag(c *cobra.Command, err error) error {
+	msg := err.Error()
+	var typed string
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		typed = name
+	} else if _, word, ok := strings.Cut(msg, "' in -"); ok && strings.HasPrefix(msg, "unknown shorthand flag: ") && len(word) > 2 {
+		typed = word
+	}
+	typed, _, _ = strings.Cut(typed, "=")
+	if typed == "" {
+		return err
+	}
+	var best []string
+	bestD := 3 // (at most two edits, as commands)
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(strings.ToLower(typed), f.Name)
+		if strings.HasPrefix(f.Name, typed) && len(typed) >= 3 {
+			d = min(d, 1)
+		}
+		switch {
+		case d < bestD:
+			best, bestD = []string{"--" + f.Name}, d
+		case d == bestD && d < 3:
+			best = append(best, "--"+f.Name)
+		}
+	})
+	if len(best) == 0 {
+		return err
+	}
+	return fmt.Errorf("%s: did you mean %s?", msg, strings.Join(best, " or "))
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -55,7 +55,7 @@ type View interface {
 }
 
 // ViewFormats are the formats that show several streams at once.
-var ViewFormats = []string{"pretty", "plain", "json"}
+var ViewFormats = []string{"pretty", "plain", "json", "none"}
 
 // NewView returns the view of several streams in format.
 func NewView(format string, w io.Writer, cfg Config) (View, error) {
@@ -67,6 +67,8 @@ func NewView(format string, w io.Writer, cfg Config) (View, error) {
 		return newPlainView(w, cfg), nil
 	case "pretty":
 		return newPrettyView(ciWriter(format, cfg, w), cfg), nil
+	case "none":
+		return noneView{}, nil
 	case "text", "markdown", "html":
 		return nil, fmt.Errorf("-o %s shows one run: with several streams, use -o pretty, plain or json", format)
 	}

@@ -16,7 +16,7 @@ import (
 // Formats lists the output formats, in the order --help shows them.
 // ("html" lives in render/html, which registers itself: a program using
 // it imports that package.)
-var Formats = []string{"pretty", "plain", "json", "text", "markdown", "html"}
+var Formats = []string{"pretty", "plain", "json", "text", "markdown", "html", "none"}
 
 // ThinkingMode says how much thinking to show.
 type ThinkingMode string

@@ -10,9 +10,10 @@
 // delta. The Session hands its Handler only deltas, and:
 //
 //   - turns snapshots and finals into deltas by comparing them with the
-//     block it holds: equal (or equal but for the white space around it)
-//     gives nothing, an extension gives the new suffix, a rewrite gives a
-//     text.revision (or thinking.revision);
+//     block it holds: equal (or equal but for the white space around it,
+//     CRLF line ends or the Unicode form: NFC against NFD) gives nothing,
+//     an extension gives the new suffix, a rewrite gives a text.revision
+//     (or thinking.revision);
 //   - judges restatements (an agent re-sending a message it streamed,
 //     under a new id on the wire; an echo of the prompt it was sent): what
 //     repeats the message's current block shows nothing, the rest is new

@@ -16,6 +16,10 @@ type restatement struct {
 	at       int  // how much of src is repeated so far
 	begun    bool // a piece other than white space came
 	departed bool
+	// held is the last character of a piece that may be the start of
+	// what the block holds once folded with the next piece (see fold): a
+	// CR before an LF, a letter before its accent.
+	held string
 }
 
 // restate judges one piece of a restatement (see Session.Restate) and
@@ -37,6 +41,9 @@ func (s *Session) restate(m *message, ev *Event) error {
 		m.rs = rs
 	}
 	t := ev.Text
+	if rs.held != "" {
+		t, rs.held = rs.held+t, ""
+	}
 	if rs.src != nil && !rs.departed && s.msgs[rs.of] != rs.srcMsg {
 		// The message repeated stopped (its text is let go): the
 		// restatement is over, what follows is new.
@@ -60,7 +67,21 @@ func (s *Session) restate(m *message, ev *Event) error {
 		rs.at, rs.begun = rs.start, true
 	}
 	k := src.matchAt(rs.at, t)
+	if k < len(t) && rs.at+k < src.Len() {
+		// The same text with other line ends or in another Unicode form
+		// is the same text.
+		if f := fold(t); f != t {
+			if kf := src.matchAt(rs.at, f); kf == len(f) || rs.at+kf == src.Len() || kf > k && startsFolded(src, rs.at+kf, f[kf:]) {
+				t, k = f, kf
+			}
+		}
+	}
 	switch {
+	case k < len(t) && rs.at+k < src.Len() && startsFolded(src, rs.at+k, t[k:]):
+		rs.at += k
+		rs.held = t[k:]
+		s.stats.Duplicates++
+		return nil
 	case k == len(t):
 		rs.at += k
 		s.stats.Duplicates++

@@ -1,6 +1,9 @@
 package streaming
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // restate is a piece of message msg, block dst, that may repeat the
 // current block of message of.
@@ -78,6 +81,61 @@ func TestRestate(t *testing.T) {
 				if e.Restates != "" {
 					t.Errorf("Restates passed on: %+v", e)
 				}
+			}
+		})
+	}
+}
+
+// TestRestateFolded: a final or a restatement that says the block again
+// with CRLF line ends or in decomposed Unicode (NFD) is the same text, not
+// a revision; what it adds is shown, and a real rewrite is still one.
+func TestRestateFolded(t *testing.T) {
+	t.Parallel()
+	const nfc, nfd = "Le café est prêt.\nOK", "Le cafe\u0301 est pre\u0302t.\r\nOK"
+	cases := []struct {
+		name string
+		in   []Event
+		want []string
+	}{
+		{
+			name: "a final in NFD with CRLF shows nothing",
+			in:   []Event{msgStart("m"), delta("m", 0, nfc), final("m", 0, nfd)},
+			want: []string{"start m", `text.delta m/0 "Le café est prêt.\nOK"`},
+		},
+		{
+			name: "a final in NFC of a block streamed in NFD shows nothing",
+			in:   []Event{msgStart("m"), delta("m", 0, nfd), final("m", 0, nfc)},
+			want: []string{"start m", "text.delta m/0 " + strconv.Quote(nfd)},
+		},
+		{
+			name: "a final in NFD that goes on shows what it adds",
+			in:   []Event{msgStart("m"), delta("m", 0, nfc), final("m", 0, nfd+"\r\nDone.")},
+			want: []string{"start m", `text.delta m/0 "Le café est prêt.\nOK"`, `text.delta m/0 "\nDone."`},
+		},
+		{
+			name: "a final that rewrites is a revision",
+			in:   []Event{msgStart("m"), delta("m", 0, nfc), final("m", 0, "Le the est prêt.\r\nOK")},
+			want: []string{"start m", `text.delta m/0 "Le café est prêt.\nOK"`, `text.revision m/0 "Le the est prêt.\r\nOK"`},
+		},
+		{
+			name: "a restatement in NFD and CRLF, split inside a character and a line end, shows nothing",
+			in: []Event{msgStart("m"), delta("m", 0, nfc), msgStart("r"), restate("r", "m", 0, "Le cafe"), restate("r", "m", 0, "\u0301 est pre\u0302t.\r"),
+				restate("r", "m", 0, "\nOK")},
+			want: []string{"start m", `text.delta m/0 "Le café est prêt.\nOK"`, "start r"},
+		},
+		{
+			name: "a restatement in NFD that departs is shown whole",
+			in: []Event{msgStart("m"), delta("m", 0, nfc), msgStart("r"), restate("r", "m", 0, "Le cafe"), restate("r", "m", 0, "teria")},
+			want: []string{"start m", `text.delta m/0 "Le café est prêt.\nOK"`, "start r", `text.delta r/0 "Le cafeteria"`},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := pushAll(t, false, c.in...)
+			r.withStops = true
+			if got := r.shorts(); !same(got, c.want) {
+				t.Errorf("got\n  %q\nwant\n  %q", got, c.want)
 			}
 		})
 	}

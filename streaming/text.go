@@ -385,6 +385,20 @@ func (s *Session) merge(acc *text, mode Mode, t string, line int) (delta string,
 		s.stats.Duplicates++
 		return "", false
 	}
+	// The block again with other line ends or in another Unicode form
+	// (see fold): nothing new, or only what it adds.
+	held := acc.String()
+	if fh, f := fold(held), fold(t); fh != held || f != t {
+		switch {
+		case fh == f || trimSpace(fh) == trimSpace(f):
+			s.stats.Duplicates++
+			return "", false
+		case fh == held && strings.HasPrefix(f, held):
+			rest := f[len(held):]
+			acc.Append(rest)
+			return rest, false
+		}
+	}
 	s.report(line, "%s rewrites the block (%d bytes were shown); shown as a revision", mode, acc.Len())
 	acc.Reset()
 	acc.Append(t)

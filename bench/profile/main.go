@@ -60,7 +60,7 @@ func main() {
 			IsTerminal: func(io.Writer) bool { return false },
 			TermSize:   func(io.Writer) (int, int, bool) { return 0, 0, false }}
 		before := cpuTime()
-		cmd.Run([]string{"-o", *format, "--color", "never"}, env)
+		cmd.Run(append([]string{"-o", *format, "--color", "never"}, flag.Args()...), env)
 		cpu = append(cpu, cpuTime()-before)
 		in.Close()
 	}

@@ -31,8 +31,47 @@ type Header struct {
 	Manual  string // agentfmt manual
 }
 
-// Write writes the page of c to w.
-func Write(w io.Writer, c *cobra.Command, h Header) error {
+// Section is a part of a command's page after its examples (ENVIRONMENT,
+// EXIT STATUS), also shown at the end of its --help.
+type Section struct {
+	Title string // "Environment": upper case on the page
+	Text  string // help text, as Long is written
+}
+
+// sectionKey is the annotation that holds c's sections, in order.
+const sectionKey = "manpage.section."
+
+// AddSection adds a section to c's page, after the ones added before.
+func AddSection(c *cobra.Command, title, text string) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[fmt.Sprintf("%s%03d", sectionKey, len(Sections(c)))] = title + "\x00" + text
+}
+
+// Sections are the sections added to c, in order.
+func Sections(c *cobra.Command) []Section {
+	var keys []string
+	for k := range c.Annotations {
+		if strings.HasPrefix(k, sectionKey) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []Section
+	for _, k := range keys {
+		title, text, _ := strings.Cut(c.Annotations[k], "\x00")
+		out = append(out, Section{Title: title, Text: text})
+	}
+	return out
+}
+
+// Write writes the page of c to w, alone: its commands are listed on it,
+// and SEE ALSO names only the pages written with it (none; WriteTree
+// writes them all).
+func Write(w io.Writer, c *cobra.Command, h Header) error { return write(w, c, h, false) }
+
+func write(w io.Writer, c *cobra.Command, h Header, tree bool) error {
 	var b strings.Builder
 	title := strings.ToUpper(strings.ReplaceAll(c.CommandPath(), " ", "-"))
 	if c.Parent() == nil && h.Title != "" {
@@ -68,7 +107,20 @@ func Write(w io.Writer, c *cobra.Command, h Header) error {
 		}
 		b.WriteString(".RE\n.fi\n")
 	}
-	if see := related(c); len(see) > 0 {
+	if !tree {
+		if subs := commands(c); len(subs) > 0 {
+			b.WriteString(".SH COMMANDS\n")
+			for _, s := range subs {
+				b.WriteString(".TP\n\\fB" + escape(s.CommandPath()) + "\\fR\n" + line(s.Short) + "\n")
+			}
+			b.WriteString(".PP\n" + line("Each has a page of its own: "+c.CommandPath()+" man DIR writes them all.") + "\n")
+		}
+	}
+	for _, s := range Sections(c) {
+		b.WriteString(".SH " + escape(strings.ToUpper(s.Title)) + "\n")
+		text(&b, s.Text)
+	}
+	if see := related(c, tree); len(see) > 0 {
 		b.WriteString(".SH SEE ALSO\n")
 		b.WriteString(strings.Join(see, ", ") + "\n")
 	}
@@ -92,27 +144,40 @@ func WriteTree(c *cobra.Command, h Header, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := Write(f, c, h); err != nil {
+	if err := write(f, c, h, true); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
 }
 
-// related are the pages of the parent and the subcommands.
-func related(c *cobra.Command) []string {
+// related are the pages of the parent and the subcommands, when they are
+// written too (tree).
+func related(c *cobra.Command, tree bool) []string {
+	if !tree {
+		return nil
+	}
 	var see []string
 	if p := c.Parent(); p != nil {
 		see = append(see, page(p))
 	}
 	var subs []string
-	for _, s := range c.Commands() {
-		if s.IsAvailableCommand() && !s.IsAdditionalHelpTopicCommand() {
-			subs = append(subs, page(s))
-		}
+	for _, s := range commands(c) {
+		subs = append(subs, page(s))
 	}
 	sort.Strings(subs)
 	return append(see, subs...)
+}
+
+// commands are c's subcommands that have pages.
+func commands(c *cobra.Command) []*cobra.Command {
+	var subs []*cobra.Command
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() && !s.IsAdditionalHelpTopicCommand() {
+			subs = append(subs, s)
+		}
+	}
+	return subs
 }
 
 func page(c *cobra.Command) string {

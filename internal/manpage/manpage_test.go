@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,6 +26,8 @@ Every flag has a variable, TOOL_<FLAG>; a \backslash and a - dash.
 	root.Flags().Bool("fast", false, "go fast")
 	sub := &cobra.Command{Use: "run [flags] AGENT [ARGS...]", Short: "Run it", Run: func(*cobra.Command, []string) {}}
 	root.AddCommand(sub, &cobra.Command{Use: "hidden", Hidden: true, Run: func(*cobra.Command, []string) {}})
+	AddSection(root, "Environment", "TOOL_FORMAT sets --format.")
+	AddSection(root, "Exit status", "  0    success\n  1    failure")
 	return root
 }
 
@@ -42,11 +45,15 @@ func TestWrite(t *testing.T) {
 		".nf\n  0    success\n  1    failure\n.fi\n.PP\n\\&.dotfiles are skipped,\n\\&'quoted'", // indented lines kept; no text read as a request
 		"\\fB\\-o\\fR, \\fB\\-\\-format\\fR \\fIFORMAT\\fR\noutput FORMAT: plain, json (default plain)",
 		".SH EXAMPLES", "tool \\-\\-fast b.txt",
-		"\\fBtool\\-run\\fR(1)",
+		".SH COMMANDS\n.TP\n\\fBtool run\\fR\nRun it\n",
+		".SH ENVIRONMENT\n.PP\nTOOL_FORMAT sets \\-\\-format.\n.SH EXIT STATUS\n.PP\n.nf\n  0    success\n",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q:\n%s", want, page)
 		}
+	}
+	if strings.Contains(page, "SEE ALSO") {
+		t.Errorf("the page alone names other pages:\n%s", page)
 	}
 	if strings.Contains(page, "hidden") {
 		t.Errorf("a hidden command is listed:\n%s", page)
@@ -79,6 +86,19 @@ func TestWriteTree(t *testing.T) {
 	names, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(names) != 2 || filepath.Base(names[0]) != "tool-run.1" || filepath.Base(names[1]) != "tool.1" {
 		t.Errorf("pages %v, want tool.1 and tool-run.1", names)
+	}
+	// SEE ALSO names the pages written, and only those.
+	for _, n := range names {
+		b, _ := os.ReadFile(n)
+		_, see, _ := strings.Cut(string(b), ".SH SEE ALSO\n")
+		for _, ref := range regexp.MustCompile(`\\fB(.*?)\\fR\(1\)`).FindAllStringSubmatch(see, -1) {
+			if _, err := os.Stat(filepath.Join(dir, strings.ReplaceAll(ref[1], `\-`, "-")+".1")); err != nil {
+				t.Errorf("%s names %s, not written", filepath.Base(n), ref[1])
+			}
+		}
+		if see == "" {
+			t.Errorf("%s has no SEE ALSO", filepath.Base(n))
+		}
 	}
 }
 
