@@ -64,7 +64,7 @@ func openFollow(env *Env, name string, stop <-chan struct{}, rend render.Rendere
 
 // followSafetyMax is the longest a follower whose file has long been
 // quiet sleeps when notifications tell it of changes (see wait).
-const followSafetyMax = time.Minute
+const followSafetyMax = 5 * time.Minute
 
 type follower struct {
 	name   string
@@ -238,7 +238,7 @@ func (fl *follower) wait() (stopped bool) {
 		// The longer the file stays quiet, the longer the follower
 		// sleeps between looks of its own, up to followSafetyMax: a
 		// thousand idle sessions under watch cost nothing.
-		d = max(fl.safety, min(quiet/4, followSafetyMax))
+		d = max(fl.safety, min(quiet/2, followSafetyMax))
 		if lineOpen {
 			d = min(d, max(fl.poll*2-since, time.Millisecond))
 		}
@@ -318,6 +318,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 	n, err = f.Read(p) // without the lock: it may block on a FIFO
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
+	caughtUp := fl.short // (what is read now was written since)
 	fl.short = n < len(p)
 	if fl.isClosed() {
 		return 0, false, io.EOF
@@ -326,7 +327,9 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		fl.noteHead(p[:n])
 		fl.off += int64(n)
 		fl.lastData = time.Now()
-		fl.changed = fl.lastData
+		if caughtUp {
+			fl.changed = fl.lastData
+		}
 		if n = fl.skipNULs(p[:n]); n == 0 {
 			return 0, false, nil // (a hole: read on at once)
 		}
