@@ -14,9 +14,9 @@ import (
 type row struct {
 	s string
 	w int
-	// run marks a call's running line in the live region: a region cut
-	// to fit the screen keeps it (Pretty.clip).
-	run bool
+	// keep marks a row of the live region that a region cut to fit the
+	// screen keeps (Pretty.clip): a call's running line, a plan's rows.
+	keep bool
 }
 
 // sgrState is the set of SGR attributes in effect (termwrap.State).
@@ -92,4 +92,12 @@ func isZeroWidthStart(s string) bool {
 		return true
 	}
 	return termwrap.RuneWidth(r) == 0
+}
+
+// keepWhole marks rows as rows the live region keeps whole (row.keep).
+func keepWhole(rows []row) []row {
+	for i := range rows {
+		rows[i].keep = true
+	}
+	return rows
 }

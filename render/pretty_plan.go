@@ -48,8 +48,11 @@ func (r *Pretty) heldBack(it item) bool {
 	return false
 }
 func (p *planItem) live(r *Pretty, dst []row) []row {
+	n := len(dst)
 	dst = r.styledRows(dst, p.depth, r.p.Bold("Plan"), 0)
-	return r.checklist(dst, p.entries, p.depth)
+	dst = r.checklist(dst, p.entries, p.depth)
+	keepWhole(dst[n:]) // a plan is shown whole or not at all
+	return dst
 }
 
 // checklist lays out plan entries, one per line, wrapped under their text.

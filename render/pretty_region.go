@@ -49,7 +49,7 @@ func (r *Pretty) fit(rows []row) []row {
 		if rows[i].w > r.scr.width {
 			split := wrapStyled(nil, rows[i].s, r.scr.width, "", "", 0, false)
 			for k := range split {
-				split[k].run = rows[i].run
+				split[k].keep = rows[i].keep
 			}
 			rows = append(rows[:i], append(split, rows[i+1:]...)...)
 			i += len(split) - 1
@@ -287,9 +287,10 @@ func isRunning(it item) bool {
 	return false
 }
 
-// clip cuts a region too tall for the screen: it keeps the running
-// line of every call and as many of the bottom rows as fit, and says in a
-// row at the top how many others it cut. above is how many rows the run
+// clip cuts a region too tall for the screen: it keeps the rows marked
+// to keep (row.keep: every call's running line, a plan whole) and as
+// many of the bottom rows as fit, and says in a row at the top how many
+// others it cut. above is how many rows the run
 // has put in the scrollback, this frame's included.
 //
 // A region is too tall when a terminal made shrinkRoom times narrower
@@ -304,7 +305,7 @@ func isRunning(it item) bool {
 // Counted in the region's real widths, not as if every row were full: a
 // running call or a plan entry seldom gains a row, so they are on the
 // screen from the first rows of a run. The region keeps its last two rows
-// (the text as it comes and the status line) and the running lines
+// (the text as it comes and the status line) and the rows to keep
 // whatever the risk: a terminal made three times narrower in the first
 // seconds of a run that began at the top of the screen may leave a copy
 // of some in the scrollback, where a region without them would hide what
@@ -312,12 +313,12 @@ func isRunning(it item) bool {
 func (r *Pretty) clip(live []row, above int) []row {
 	limit := r.maxRows()
 	fits := func(n, g int) bool { return g <= above && n+g <= limit }
-	// The bottom rows from from on, and the running lines above them,
+	// The bottom rows from from on, and the rows to keep above them,
 	// with a row for the count when rows are cut.
 	size := func(from int) (n, g int) {
 		cut := false
 		for i, rw := range live {
-			if i >= from || rw.run {
+			if i >= from || rw.keep {
 				n, g = n+1, g+r.reflowed(rw)
 			} else {
 				cut = true
@@ -347,7 +348,7 @@ func (r *Pretty) clip(live []row, above int) []row {
 	}
 	cut := 0
 	for _, rw := range live[:from] {
-		if !rw.run {
+		if !rw.keep {
 			cut++
 		}
 	}
@@ -357,12 +358,12 @@ func (r *Pretty) clip(live []row, above int) []row {
 		out = append(out, row{s: r.p.Dim(s), w: cells(s)})
 	}
 	for i, rw := range live {
-		if i >= from || rw.run {
+		if i >= from || rw.keep {
 			out = append(out, rw)
 		}
 	}
-	// So many calls run that their lines alone overflow the screen: the
-	// bottom ones.
+	// So many calls run (or a plan is so long) that the rows to keep
+	// alone overflow the screen: the bottom ones.
 	for n, g := 0, 0; len(out) > 2; n, g = 0, 0 {
 		for _, rw := range out {
 			n, g = n+1, g+r.reflowed(rw)

@@ -124,7 +124,7 @@ func (t *toolItem) runningRows(r *Pretty, dst []row) []row {
 	}
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	s := strings.Repeat(" ", iw) + r.p.Cyan(r.spinner()) + " " + label + r.p.Dim(suffix)
-	dst = append(dst, row{s: s, w: iw + 2 + lw + cells(suffix), run: true})
+	dst = append(dst, row{s: s, w: iw + 2 + lw + cells(suffix), keep: true})
 	if t.toolMore == nil {
 		return dst
 	}
@@ -212,7 +212,10 @@ func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	dst = append(dst, row{s: strings.Repeat(" ", iw) + mark + " " + label + r.p.Dim(suffix), w: iw + 2 + lw + cells(suffix)})
 	if t.toolMore != nil && t.hasPlan {
-		return r.checklist(dst, t.plan, t.depth)
+		n := len(dst) - 1
+		dst = r.checklist(dst, t.plan, t.depth)
+		keepWhole(dst[n:]) // a plan is shown whole or not at all, under its call
+		return dst
 	}
 	if t.showsDiff() {
 		return r.diffPreview(dst, t.edits, t.call.Subject, t.depth+1)

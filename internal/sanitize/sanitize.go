@@ -115,6 +115,7 @@ func Append(dst []byte, s string, o Options) []byte {
 // written as it is (for appendOverwritten to resolve).
 func appendText(dst []byte, s string, o Options, rawCR bool) []byte {
 	colour := false // an SGR other than a reset passed on this line
+	var drawn pen   // the colours DrawSGR drew on this line
 	for i := 0; i < len(s); {
 		if !colour {
 			// What needs no change is copied at once (without colour
@@ -133,6 +134,7 @@ func appendText(dst []byte, s string, o Options, rawCR bool) []byte {
 					dst = append(dst, sgrReset...)
 					colour = false
 				}
+				drawn = pen{}
 				dst = append(dst, c)
 			case c == '\t' || (c >= 0x20 && c != 0x7f):
 				dst = append(dst, c)
@@ -145,7 +147,7 @@ func appendText(dst []byte, s string, o Options, rawCR bool) []byte {
 						continue
 					case DrawSGR:
 						if seq := drawable(p); seq != "" {
-							dst = append(dst, seq...)
+							dst = append(dst, drawn.draw(seq)...)
 							colour = !isReset(seq)
 						}
 						i += n

@@ -136,7 +136,20 @@ func colour(f []string) string {
 // isReset reports whether an SGR sequence made by drawable switches every
 // attribute off (its last parameter a 0; anything before it is undone).
 func isReset(seq string) bool {
-	return seq == "\x1b[0m" || strings.HasSuffix(seq, ";0m")
+	ps := strings.Split(seq[2:len(seq)-1], ";")
+	last := ""
+	for i := 0; i < len(ps); i++ {
+		last = ps[i]
+		if (last == "38" || last == "48") && i+1 < len(ps) {
+			// 38;5;n and 38;2;r;g;b: their 0s are colours, not resets.
+			if ps[i+1] == "5" {
+				i += 2
+			} else {
+				i += 4
+			}
+		}
+	}
+	return last == "0"
 }
 
 // StripSGR returns s without its SGR sequences (ESC [ parameters m, the

@@ -108,7 +108,10 @@ func (st sgrStyle) class() string {
 	if st.fg >= 0 {
 		cs = append(cs, "a-f"+strconv.Itoa(st.fg))
 	}
-	if st.bg >= 0 {
+	if st.bg >= 0 && st.bg != st.fg {
+		// (A background the text's own colour would hide it: the
+		// sanitiser leaves out one too close, and the page draws both
+		// in the nearest of its 16 colours, which may be one.)
 		cs = append(cs, "a-g"+strconv.Itoa(st.bg))
 	}
 	return strings.Join(cs, " ")
