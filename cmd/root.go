@@ -129,7 +129,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	}
 	f := root.PersistentFlags()
 	f.StringVarP(&o.Agent, "agent", "a", "auto", "agent format: auto, "+strings.Join(all.Names(), ", "))
-	f.StringVarP(&o.Format, "format", "o", "", "output: pretty (default on a terminal), plain (default otherwise), json, text, markdown, html, none (with --otlp: export only)")
+	f.StringVarP(&o.Format, "format", "o", "", "output: none (nothing; with --otlp: export only), pretty (default on a terminal), plain (default otherwise), json, text, markdown, html")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
 	f.StringVar(&o.Thinking, "thinking", "summary", "thinking: summary (one line), full, none")
 	f.StringVar(&o.Tools, "tools", "preview", "tool output: preview (head and tail), full, none")
@@ -148,7 +148,7 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	f.BoolVar(&o.Strict, "strict", false, "contract violations and unparseable lines are errors (exit 65)")
 	f.BoolVar(&o.Debug, "debug", false, "report contract repairs, unknown events and detection on stderr")
 	f.StringVar(&o.Pager, "pager", "auto", "page a replayed FILE, --latest or the sessions table longer than the screen: auto ($PAGER, else less -FRX), never, or the pager COMMAND")
-	f.StringVar(&o.OTLP, "otlp", "", "also export every run as an OpenTelemetry trace over OTLP/HTTP to `URL`, a collector's base URL (without one: $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)")
+	f.StringVar(&o.OTLP, "otlp", "", "also export each run as an OpenTelemetry trace over OTLP/HTTP to the collector at `URL` (default: as the OTEL_EXPORTER_OTLP_* variables say, else localhost:4318)")
 	f.Lookup("otlp").NoOptDefVal = "auto"
 	f.BoolVar(&o.OTLPContent, "otlp-content", false, "with --otlp: also export prompts, answers, tool arguments and results (they may hold secrets)")
 	f.BoolVar(&o.Verbose, "verbose", false, "also show the agent's chatter: unknown events, API request and rate-limit lines, task bookkeeping (json always has them)")
