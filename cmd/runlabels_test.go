@@ -35,8 +35,8 @@ func TestRunLabels(t *testing.T) {
 		{"markdown", gemini, []string{"**✓ Done** · 3.8s · 1.0k in, 30 out · main-model␛\\[31m\\*x\\*\\<b\\> + router-lite\n"}, []string{"\x1b"}},
 		{"html", gemini, []string{"main-model␛[31m*x*&lt;b&gt; + router-lite"}, []string{"\x1b", "*x*<b>"}},
 		{"json", gemini, []string{`"models":["main-model\u001b[31m*x*<b>","router-lite"]`}, nil},
-		{"plain", claude, []string{"── ✓ done · after /clear · 95ms · $0.0000\n", "· new conversation after /clear (the last session was s1)\n"}, nil},
-		{"markdown", claude, []string{"**✓ Done** · after /clear · 95ms · $0.0000\n"}, nil},
+		{"plain", claude, []string{"── ✓ done · after /clear · 95ms\n", "· new conversation after /clear (the last session was s1)\n"}, nil},
+		{"markdown", claude, []string{"**✓ Done** · after /clear · 95ms\n"}, nil},
 		{"html", claude, []string{"after /clear"}, nil},
 		{"json", claude, []string{`"origin":"clear"`}, nil},
 	} {

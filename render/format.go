@@ -179,6 +179,11 @@ func appendCost(b []byte, usd float64) []byte {
 	return strconv.AppendFloat(append(b, '$'), usd, 'f', 2, 64)
 }
 
+// knownCost reports that u says what the run cost: an agent that has no
+// figure reports none or zero ("$0.0000" says nothing). The json output
+// keeps the figure as it came.
+func knownCost(u *streaming.Usage) bool { return u.HasCost && u.CostUSD > 0 }
+
 // factSep separates the facts of a line.
 const factSep = " · "
 
@@ -252,7 +257,7 @@ func appendResultFacts(b []byte, durationMS int64, turns int, u *streaming.Usage
 			}
 			b = append(appendTokens(append(b, " in, "...), u.OutputTokens), " out"...)
 		}
-		if u.HasCost {
+		if knownCost(u) {
 			b = appendCost(append(b, factSep...), u.CostUSD)
 		}
 	}

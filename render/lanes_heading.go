@@ -101,7 +101,7 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 			if t := u.Total(); t > 0 {
 				facts = append(facts, Tokens(t)+" tokens")
 			}
-			if u.HasCost {
+			if knownCost(u) {
 				facts = append(facts, Cost(u.CostUSD))
 			}
 		}

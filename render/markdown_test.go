@@ -54,7 +54,7 @@ func TestMarkdownTranscript(t *testing.T) {
 		"\n" +
 		"> **Prompt:** Fix the test\n" +
 		"\n" +
-		"> *thinking: The test fails because the clock is real. (41 chars)*\n" +
+		"> *thinking: The test fails because the clock is real.*\n" +
 		"\n" +
 		"I'll run the tests first.\n" +
 		"\n" +

@@ -212,6 +212,9 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 	case streaming.KindToolEnd:
 		p.toolEnd(ev, d)
 	case streaming.KindPlan:
+		if c := p.call(ev.ID); ev.ID != "" && c != nil {
+			c.Mark = planMade{}
+		}
 		p.emitLine(ev, d, p.p.Bold("Plan"))
 		for _, e := range ev.Entries {
 			p.emitLine(ev, d+1, PlanMark(e.Status)+" "+p.clean(oneLine(e.Text)))
@@ -305,6 +308,9 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	var h, omitted int
 	switch {
 	case p.cfg.Tools == ToolsNone:
+	case ev.Status == streaming.ToolOK && madePlan(p.call(ev.ID)):
+		// The plan it made is shown; its output is a note to the model
+		// (Claude's "Todos have been modified successfully…").
 	case showDiff:
 		if n > 0 {
 			n *= 2 // a diff gets twice the rows, as in pretty

@@ -54,3 +54,16 @@ func (p *Plain) appendLabel(b []byte, ev *streaming.Event) []byte {
 	}
 	return b
 }
+
+// planMade marks (Call.Mark) a call that made a plan: plain shows the
+// plan, as pretty does, and not the call's output.
+type planMade struct{}
+
+// madePlan reports that call c made a plan.
+func madePlan(c *streaming.Call) bool {
+	if c == nil {
+		return false
+	}
+	_, ok := c.Mark.(planMade)
+	return ok
+}

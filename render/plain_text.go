@@ -354,9 +354,13 @@ func (t *thinkingSummary) add(s string) {
 	}
 }
 
-// line is "Thinking: first words… (1.2k chars)".
+// line is "Thinking: first words… (1.2k chars)"; a thought shown whole
+// needs no count.
 func (t *thinkingSummary) line(width int) string {
 	text := strings.Join(strings.Fields(sanitize.String(string(t.head), sanitize.Options{})), " ")
+	if text != "" && utf8.RuneCount(t.head) == t.n && utf8.RuneCountInString(text) <= max(10, width-10) {
+		return "thinking: " + text
+	}
 	suffix := fmt.Sprintf(" (%s chars)", Tokens(int64(t.n)))
 	return "thinking: " + TruncateRunes(text, max(10, width-10-len(suffix))) + suffix
 }

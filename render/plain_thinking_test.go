@@ -8,15 +8,15 @@ import (
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// The thinking summary counts characters, not bytes: 47 characters of
-// which many are three-byte runes are "(47 chars)", as pretty says.
-func TestPlainThinkingSummaryCountsCharacters(t *testing.T) {
+// plainThinking is the plain output of one thought sent in two pieces,
+// at width 100.
+func plainThinking(t *testing.T, text string) string {
+	t.Helper()
 	var out bytes.Buffer
 	r, err := New("plain", &out, Config{Width: 100, Palette: NewPalette(false), Thinking: ThinkingSummary})
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := "思考中：先读取文件，再运行测试。" + strings.Repeat("x", 31) // 16 + 31 characters, 79 bytes
 	for _, part := range []string{text[:24], text[24:]} {
 		if err := r.Handle(&streaming.Event{Kind: streaming.KindThinkingDelta, Message: "m", Text: part}); err != nil {
 			t.Fatal(err)
@@ -28,7 +28,21 @@ func TestPlainThinkingSummaryCountsCharacters(t *testing.T) {
 	if err := r.Finish(Summary{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "(47 chars)") {
-		t.Errorf("summary does not count 47 characters:\n%s", out.String())
+	return out.String()
+}
+
+// The thinking summary of a thought too long for its line counts
+// characters, not bytes: 147 characters of which many are three-byte
+// runes are "(147 chars)", as pretty says. A thought shown whole gets no
+// count.
+func TestPlainThinkingSummaryCountsCharacters(t *testing.T) {
+	t.Parallel()
+	text := "思考中：先读取文件，再运行测试。" + strings.Repeat("x", 131) // 16 + 131 characters
+	if got := plainThinking(t, text); !strings.Contains(got, "(147 chars)") {
+		t.Errorf("summary does not count 147 characters:\n%s", got)
+	}
+	whole := "思考中：先读取文件，再运行测试。" + strings.Repeat("x", 31)
+	if got := plainThinking(t, whole); strings.Contains(got, "chars)") || !strings.Contains(got, "thinking: "+whole+"\n") {
+		t.Errorf("a thought shown whole is counted or cut:\n%s", got)
 	}
 }

@@ -123,15 +123,19 @@ func (t *thinkItem) finalRow(r *Pretty, dst []row) []row {
 		head += " for " + Duration(d.Milliseconds())
 	}
 	// "✻ thinking for 3.2s: first words … (1.2k chars)", as plain says it:
-	// the words cut to fit, the count whole.
+	// the words cut to fit, the count whole; a thought shown whole needs
+	// no count.
 	suffix := " (" + Tokens(int64(t.n)) + " chars)"
 	text := head
 	if s := oneLineText(t.head); s != "" {
+		room := r.scr.width - iw - cells(head) - 2
+		if t.bytes == len(t.head) && cells(s) <= room {
+			return wrapStyled(dst, r.p.Dim(text+": "+s), r.scr.width-iw, strings.Repeat(" ", iw), strings.Repeat(" ", iw), iw, true)
+		}
 		if t.bytes > len(t.head) {
 			s += " …"
 		}
-		room := r.scr.width - iw - cells(head) - 2 - cells(suffix)
-		if room >= 8 {
+		if room -= cells(suffix); room >= 8 {
 			text += ": " + truncCells(s, room)
 		}
 	}

@@ -384,7 +384,7 @@ func (r *Pretty) statusRow() row {
 		if t := u.Total(); t > 0 {
 			facts = append(facts, Tokens(t)+" tokens")
 		}
-		if u.HasCost {
+		if knownCost(u) {
 			facts = append(facts, Cost(u.CostUSD))
 		}
 	}

@@ -67,7 +67,7 @@ func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
 			}
 			tokens = in + " in, " + Tokens(u.OutputTokens) + " out"
 		}
-		if u.HasCost {
+		if knownCost(u) {
 			cost = Cost(u.CostUSD)
 		}
 	}

@@ -1,0 +1,63 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
+	"github.com/agentfmt/agentfmt/streaming"
+)
+
+// A thought shown whole in pretty's summary line gets no character
+// count; one cut to fit does.
+func TestPrettyThinkingCountOnlyWhenCut(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text  string
+		count bool
+	}{
+		{"The test fails because the clock is real.", false},
+		{strings.Repeat("The clock is real. ", 12), true},
+	} {
+		d := newDriver(t, Config{Width: 80, Thinking: ThinkingSummary})
+		d.stream(streaming.KindThinkingDelta, "m1", c.text)
+		d.push(streaming.Event{Kind: streaming.KindMessageStop, Message: "m1"})
+		out, _ := d.finish(false)
+		screen := strings.Join(vtcheck.Screen(out, 80), "\n")
+		if got := strings.Contains(screen, " chars)"); got != c.count {
+			t.Errorf("count shown %v, want %v:\n%s", got, c.count, screen)
+		}
+	}
+}
+
+// A plan a call made is shown in plain in place of the call's output
+// (Claude's TodoWrite note to the model); other calls keep theirs.
+func TestPlainPlanCallHidesItsNote(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Config{Width: 100})
+	d.toolStart("t1", "TodoWrite", `{"todos":[]}`)
+	d.push(streaming.Event{Kind: streaming.KindPlan, ID: "t1", Entries: []streaming.PlanEntry{{Text: "Find the flaky test", Status: streaming.PlanInProgress}}})
+	d.toolEnd("t1", streaming.ToolOK, "Todos have been modified successfully. Ensure that you continue", nil)
+	d.toolStart("t2", "Bash", `{"command":"make"}`)
+	d.toolEnd("t2", streaming.ToolOK, "built fine\n", nil)
+	_, plain := d.finish(false)
+	got := string(plain)
+	if strings.Contains(got, "Todos have been modified") || !strings.Contains(got, "Find the flaky test") || !strings.Contains(got, "built fine") {
+		t.Errorf("plain:\n%s", got)
+	}
+}
+
+// A cost of zero is no figure: the summary says none.
+func TestResultFactsNoZeroCost(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		usd  float64
+		want string
+	}{{0, ""}, {0.0123, "$0.0123"}} {
+		u := &streaming.Usage{InputTokens: 10, OutputTokens: 5, HasCost: true, CostUSD: c.usd}
+		got := strings.Join(ResultFacts(&streaming.Event{Kind: streaming.KindResult, Usage: u}, nil), " · ")
+		if strings.Contains(got, "$") != (c.want != "") || !strings.Contains(got, c.want) {
+			t.Errorf("cost %v: %q", c.usd, got)
+		}
+	}
+}
