@@ -410,7 +410,8 @@ func TestReadmeFirstUse(t *testing.T) {
 	if block < 0 || !strings.HasPrefix(s[use+block+len("```sh\n"):], `agentfmt run claude -p "`) {
 		t.Errorf("the first example under Use is not agentfmt run claude -p")
 	}
-	for _, want := range []string{"make install", "Go 1.26", "`-race` needs cgo", "go run . demo", "go test -race ./..."} {
+	for _, want := range []string{"make install", "Go 1.26", "`-race` needs cgo", "go run . demo", "go test -race ./...",
+		"must be on your `PATH`", "The first test run takes minutes", "**`../shared/corpus`** is", "without it they skip"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("README lacks %q", want)
 		}
