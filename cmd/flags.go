@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -29,15 +28,44 @@ func (s sizeValue) String() string {
 }
 
 func (s sizeValue) Set(v string) error {
-	n, err := humanize.ParseBytes(strings.TrimSpace(v))
+	n, err := parseSize(v)
 	if err != nil {
-		return errors.New("is not a size (examples: 65536, 64KiB, 64MiB, 1GiB)")
+		return err
 	}
-	if n > math.MaxInt64 {
-		return errors.New("is too large")
-	}
-	*s.n = int64(n)
+	*s.n = n
 	return nil
+}
+
+// parseSize reads a size in bytes: a number, whole or not, then a unit or
+// none: B; K or KB (1000), KiB (1024), and so on by M, G, T, P and E; in
+// any case, with or without a space between (64MiB, 1.5 gb, 512k).
+func parseSize(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i < 0 {
+		i = len(v)
+	}
+	f, err := strconv.ParseFloat(v[:i], 64)
+	unit := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v[i:])), "b")
+	power := 0
+	if unit != "" {
+		power = strings.IndexByte("kmgtpe", unit[0]) + 1
+		if unit = unit[1:]; power == 0 || unit != "" && unit != "i" {
+			err = strconv.ErrSyntax
+		}
+	}
+	if err != nil || f < 0 {
+		return 0, errors.New("is not a size (examples: 65536, 64KiB, 64MiB, 1GiB)")
+	}
+	base := 1000.0
+	if unit == "i" {
+		base = 1024
+	}
+	n := f * math.Pow(base, float64(power))
+	if n >= math.MaxInt64 {
+		return 0, errors.New("is too large")
+	}
+	return int64(n), nil
 }
 
 // formatSize writes n with the largest binary unit that divides it.
@@ -51,6 +79,22 @@ func formatSize(n int64) string {
 		}
 	}
 	return fmt.Sprint(n)
+}
+
+// binarySize is n in the largest binary unit it reaches, one decimal
+// under ten ("64 KiB", "1.5 MiB").
+func binarySize(n int64) string {
+	f, unit := float64(n), "B"
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"} {
+		if f < 1024 {
+			break
+		}
+		f, unit = f/1024, u
+	}
+	if f < 10 && unit != "B" {
+		return fmt.Sprintf("%.1f %s", f, unit)
+	}
+	return fmt.Sprintf("%.0f %s", f, unit)
 }
 
 // flagValues are the values of the flags that take one of a few, for

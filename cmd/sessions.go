@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/sessions"
-	"github.com/mattn/go-runewidth"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/spf13/cobra"
 )
 
@@ -187,7 +187,7 @@ func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], runewidth.StringWidth(c))
+			widths[i] = max(widths[i], termwrap.Width(c))
 		}
 	}
 	var b strings.Builder
@@ -195,12 +195,12 @@ func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 		var line strings.Builder
 		for j, c := range r {
 			line.WriteString(c)
-			line.WriteString(strings.Repeat(" ", widths[j]-runewidth.StringWidth(c)+2))
+			line.WriteString(strings.Repeat(" ", widths[j]-termwrap.Width(c)+2))
 		}
 		l := line.String()
-		room := cfg.Width - runewidth.StringWidth(l)
+		room := cfg.Width - termwrap.Width(l)
 		if i == 0 {
-			b.WriteString(p.Bold(l + runewidth.Truncate("FIRST PROMPT", max(room, 0), "")))
+			b.WriteString(p.Bold(l + "FIRST PROMPT"[:min(max(room, 0), len("FIRST PROMPT"))]))
 			b.WriteByte('\n')
 			continue
 		}
@@ -208,9 +208,9 @@ func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 		if prompt == "" {
 			prompt = p.Dim("–")
 		} else {
-			prompt = runewidth.Truncate(prompt, max(room, 1), "…")
+			prompt = termwrap.Truncate(prompt, max(room, 1)).S
 		}
-		when := r[0] + strings.Repeat(" ", widths[0]-runewidth.StringWidth(r[0]))
+		when := r[0] + strings.Repeat(" ", widths[0]-termwrap.Width(r[0]))
 		b.WriteString(p.Dim(when) + l[len(when):] + prompt + "\n")
 	}
 	// A table longer than the screen is paged, as a replayed FILE is.

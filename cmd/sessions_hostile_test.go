@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/sessions"
+	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
-	"github.com/mattn/go-runewidth"
 )
 
 // Session file names and ids are untrusted text: a newline, a tab, escape
@@ -68,13 +68,13 @@ func TestSessionsHostileNames(t *testing.T) {
 		// The SIZE column starts at the same cell on every row (a cell
 		// measured wrong before it would shift it).
 		sizeCell := regexp.MustCompile(`  [0-9.]+ (B|KiB) `)
-		size := runewidth.StringWidth(table[0][:strings.Index(table[0], "SIZE")])
+		size := termwrap.Width(table[0][:strings.Index(table[0], "SIZE")])
 		for _, row := range table[1:] {
 			m := sizeCell.FindStringIndex(row)
-			if m == nil || runewidth.StringWidth(row[:m[0]+2]) != size {
+			if m == nil || termwrap.Width(row[:m[0]+2]) != size {
 				t.Errorf("colour %s: the SIZE column is not at cell %d in %q", colour, size, row)
 			}
-			if w := runewidth.StringWidth(row); w > 80 {
+			if w := termwrap.Width(row); w > 80 {
 				t.Errorf("colour %s: a row of %d cells: %q", colour, w, row)
 			}
 		}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/dustin/go-humanize"
 )
 
 // ExitIOErr is a write error on the output other than a closed pipe: a full
@@ -146,7 +144,7 @@ func byteCount(n int64) string {
 	if n < 1<<10 {
 		return fmt.Sprintf("%d bytes", n)
 	}
-	return fmt.Sprintf("%d bytes (%s)", n, humanize.IBytes(uint64(n)))
+	return fmt.Sprintf("%d bytes (%s)", n, binarySize(n))
 }
 
 // pathless is err without the path an *os.PathError repeats.

@@ -125,7 +125,7 @@ func TestRestateFolded(t *testing.T) {
 		},
 		{
 			name: "a restatement in NFD that departs is shown whole",
-			in: []Event{msgStart("m"), delta("m", 0, nfc), msgStart("r"), restate("r", "m", 0, "Le cafe"), restate("r", "m", 0, "teria")},
+			in:   []Event{msgStart("m"), delta("m", 0, nfc), msgStart("r"), restate("r", "m", 0, "Le cafe"), restate("r", "m", 0, "teria")},
 			want: []string{"start m", `text.delta m/0 "Le café est prêt.\nOK"`, "start r", `text.delta r/0 "Le cafeteria"`},
 		},
 	}

@@ -6,16 +6,7 @@
 // (internal/mdterm) share it, so every row they make fits the terminal.
 package termwrap
 
-import (
-	"github.com/clipperhouse/uax29/v2/graphemes"
-	"github.com/mattn/go-runewidth"
-)
-
-// cellCond measures text in terminal cells: grapheme clusters as one
-// glyph, emoji wide, East Asian ambiguous characters narrow (what most
-// terminals do whatever the locale). Fixed, so output does not depend on
-// the environment.
-var cellCond = &runewidth.Condition{StrictEmojiNeutral: true}
+import "github.com/rivo/uniseg"
 
 // ASCIIPrefix returns how many leading bytes of s are printable ASCII.
 func ASCIIPrefix(s string) int {
@@ -28,33 +19,61 @@ func ASCIIPrefix(s string) int {
 }
 
 // EachCluster calls fn for every grapheme cluster of s with its width in
-// cells. An escape sequence (only SGR reaches here) is one cluster of
-// width zero with sgr set. fn returns false to stop.
+// cells (uniseg's: emoji wide, East Asian ambiguous characters narrow,
+// what most terminals do whatever the locale). An escape sequence (only
+// SGR reaches here) is one cluster of width zero with sgr set. fn returns
+// false to stop.
 func EachCluster(s string, fn func(c string, w int, sgr bool) bool) {
-	it := graphemes.FromString(s)
-	it.AnsiEscapeSequences = true
-	for it.Next() {
-		c := it.Value()
-		switch b := c[0]; {
+	state := -1
+	for s != "" {
+		var c string
+		var w int
+		switch b := s[0]; {
 		case b == 0x1b:
-			if !fn(c, 0, true) {
+			n := escapeLen(s)
+			if !fn(s[:n], 0, true) {
 				return
 			}
+			s, state = s[n:], -1
 			continue
-		case len(c) == 1 && b < 0x80:
-			w := 1
+		case b < 0x80 && (len(s) == 1 || s[1] < 0x80 && s[1] != 0x1b):
+			// ASCII followed by ASCII: a cluster of its own (but a CR
+			// before an LF, which uniseg joins).
+			if b == '\r' && s[1:2] == "\n" {
+				break
+			}
+			w = 1
 			if b < 0x20 || b == 0x7f {
 				w = 0
 			}
-			if !fn(c, w, false) {
+			if !fn(s[:1], w, false) {
 				return
 			}
+			s, state = s[1:], -1
 			continue
 		}
-		if !fn(c, cellCond.StringWidth(c), false) {
+		c, s, w, state = uniseg.FirstGraphemeClusterInString(s, state)
+		if c[0] < 0x20 || c[0] == 0x7f {
+			w = 0
+		}
+		if !fn(c, w, false) {
 			return
 		}
 	}
+}
+
+// escapeLen is the length of the escape sequence at the start of s: ESC
+// [ and its parameters up to the final byte, or ESC alone.
+func escapeLen(s string) int {
+	if len(s) < 2 || s[1] != '[' {
+		return 1
+	}
+	for i := 2; i < len(s); i++ {
+		if c := s[i]; c >= 0x40 && c <= 0x7e {
+			return i + 1
+		}
+	}
+	return len(s)
 }
 
 // Width is the width of s in terminal cells; SGR sequences take none.
@@ -68,7 +87,15 @@ func Width(s string) int {
 }
 
 // RuneWidth is the width of one rune (0 for combining marks and joiners).
-func RuneWidth(r rune) int { return cellCond.RuneWidth(r) }
+func RuneWidth(r rune) int {
+	if r < 0x80 {
+		if r < 0x20 || r == 0x7f {
+			return 0
+		}
+		return 1
+	}
+	return uniseg.StringWidth(string(r))
+}
 
 // Fit returns the length in bytes and the width of the longest prefix of
 // plain text s (no escape sequences) that fits in avail cells, cut between

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
@@ -77,6 +78,11 @@ type parser struct {
 	taskNote    string // a task notification after that result: the next run is its turn
 	autoSaid    bool   // the current run was said to be started by a task notification
 	origin      string // what began the current run, when no prompt did (Event.Origin)
+
+	// Two runs written to one pipe at once (see mixedSessions).
+	sid     string   // the current run's session id
+	earlier []string // the session ids of the runs before it (the last few)
+	mixed   bool     // said
 }
 
 func newParser() *parser {
@@ -92,6 +98,9 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit
 	p.line = l
 	typ := l.Str("type")
+	if err := p.mixedSessions(l, typ); err != nil {
+		return err
+	}
 	if p.resetSeen && !(typ == "system" && l.Str("subtype") == "init") {
 		// A /clear whose new init does not follow: said where it came.
 		if err := p.sayCleared(); err != nil {
@@ -337,4 +346,34 @@ func usageOf(l *parsers.Line, obj string) streaming.Usage {
 // the parser copies what it keeps.
 func textOf(l *parsers.Line, raw string) string {
 	return fieldsLine(l).Text(raw)
+}
+
+// mixedSessions says, once, that the stream holds two runs written at
+// once (two claude -p writing to one pipe): a line of a run that an init
+// of another ended comes again. Their events cannot be told apart where
+// the wire gives no message id (stream events), so their text may show
+// twice or not at all. A session id that changes for good (/clear, a new
+// run) is no mix.
+func (p *parser) mixedSessions(l *parsers.Line, typ string) error {
+	sid := l.Str("session_id")
+	if sid == "" || sid == p.sid {
+		return nil
+	}
+	if typ == "system" && l.Str("subtype") == "init" {
+		if p.sid != "" {
+			if len(p.earlier) == 8 {
+				p.earlier = p.earlier[1:]
+			}
+			p.earlier = append(p.earlier, p.sid)
+		}
+		p.sid = strings.Clone(sid)
+		return nil
+	}
+	if p.mixed || p.sid == "" || !slices.Contains(p.earlier, sid) {
+		return nil
+	}
+	p.mixed = true
+	return p.out.Status("this stream holds two sessions written at once ("+sid+" and "+p.sid+
+		"): their events are mixed, and text may show twice or not at all; render each session's lines on their own",
+		streaming.LevelWarning)
 }

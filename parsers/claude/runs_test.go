@@ -137,3 +137,37 @@ func TestEventsAfterTheLastResult(t *testing.T) {
 		t.Errorf("a failed task: level %q, want a warning", lvl)
 	}
 }
+
+// Two runs written to one pipe at once (two claude -p, one stream): a line
+// of the first run after the second's init is said, once, as a warning;
+// runs that follow one another, and /clear's new session, are no mix.
+func TestTwoSessionsInterleaved(t *testing.T) {
+	t.Parallel()
+	in2 := strings.ReplaceAll(initLine, `"s1"`, `"s2"`)
+	of2 := func(l string) string { return strings.ReplaceAll(l, `"s1"`, `"s2"`) }
+	const warning = "this stream holds two sessions written at once"
+	said := func(r parsertest.Result) int {
+		n := 0
+		for text, level := range statuses(r) {
+			if strings.HasPrefix(text, warning) {
+				n++
+				if level != streaming.LevelWarning || !strings.Contains(text, "(s1 and s2)") {
+					t.Errorf("said %q at %s", text, level)
+				}
+			}
+		}
+		return n
+	}
+	mixed := run(t, initLine, in2, answer("m1", "one"), of2(answer("m2", "two")), answer("m3", "three"), resultWith("three"), of2(resultWith("two")))
+	if n := said(mixed); n != 1 {
+		t.Errorf("interleaved runs: said %d times, want once", n)
+	}
+	for name, r := range map[string]parsertest.Result{
+		"one after the other": run(t, initLine, answer("m1", "one"), resultWith("one"), in2, of2(answer("m2", "two")), of2(resultWith("two"))),
+		"/clear":              run(t, initLine, answer("m1", "first"), resultWith("first"), resetLine, clearInit, clearResult),
+	} {
+		if n := said(r); n != 0 {
+			t.Errorf("%s: said %d times", name, n)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package reminder
 
-import "testing"
+import (
+	"testing"
+
+	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
+)
 
 // Tool results lose the <system-reminder> blocks Claude Code appends for
 // the model, in what a person reads (issue 24 item 7).
