@@ -48,9 +48,9 @@ type liveReport struct {
 	first   string   // the first frame that missed a call, screen and all
 }
 
-func (l *liveReport) fault(n int, format string, args ...any) {
-	if len(l.faults) < 5 {
-		l.faults = append(l.faults, fmt.Sprintf("after line %d: ", n)+fmt.Sprintf(format, args...))
+func (rep *liveReport) fault(n int, format string, args ...any) {
+	if len(rep.faults) < 5 {
+		rep.faults = append(rep.faults, fmt.Sprintf("after line %d: ", n)+fmt.Sprintf(format, args...))
 	}
 }
 

@@ -21,10 +21,10 @@ type Text struct {
 	cfg Config
 }
 
-// IgnoresEdits: Text shows no file edits (see EditsIgnorer).
+// IgnoresEdits marks Text as showing no file edits (see EditsIgnorer).
 func (*Text) IgnoresEdits() {}
 
-// ShowsAnswer: Text prints Summary.Answer (see AnswerShower).
+// ShowsAnswer marks Text as printing Summary.Answer (see AnswerShower).
 func (*Text) ShowsAnswer() {}
 
 // Handle ignores events: the answer comes with Finish.
