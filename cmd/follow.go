@@ -64,7 +64,7 @@ func openFollow(env *Env, name string, stop <-chan struct{}, rend render.Rendere
 
 // followSafetyMax is the longest a follower whose file has long been
 // quiet sleeps when notifications tell it of changes (see wait).
-const followSafetyMax = time.Minute
+const followSafetyMax = 5 * time.Minute
 
 type follower struct {
 	name   string
@@ -81,6 +81,9 @@ type follower struct {
 	safety  time.Duration
 	// notice reports a truncation or rotation (on stderr).
 	notice func(msg string)
+	// open opens the file behind the name after a rotation (nil:
+	// os.Open; tests make it fail).
+	open func(name string) (*os.File, error)
 	// endGone: reading ends when the file is deleted (watch: a session
 	// whose file is gone is over). quietEnd, when set, ends it once the
 	// file has not changed for that long (watch --since).
@@ -113,6 +116,15 @@ type follower struct {
 	synthetic bool
 	// short: the last read reached the end of what the file holds.
 	short bool
+	// head is the file's first bytes (up to headLen), to tell a file
+	// started again from the one read; lineStart: the next byte read
+	// begins a line (its leading NULs are skipped).
+	head      []byte
+	lineStart bool
+	// doc: the file is one JSON document, not lines (a Gemini CLI chat,
+	// rewritten whole at every save): it is read as it is, not followed;
+	// docSaid: that was said.
+	doc, docSaid bool
 }
 
 // atEnd reports that what the file holds has been read: the next Read may
@@ -149,6 +161,8 @@ func (fl *follower) use(f *os.File) error {
 	fl.f, fl.info, fl.off = f, info, 0
 	fl.changed = info.ModTime()
 	fl.regular = info.Mode().IsRegular()
+	fl.head, fl.lineStart = fl.head[:0], true
+	fl.doc = fl.regular && isDocument(f)
 	return nil
 }
 
@@ -224,7 +238,7 @@ func (fl *follower) wait() (stopped bool) {
 		// The longer the file stays quiet, the longer the follower
 		// sleeps between looks of its own, up to followSafetyMax: a
 		// thousand idle sessions under watch cost nothing.
-		d = max(fl.safety, min(quiet/4, followSafetyMax))
+		d = max(fl.safety, min(quiet/2, followSafetyMax))
 		if lineOpen {
 			d = min(d, max(fl.poll*2-since, time.Millisecond))
 		}
@@ -284,29 +298,55 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		fl.lastData = time.Now()
 		fl.say(fl.name + " has appeared: following it")
 	}
+	if fl.doc && !fl.docSaid {
+		fl.docSaid = true
+		fl.say(fl.name + " is one JSON document (a Gemini CLI chat, written whole again at every save), not lines: shown as it is now, not followed")
+	}
+	if fl.short && fl.regular && fl.restarted() && fl.rewind() {
+		// Started again, and maybe written past the old size already:
+		// the new run is read from its start.
+		fl.say(fl.name + " was truncated or started again: reading it from the start")
+		if fl.lineOpen && len(p) > 0 {
+			fl.endLine() // (the old run's partial last line ends here)
+			p[0], fl.synthetic = '\n', true
+			fl.mu.Unlock()
+			return 1, false, nil
+		}
+	}
 	f := fl.f
 	fl.mu.Unlock()
 	n, err = f.Read(p) // without the lock: it may block on a FIFO
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
+	caughtUp := fl.short // (what is read now was written since)
 	fl.short = n < len(p)
 	if fl.isClosed() {
 		return 0, false, io.EOF
 	}
 	if n > 0 {
+		fl.noteHead(p[:n])
 		fl.off += int64(n)
 		fl.lastData = time.Now()
-		fl.changed = fl.lastData
+		if caughtUp {
+			fl.changed = fl.lastData
+		}
+		if n = fl.skipNULs(p[:n]); n == 0 {
+			return 0, false, nil // (a hole: read on at once)
+		}
 		fl.noteTail(p[:n])
 		return n, false, nil
 	}
 	if err != nil && err != io.EOF {
 		return 0, false, err
 	}
-	if !fl.regular {
+	if !fl.regular || fl.doc {
 		return 0, false, io.EOF // a pipe or device: its EOF is the end
 	}
-	if fl.reopened() {
+	reopened, err := fl.reopened()
+	if err != nil {
+		return 0, false, err
+	}
+	if reopened {
 		if fl.lineOpen && len(p) > 0 {
 			// The old file's partial last line ends here: the new file
 			// starts clean.
@@ -354,38 +394,6 @@ func (fl *follower) noteTail(b []byte) {
 
 func (fl *follower) endLine() {
 	fl.tail, fl.tailLong, fl.lineOpen = fl.tail[:0], false, false
-}
-
-// reopened handles truncation and rotation at the end of the file.
-func (fl *follower) reopened() bool {
-	st, err := os.Stat(fl.name)
-	fl.missing = errors.Is(err, fs.ErrNotExist)
-	if err != nil {
-		return false // moved away and not yet replaced: keep the old file
-	}
-	if !os.SameFile(st, fl.info) {
-		f, err := os.Open(fl.name)
-		if err != nil {
-			return false
-		}
-		if fl.use(f) != nil {
-			f.Close()
-			return false
-		}
-		fl.lastData = time.Now()
-		fl.say(fl.name + " was replaced (rotated): reading the new file from the start")
-		return true
-	}
-	if st.Size() < fl.off {
-		if _, err := fl.f.Seek(0, io.SeekStart); err != nil {
-			return false
-		}
-		fl.off = 0
-		fl.lastData = time.Now()
-		fl.say(fl.name + " was truncated: reading it from the start")
-		return true
-	}
-	return false
 }
 
 func (fl *follower) say(msg string) {

@@ -1,0 +1,140 @@
+package cmd
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// endsBy waits for a follow run to end by itself, with want.
+func (fr *followRun) endsBy(t *testing.T, want int) {
+	t.Helper()
+	select {
+	case code := <-fr.done:
+		if code != want {
+			t.Errorf("exit %d, want %d:\n%s", code, want, fr.out.String())
+		}
+	case <-time.After(15 * time.Second):
+		fr.interrupt(t, "--follow")
+		t.Fatalf("--follow did not end by itself:\n%s", fr.out.String())
+	}
+}
+
+// TestFollowCopytruncateHole: a log written with > (not appending) is
+// copied and truncated (logrotate's copytruncate); its writer goes on at
+// its old offset, leaving a hole of NULs before its next line. The line
+// is rendered, with no NUL and no raw JSON shown.
+func TestFollowCopytruncateHole(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	lines := runLog("hole", 2, true)
+	os.WriteFile(path, []byte(strings.Join(lines[:3], "")), 0o644)
+	fr := startFollow(t, "-o", "plain", path)
+	waitFor(t, "the first step", func() bool { return strings.Contains(fr.out.String(), "Step 1 of hole.") })
+	st, _ := os.Stat(path)
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the truncation seen", func() bool { return strings.Contains(fr.err.String(), "reading it from the start") })
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteAt([]byte(strings.Join(lines[3:], "")), st.Size())
+	f.Close()
+	fr.endsBy(t, 0)
+	out := fr.out.String()
+	if !strings.Contains(out, "Step 2 of hole.") || strings.Contains(out, "␀") || strings.Contains(out, `{"type"`) {
+		t.Errorf("the line after the hole not rendered:\n%s", out)
+	}
+}
+
+// TestFollowRestartedPastOldSize: the file is written again from its
+// start by a new run (agent … > run.jsonl again), longer than the old one
+// by the time agentfmt looks: the new run is read from its start, all of
+// it, and no half line is shown raw.
+func TestFollowRestartedPastOldSize(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	old := runLog("oldrun", 1, true)
+	os.WriteFile(path, []byte(strings.Join(old[:3], "")), 0o644)
+	fr := startRun(func(env *Env) { env.PollFiles, env.FollowPoll = true, 300*time.Millisecond }, "--follow", "-o", "plain", path)
+	waitFor(t, "the old run", func() bool { return strings.Contains(fr.out.String(), "Step 1 of oldrun.") })
+	os.WriteFile(path, []byte(strings.Join(runLog("newrun", 3, true), "")), 0o644)
+	fr.endsBy(t, 0)
+	out := fr.out.String()
+	for _, want := range []string{"session newrun", "Step 1 of newrun.", "Step 3 of newrun.", "── ✓ done"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q lost:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `":`) {
+		t.Errorf("raw JSON shown:\n%s", out)
+	}
+	if !strings.Contains(fr.err.String(), "reading it from the start") {
+		t.Errorf("stderr %q", fr.err.String())
+	}
+}
+
+// TestFollowRotatedUnreadable: the file followed is replaced (rotated) by
+// one agentfmt may not read: reading ends with an error that says so, once
+// the old file is read to its end.
+func TestFollowRotatedUnreadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	lines := runLog("rot", 1, true)
+	os.WriteFile(path, []byte(strings.Join(lines[:3], "")), 0o644)
+	env := quick(&Env{PollFiles: true})
+	src, err := openFollow(env, path, make(chan struct{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	fl := src.(*follower)
+	fl.open = func(name string) (*os.File, error) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	got := make(chan error, 1)
+	var read strings.Builder
+	go func() {
+		_, err := io.Copy(&read, src)
+		got <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	os.Rename(path, path+".1")
+	os.WriteFile(path, []byte(lines[3]), 0o600)
+	select {
+	case err := <-got:
+		if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), "may not read") {
+			t.Errorf("error %v, want one saying the new file may not be read", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still following the old file")
+	}
+	if read.String() != strings.Join(lines[:3], "") {
+		t.Errorf("the old file not read whole: %q", read.String())
+	}
+}
+
+// TestFollowGeminiChatDocument: --follow of a Gemini CLI chat saved as one
+// JSON document (written whole again at every save) shows it as it is and
+// says it is not followed: a save does not show every answer again.
+func TestFollowGeminiChatDocument(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "session-1.json")
+	os.WriteFile(path, []byte(savedChat("g-1", "the gemini prompt")), 0o644)
+	fr := startFollow(t, "-o", "plain", path)
+	fr.endsBy(t, ExitIncomplete)
+	if n := strings.Count(fr.out.String(), "the gemini prompt"); n != 1 {
+		t.Errorf("the prompt shown %d times:\n%s", n, fr.out.String())
+	}
+	if !strings.Contains(fr.err.String(), "not followed") {
+		t.Errorf("stderr %q", fr.err.String())
+	}
+}
