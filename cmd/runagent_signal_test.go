@@ -86,7 +86,7 @@ func TestRunHangupRealProcess(t *testing.T) {
 // TestFollowHangupRestoresCursor follows, in a real terminal (a tmux
 // pane), a log whose tool call is still running, so the live region is
 // drawn and the cursor hidden, and hangs agentfmt up: it ends with 129,
-// the run closed as interrupted and the cursor shown again.
+// the live block closed (following stopped) and the cursor shown again.
 func TestFollowHangupRestoresCursor(t *testing.T) {
 	testenv.Slow(t)
 	tmux, err := exec.LookPath("tmux")
@@ -144,8 +144,8 @@ func TestFollowHangupRestoresCursor(t *testing.T) {
 	if !strings.Contains(got, "EXIT=129") {
 		t.Errorf("exit status not 129:\n%s", got)
 	}
-	if !strings.Contains(got, "interrupted") {
-		t.Errorf("the run is not closed as interrupted:\n%s", got)
+	if !strings.Contains(got, "following stopped") {
+		t.Errorf("the live block is not closed (following stopped):\n%s", got)
 	}
 	if c := cursor(); c != "1" {
 		t.Errorf("the cursor is left hidden (cursor_flag %s):\n%s", c, got)
