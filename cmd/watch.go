@@ -26,7 +26,10 @@ while it runs. --all watches every project. It runs until Ctrl-C (exit 130).
 Each session is a stream of its own, tagged with its agent and the first characters of its id
 (claude·1a2b, codex·019f). On a terminal each has a lane: a heading (agent, project, session,
 running, waiting on a tool, done or failed) with its live block under it, and its finished work
-in the scrollback under its tag; a finished session stays as its summary line. -o plain begins
+in the scrollback under its tag; a finished session stays as its summary line, and one whose turn
+is over shows "waiting for a prompt". A session whose file is deleted, or that has not changed
+for --since, is closed to its summary line. Ctrl-C stops the watching, not the sessions: they are
+left as they were. -o plain begins
 every line with the session's tag (as docker compose logs does); -o json gives every event a
 "stream" field. --tee DIR copies each session file, as it is read, to DIR/TAG.jsonl.
 
