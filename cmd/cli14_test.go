@@ -11,44 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/spf13/pflag"
 )
 
 // Issue 14: what scripts and CI jobs trip over.
-
-// -o text: the reason for exit 1, 3 and 4 on stderr, in one line; nothing
-// for a success.
-func TestTextReasonOnStderr(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name, in string
-		args     []string
-		code     int
-		reason   string
-	}{
-		{"success", aRun("All good.").String(), nil, ExitOK, ""},
-		{"failure", (&cs{}).init().text("msg_1", "Could not.").result(false, "Could not.").String(), nil, ExitFailed, "the agent reported failure"},
-		{"cut off", (&cs{}).init().text("msg_1", "Working").String(), nil, ExitIncomplete, "the stream ended before the run finished"},
-		{"empty input", "", nil, ExitIncomplete, "the stream ended before the run finished"},
-		{"until missing", aRun("All good.").String(), []string{"--until", "DONE"}, ExitUntil, `the final answer lacks the --until marker "DONE"`},
-	}
-	for _, c := range cases {
-		r := cli{args: append([]string{"-o", "text"}, c.args...), stdin: strings.NewReader(c.in)}.run(t)
-		if r.code != c.code {
-			t.Errorf("%s: exit %d, want %d", c.name, r.code, c.code)
-		}
-		if c.reason == "" {
-			if r.stderr != "" {
-				t.Errorf("%s: stderr %q", c.name, r.stderr)
-			}
-			continue
-		}
-		if strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "agentfmt: "+c.reason) ||
-			!strings.HasSuffix(r.stderr, fmt.Sprintf("(exit %d)\n", c.code)) {
-			t.Errorf("%s: stderr %q, want one line: %s", c.name, r.stderr, c.reason)
-		}
-	}
-}
 
 // -o text: the answer without its leading and trailing blank lines, its
 // bytes otherwise as they are.
@@ -92,61 +59,6 @@ func TestUntilTokenThroughCLI(t *testing.T) {
 	}
 }
 
-// Several FILEs: the worst one's status; a missing or unreadable one is
-// reported on stderr only, the others are read, exit 2 at the end.
-func TestSeveralFiles(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	failed := write("failed.jsonl", (&cs{}).init().text("msg_1", "Nope.").result(false, "Nope.").String())
-	ok := write("ok.jsonl", aRun("Fine answer.").String())
-	cut := write("cut.jsonl", (&cs{}).init().text("msg_1", "Work").String())
-	missing := filepath.Join(dir, "nofile.jsonl")
-	for _, c := range []struct {
-		files []string
-		code  int
-	}{
-		{[]string{failed, ok}, ExitFailed},
-		{[]string{ok, failed}, ExitFailed},
-		{[]string{cut, ok}, ExitIncomplete},
-		{[]string{cut, failed, ok}, ExitFailed},
-		{[]string{ok, ok}, ExitOK},
-	} {
-		r := cli{args: append([]string{"-o", "plain"}, c.files...)}.run(t)
-		if r.code != c.code {
-			t.Errorf("%v: exit %d, want %d", c.files, r.code, c.code)
-		}
-	}
-	for _, bad := range []string{missing, dir} {
-		r := cli{args: []string{"-o", "plain", bad, ok}}.run(t)
-		if r.code != ExitUsage {
-			t.Errorf("%s first: exit %d, want 2", bad, r.code)
-		}
-		if !strings.Contains(r.stdout, "Fine answer.") || !strings.Contains(r.stdout, "✓ done") {
-			t.Errorf("%s first: the next file was not read:\n%s", bad, r.stdout)
-		}
-		if strings.Contains(r.stdout, "==> "+bad+" <==") || strings.Contains(r.stdout, "incomplete") {
-			t.Errorf("%s first: a footer for the missing file on stdout:\n%s", bad, r.stdout)
-		}
-		if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, bad) {
-			t.Errorf("%s first: stderr %q", bad, r.stderr)
-		}
-	}
-	// Only a missing file: the message, and nothing on stdout.
-	for _, format := range []string{"plain", "pretty", "json", "text", "markdown"} {
-		r := cli{args: []string{"-o", format, missing}, tty: format == "pretty"}.run(t)
-		if r.code != ExitUsage || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 {
-			t.Errorf("-o %s, missing only: exit %d, stdout %q, stderr %q", format, r.code, r.stdout, r.stderr)
-		}
-	}
-}
-
 // `feeder | agentfmt --tee f | head -1`: f holds all of the input and the
 // feeder sees no broken pipe; agentfmt exits 141.
 func TestTeeAfterStdoutCloses(t *testing.T) {
@@ -170,7 +82,7 @@ func TestTeeAfterStdoutCloses(t *testing.T) {
 	if err := os.WriteFile(in, []byte(s.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"plain", "json", "pretty"} {
+	for _, format := range testenv.Cases([]string{"plain", "json", "pretty"}, 1) {
 		tee := filepath.Join(dir, "tee-"+format+".jsonl")
 		script := `(cat "$IN"; echo "feeder=$?" > "$DIR/feeder") | { "$BIN" -o "$FORMAT" --tee "$TEE"; echo "agentfmt=$?" > "$DIR/agentfmt"; } | head -1 > /dev/null`
 		c := exec.Command("bash", "-c", script)

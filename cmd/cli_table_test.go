@@ -24,12 +24,15 @@ import (
 //	$ agentfmt sesions                         (the command line, split as a shell would)
 //	exit 2
 //	stderr has did you mean sessions?          (also: stdout has, … lacks, … empty)
+//	stdout is "exactly this\n"                 (the whole of it)
+//	stderr lines 1                             (how many newlines it holds)
 //	$TMP/summary.md has ✗                      (a file the command wrote)
 //
 // In the command line, stdin, files, cwd and the checks, $TESTDATA is ../testdata
 // and $TMP the case's own temporary directory. Text after "has" or
 // "lacks" is taken as it is, or Go-unquoted when it is one quoted
-// string. Lines beginning with # are comments.
+// string. Lines beginning with # are comments. The cases run in
+// parallel.
 func TestCLITable(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "cli", "*.txt"))
@@ -104,14 +107,14 @@ func (c *cliCase) run(t *testing.T) {
 			}
 		case "file", "exec":
 			name, content, _ := strings.Cut(rest, " ")
-			path, mode := filepath.Join(tmp, name), os.FileMode(0o644)
+			path, write := filepath.Join(tmp, name), func(p string, b []byte) error { return os.WriteFile(p, b, 0o644) }
 			if word == "exec" {
-				path, mode = filepath.Join(tmp, "bin", name), 0o755
+				path, write = filepath.Join(tmp, "bin", name), writeProgram
 			}
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(path, []byte(expand(c.text(content))), mode); err != nil {
+			if err := write(path, []byte(expand(c.text(content)))); err != nil {
 				t.Fatal(err)
 			}
 		case "cwd":
@@ -182,6 +185,10 @@ func (c *cliCase) run(t *testing.T) {
 			ok = !strings.Contains(got, text)
 		case "empty":
 			ok = got == ""
+		case "is":
+			ok = got == text
+		case "lines":
+			ok = strconv.Itoa(strings.Count(got, "\n")) == text
 		default:
 			t.Fatalf("%s: unknown check %q", c.where, l)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/gen"
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // TestTeeFullDisk: with stdout on /dev/full, --tee still gets the whole
@@ -25,7 +26,7 @@ func TestTeeFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := writeTemp(t, dir, "in.jsonl", in.String())
-	for _, format := range []string{"plain", "json", "markdown", "pretty"} {
+	for _, format := range testenv.Cases([]string{"plain", "json", "markdown", "pretty"}, 1) {
 		for _, viaStdin := range []bool{true, false} {
 			tee := filepath.Join(dir, "tee-"+format+".jsonl")
 			args := []string{"-o", format, "--tee", tee}

@@ -666,7 +666,7 @@ func TestClosedStdoutHead(t *testing.T) {
 	if err := os.WriteFile(path, []byte(s.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"plain", "json", "pretty"} {
+	for _, format := range testenv.Cases([]string{"plain", "json", "pretty"}, 1) {
 		c := exec.Command("sh", "-c", `"$0" -o "$1" "$2" | head -1`, bin, format, path)
 		var out, errb bytes.Buffer
 		c.Stdout, c.Stderr = &out, &errb
@@ -800,9 +800,9 @@ func subsequence(want []rune, out string) (int, bool) {
 // printable character of the assistant text is shown, in order.
 func TestRandomClaudeStreams(t *testing.T) {
 	t.Parallel()
-	n := 300
-	if testing.Short() {
-		n = 60
+	n := 60
+	if testenv.SlowEnabled() {
+		n = 300
 	}
 	rng := rand.New(rand.NewPCG(2026, 6))
 	for i := 0; i < n; i++ {

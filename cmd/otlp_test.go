@@ -112,7 +112,7 @@ func TestOTLPRunHandsTraceparent(t *testing.T) {
 	seen := filepath.Join(dir, "seen")
 	script := "#!/bin/sh\nprintf '%s' \"$TRACEPARENT\" > " + seen + "\ncat " + capture + "\n"
 	agent := filepath.Join(dir, "claude")
-	if err := os.WriteFile(agent, []byte(script), 0o755); err != nil {
+	if err := writeProgram(agent, []byte(script)); err != nil {
 		t.Fatal(err)
 	}
 	const caller = "00-11111111111111111111111111111111-2222222222222222-01"

@@ -40,7 +40,7 @@ func FuzzRunAgent(f *testing.F) {
 		fr := newFakeRun(t, "capture", "")
 		fr.grace = 100 * time.Millisecond
 		for name, b := range map[string]string{"out": out, "err": errOut, "bin/fuzzagent": fuzzAgentScript} {
-			if err := os.WriteFile(filepath.Join(fr.dir, name), []byte(b), 0o755); err != nil {
+			if err := writeProgram(filepath.Join(fr.dir, name), []byte(b)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -34,7 +34,7 @@ func newHeldRun(t *testing.T, mode string) *fakeRun {
 	t.Helper()
 	f := newFakeRun(t, "capture", corpusFile(t, "claude/03-minimal-text-only-v2.1.7.jsonl"))
 	f.grace = 300 * time.Millisecond
-	if err := os.WriteFile(filepath.Join(f.dir, "bin", "held"), []byte(strings.Replace(heldAgentScript, "$HELD_MODE", mode, 1)), 0o755); err != nil {
+	if err := writeProgram(filepath.Join(f.dir, "bin", "held"), []byte(strings.Replace(heldAgentScript, "$HELD_MODE", mode, 1))); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -69,10 +69,29 @@ func (f *fakeRun) childPid(t *testing.T) int {
 	return pid
 }
 
+// waitExec waits until pid runs the program name, where /proc tells: a
+// shell's child forked for 'sleep 60 &' still has the shell's traps until
+// it runs sleep, and a signal that comes then can be lost.
+func waitExec(t *testing.T, pid int, name string) {
+	t.Helper()
+	comm := "/proc/" + strconv.Itoa(pid) + "/comm"
+	for range 2000 {
+		b, err := os.ReadFile(comm)
+		if err != nil || strings.TrimSpace(string(b)) == name {
+			return // (no /proc, or it has ended: nothing to wait for)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("process %d never ran %s", pid, name)
+}
+
 // gone reports that pid has ended (a zombie nobody reaps has ended too),
-// waiting a little for it.
-func gone(pid int) bool {
-	for range 250 { // up to 5 s: a loaded machine is slow to end a process
+// waiting up to 5 s for it (a loaded machine is slow to end a process).
+func gone(pid int) bool { return goneWithin(pid, 5*time.Second) }
+
+// goneWithin is gone waiting up to d.
+func goneWithin(pid int, d time.Duration) bool {
+	for range d / (20 * time.Millisecond) {
 		if err := syscall.Kill(pid, 0); err != nil {
 			return true
 		}
@@ -94,6 +113,7 @@ func TestRunChildHoldsOutput(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"stdout", "stderr", "stubborn"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			f := newHeldRun(t, mode)
 			in, _ := os.ReadFile(f.capture)
 			for _, format := range []string{"plain", "json"} {
@@ -130,7 +150,9 @@ func TestRunChildHoldsOutputForeground(t *testing.T) {
 	if !strings.Contains(r.stderr, "stopped reading (it is still running)") {
 		t.Errorf("stderr %q", r.stderr)
 	}
-	if gone(pid) {
+	// (Half a second: a process agentfmt had signalled before it returned
+	// would be ended by then; gone's 5 s is for one that must end.)
+	if goneWithin(pid, 500*time.Millisecond) {
 		t.Errorf("the process of agentfmt's own group was ended")
 	}
 }
@@ -150,6 +172,7 @@ func TestRunTermWithChildHoldingOutput(t *testing.T) {
 	start := time.Now()
 	go func() { done <- f.run(t, "-o", "plain", "run", "held") }()
 	waitFile(t, filepath.Join(f.dir, "ready"))
+	waitExec(t, f.childPid(t), "sleep")
 	f.signals <- syscall.SIGTERM
 	var r cliResult
 	select {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 )
 
@@ -71,12 +72,12 @@ func newFakeRun(t *testing.T, mode, capture string) *fakeRun {
 	}
 	for _, s := range agentSpecs {
 		for _, n := range s.names {
-			if err := os.WriteFile(filepath.Join(bin, n), []byte(fakeAgentScript), 0o755); err != nil {
+			if err := writeProgram(filepath.Join(bin, n), []byte(fakeAgentScript)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(bin, "mytool"), []byte(fakeAgentScript), 0o755); err != nil {
+	if err := writeProgram(filepath.Join(bin, "mytool"), []byte(fakeAgentScript)); err != nil {
 		t.Fatal(err)
 	}
 	return &fakeRun{dir: dir, mode: mode, capture: capture}
@@ -173,11 +174,18 @@ func TestRunEveryAgent(t *testing.T) {
 		// Not an agent agentfmt knows: run as it is.
 		{[]string{"mytool", "--flag", "x"}, []string{"--flag", "x"}, "claude/03-minimal-text-only-v2.1.7.jsonl"},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			t.Parallel()
 			capture := corpusFile(t, c.capture)
 			f := newFakeRun(t, "capture", capture)
-			for _, format := range []string{"plain", "json", "text", "markdown"} {
+			// Every format for the first agent, plain for the others (all
+			// of them in the slow run).
+			formats := []string{"plain", "json", "text", "markdown"}
+			if i > 0 {
+				formats = testenv.Cases(formats, 1)
+			}
+			for _, format := range formats {
 				r := f.run(t, append([]string{"-o", format, "run"}, c.args...)...)
 				if got := f.args(t); strings.Join(got, "\x00") != strings.Join(c.want, "\x00") {
 					t.Fatalf("the agent got %q, want %q", got, c.want)
@@ -392,7 +400,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	// Found but not something the system can run: no footer on stdout.
 	bad := filepath.Join(f.dir, "bin", "badagent")
-	if err := os.WriteFile(bad, []byte("\x7fELF\x00garbage"), 0o755); err != nil {
+	if err := writeProgram(bad, []byte("\x7fELF\x00garbage")); err != nil {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"plain", "pretty", "json"} {

@@ -61,9 +61,9 @@
 // Then: add the Agent to parsers/all (registry order breaks ties between
 // agents as sure of a line); write the format note, docs/formats/<name>.md,
 // and its row in docs/formats/README.md; fixtures from the note in
-// testdata/<name>/*.jsonl with their .events goldens
-// (parsertest.Golden, -update) and cmd goldens (go test ./cmd -update, and
-// read the diff); table tests for what the fixtures do not show; a fuzz
+// testdata/<name>/*.jsonl (parsertest.Golden) with their cmd goldens (go
+// test ./cmd -update, and read the diff); table tests for what the
+// fixtures do not show; a fuzz
 // target (parsertest.SeedFixtures, CheckFuzz); a reading of the corpus
 // captures in internal/conformance if ../shared/corpus has a folder for
 // it (parsertest.Corpus); for a format that can be large, a benchmark

@@ -11,8 +11,8 @@ import (
 // fixtures lists the hand-written fixtures of testdata/claude.
 func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "claude") }
 
-// TestGolden renders each fixture's events (Dump form) and compares them
-// with testdata/claude/NN-….events; go test -update rewrites them.
+// TestGolden runs every fixture through the decoder and session and
+// checks that each decodes; the .json golden beside it pins its events.
 func TestGolden(t *testing.T) {
 	parsertest.Golden(t, []parsers.Agent{claude.Agent}, "claude")
 }

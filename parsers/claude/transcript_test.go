@@ -10,7 +10,8 @@ import (
 )
 
 // TestTranscriptGolden: testdata/claude-transcript fixtures, written from
-// docs/formats/claude-transcript.md, against their .events dumps.
+// docs/formats/claude-transcript.md, decoded; their .json goldens pin the
+// events.
 func TestTranscriptGolden(t *testing.T) {
 	parsertest.Golden(t, all.Agents(), "claude-transcript")
 }

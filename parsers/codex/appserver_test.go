@@ -20,7 +20,8 @@ func appRun(t *testing.T, lines ...string) parsertest.Result {
 }
 
 // TestAppServerGolden: testdata/codex-app-server fixtures, written from
-// docs/formats/codex-app-server.md, against their .events dumps.
+// docs/formats/codex-app-server.md, decoded; their .json goldens pin the
+// events.
 func TestAppServerGolden(t *testing.T) {
 	parsertest.Golden(t, all.Agents(), "codex-app-server")
 }

@@ -15,7 +15,7 @@ var agents = []parsers.Agent{codex.Agent}
 func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "codex") }
 
 // TestGolden runs every fixture through the decoder and session and
-// compares the Dump with testdata/codex/NN-….events.
+// checks that each decodes; the .json golden beside it pins its events.
 func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "codex") }
 
 // fixtureLines returns every line of every fixture (fuzz seeds).

@@ -9,7 +9,8 @@ import (
 )
 
 // TestRolloutGolden: testdata/codex-rollout fixtures, written from
-// docs/formats/codex-rollout.md, against their .events dumps.
+// docs/formats/codex-rollout.md, decoded; their .json goldens pin the
+// events.
 func TestRolloutGolden(t *testing.T) {
 	parsertest.Golden(t, all.Agents(), "codex-rollout")
 }

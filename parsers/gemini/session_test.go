@@ -10,9 +10,9 @@ import (
 )
 
 // TestSessionGolden: testdata/gemini-session fixtures, written from
-// docs/formats/gemini-session.md, against their .events dumps. The
-// first is a pretty-printed JSON document (as Entire's copies named
-// full.jsonl are): the reader must hand it over as one value.
+// docs/formats/gemini-session.md, decoded; their .json goldens pin the
+// events. The first is a pretty-printed JSON document (as Entire's copies
+// named full.jsonl are): the reader must hand it over as one value.
 func TestSessionGolden(t *testing.T) {
 	parsertest.Golden(t, all.Agents(), "gemini-session")
 }

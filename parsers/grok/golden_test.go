@@ -11,5 +11,5 @@ import (
 var agents = []parsers.Agent{grok.Agent}
 
 // TestGolden runs every fixture through the decoder and session and
-// compares the event dump with the .events file beside it.
+// checks that each decodes; the .json golden beside it pins its events.
 func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "grok") }
