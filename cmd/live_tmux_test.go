@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/testenv"
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -33,34 +33,12 @@ type liveTmux struct {
 	settle, poll  time.Duration
 }
 
-var (
-	tmuxSpinnerRow  = regexp.MustCompile(`^ *[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (\S+)`)
-	tmuxMoreRunning = regexp.MustCompile(`… (\d+) more running`)
-)
-
 // callsShown reports whether the pane shows every call of want (name →
 // how many run) by its running line, each once, or counts it in a
 // "… N more running" row.
 func callsShown(pane string, want map[string]int) bool {
-	got, uncounted := map[string]int{}, 0
-	for _, l := range strings.Split(pane, "\n") {
-		if m := tmuxSpinnerRow.FindStringSubmatch(l); m != nil {
-			got[m[1]]++
-		}
-		if m := tmuxMoreRunning.FindStringSubmatch(l); m != nil {
-			_, _ = fmt.Sscan(m[1], &uncounted)
-		}
-	}
-	missing := 0
-	for name, k := range want {
-		missing += max(k-got[name], 0)
-	}
-	for name, k := range got {
-		if k > want[name] {
-			return false // a running line left behind, or drawn twice
-		}
-	}
-	return missing <= uncounted
+	missing, twice := vtcheck.CallsShown(strings.Split(pane, "\n"), want)
+	return missing == 0 && twice == ""
 }
 
 // run replays data and returns how many lines left calls running, and

@@ -57,12 +57,6 @@ func (rep *liveReport) fault(n int, format string, args ...any) {
 // sgrRE matches the colour sequences rows carry.
 var sgrRE = regexp.MustCompile("\x1b\\[[0-9;:]*m")
 
-// spinnerRow matches the running line of a call: its spinner, its name.
-var spinnerRow = regexp.MustCompile(`^ *[` + strings.Join(spinnerFrames, "") + `] (\S+)`)
-
-// moreRunning matches the row that counts the running calls not shown.
-var moreRunning = regexp.MustCompile(`… (\d+) more running`)
-
 // replayLive feeds a log to a pretty renderer at its pace, one line at a
 // time with a frame after every few (a live feed: the clock moves on by
 // step per line), every frame written to an emulated terminal of width×height,
@@ -145,30 +139,16 @@ func (rep *liveReport) check(n int, screen, live []string, open []*streaming.Cal
 	for _, c := range open {
 		want[sanitize.String(c.Name, sanitize.Options{})]++
 	}
-	got, uncounted := map[string]int{}, 0
-	for _, s := range screen {
-		if m := spinnerRow.FindStringSubmatch(s); m != nil {
-			got[m[1]]++
-		}
-		if m := moreRunning.FindStringSubmatch(s); m != nil {
-			_, _ = fmt.Sscan(m[1], &uncounted)
-		}
-	}
-	missing := 0
-	for name, k := range want {
-		missing += max(k-got[name], 0)
-	}
-	for name, k := range got {
-		if k > want[name] {
-			rep.fault(n, "%d running lines of %s on the screen, %d running:\n%s", k, name, want[name], show())
-		}
+	missing, twice := vtcheck.CallsShown(screen, want)
+	if twice != "" {
+		rep.fault(n, "more running lines of %s on the screen than run (%v):\n%s", twice, want, show())
 	}
 	if len(open) > 0 {
 		rep.running++
-		if missing > uncounted {
+		if missing > 0 {
 			rep.missed++
 			if rep.first == "" {
-				rep.first = fmt.Sprintf("after line %d, running %v, on the screen %v:\n%s", n, want, got, show())
+				rep.first = fmt.Sprintf("after line %d, running %v:\n%s", n, want, show())
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package vtcheck
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -45,4 +47,37 @@ func (t *Term) Rows() []string {
 		rows = append(rows, strings.TrimRight(line.String(), " "))
 	}
 	return rows
+}
+
+var (
+	// runningLine is the live region's line of a running call: a spinner
+	// frame of the pretty renderer, the call's name.
+	runningLine = regexp.MustCompile(`^ *[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (\S+)`)
+	// moreRunning is the row that counts the running calls not shown.
+	moreRunning = regexp.MustCompile(`… (\d+) more running`)
+)
+
+// CallsShown reads the running calls' lines on rows against want (a
+// call's name: how many of that name run): missing is how many running
+// calls have no line and no "… N more running" row counts; twice names a
+// call with more lines than run (one left behind, or drawn twice).
+func CallsShown(rows []string, want map[string]int) (missing int, twice string) {
+	got, uncounted := map[string]int{}, 0
+	for _, s := range rows {
+		if m := runningLine.FindStringSubmatch(s); m != nil {
+			got[m[1]]++
+		}
+		if m := moreRunning.FindStringSubmatch(s); m != nil {
+			uncounted, _ = strconv.Atoi(m[1])
+		}
+	}
+	for name, k := range want {
+		missing += max(k-got[name], 0)
+	}
+	for name, k := range got {
+		if k > want[name] {
+			twice = name
+		}
+	}
+	return max(missing-uncounted, 0), twice
 }
