@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/doc"
 	"go/importer"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
@@ -24,6 +26,65 @@ import (
 type listed struct {
 	ImportPath, Name, Dir, Doc, Export string
 	TestGoFiles, XTestGoFiles          []string
+}
+
+// publicAPI is what loadPublic found, once for every test of the binary.
+var publicAPI struct {
+	sync.Once
+	fset   *token.FileSet
+	imp    types.Importer
+	public []listed
+	err    error
+	skip   bool
+}
+
+// loadPublic lists the module's public packages (isPublic) with go list
+// and an importer that reads their compiled export data, as the build
+// cache holds it: no package is type-checked from source.
+func loadPublic(t *testing.T) (*token.FileSet, types.Importer, []listed) {
+	t.Helper()
+	a := &publicAPI
+	a.Do(func() {
+		out, err := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Name,Dir,Doc,Export,TestGoFiles,XTestGoFiles", "./...").Output()
+		if err != nil {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				a.err = fmt.Errorf("go list: %v\n%s", err, ee.Stderr)
+			} else {
+				a.err, a.skip = fmt.Errorf("go list: %v", err), true
+			}
+			return
+		}
+		exports := map[string]string{}
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		for {
+			var p listed
+			if err := dec.Decode(&p); err == io.EOF {
+				break
+			} else if err != nil {
+				a.err = err
+				return
+			}
+			exports[p.ImportPath] = p.Export
+			if isPublic(p) {
+				a.public = append(a.public, p)
+			}
+		}
+		if len(a.public) < 4 {
+			a.err = fmt.Errorf("only %d public packages", len(a.public))
+			return
+		}
+		sort.Slice(a.public, func(i, j int) bool { return a.public[i].ImportPath < a.public[j].ImportPath })
+		a.fset = token.NewFileSet()
+		a.imp = importer.ForCompiler(a.fset, "gc", func(path string) (io.ReadCloser, error) { return os.Open(exports[path]) })
+	})
+	if a.skip {
+		t.Skip(a.err)
+	}
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+	return a.fset, a.imp, a.public
 }
 
 // isPublic: a package a Go program embedding agentfmt imports:
@@ -41,34 +102,7 @@ func isPublic(p listed) bool {
 // public alias: a program outside this module cannot name an internal
 // type, so a function that takes one could not be called from it.
 func TestPublicAPI(t *testing.T) {
-	out, err := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Name,Dir,Doc,Export,TestGoFiles,XTestGoFiles", "./...").Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
-		}
-		t.Skipf("go list: %v", err)
-	}
-	exports := map[string]string{}
-	var public []listed
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for {
-		var p listed
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		exports[p.ImportPath] = p.Export
-		if isPublic(p) {
-			public = append(public, p)
-		}
-	}
-	if len(public) < 4 {
-		t.Fatalf("only %d public packages", len(public))
-	}
-	fset := token.NewFileSet()
-	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) { return os.Open(exports[path]) })
+	fset, imp, public := loadPublic(t)
 	for _, p := range public {
 		t.Run(strings.TrimPrefix(p.ImportPath, "github.com/agentfmt/agentfmt/"), func(t *testing.T) {
 			if !strings.HasPrefix(p.Doc, "Package "+p.Name+" ") {
