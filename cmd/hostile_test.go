@@ -719,7 +719,16 @@ func TestInterruptSilentStdin(t *testing.T) {
 				Signals: sig, Now: func() time.Time { return time.Unix(0, 0) }, Tick: make(chan time.Time)}
 			res := make(chan int, 1)
 			go func() { res <- Run([]string{"-o", "plain"}, env) }()
-			time.Sleep(50 * time.Millisecond)
+			if c.data != "" {
+				// (what was read is shown before the signal comes: an
+				// event to wait for, not a time)
+				waitFor(t, "the text read", func() bool {
+					out := env.Stdout.(*lockedBuffer)
+					out.mu.Lock()
+					defer out.mu.Unlock()
+					return strings.Contains(out.b.String(), "working on it")
+				})
+			}
 			sig <- os.Interrupt
 			select {
 			case code := <-res:
