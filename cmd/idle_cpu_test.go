@@ -33,8 +33,16 @@ func TestAgentfmtProcess(t *testing.T) {
 // agentfmtProcess starts agentfmt as a child process.
 func agentfmtProcess(t *testing.T, args ...string) (*exec.Cmd, io.Reader) {
 	t.Helper()
+	return agentfmtProcessIn(t, "", nil, args...)
+}
+
+// agentfmtProcessIn starts agentfmt as a child process in the folder dir
+// (the test's own when empty), with env added to the test's environment.
+func agentfmtProcessIn(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, io.Reader) {
+	t.Helper()
 	c := exec.Command(os.Args[0], append([]string{"-test.run=^TestAgentfmtProcess$", "--"}, args...)...)
-	c.Env = append(os.Environ(), "AGENTFMT_AS_MAIN=1")
+	c.Env = append(append(os.Environ(), "AGENTFMT_AS_MAIN=1"), env...)
+	c.Dir = dir
 	out, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

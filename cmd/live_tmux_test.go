@@ -54,18 +54,8 @@ func (c liveTmux) run(t *testing.T, bin string, data []byte) (running, missed in
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no fifo: %v", err)
 	}
-	sock := fmt.Sprintf("agentfmt-live-%d-%d", os.Getpid(), time.Now().UnixNano())
-	tm := func(args ...string) string {
-		out, err := exec.Command(tmux, append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
 	script := fmt.Sprintf(`%q -o pretty < %q; echo DONE-MARK; sleep 600`, bin, fifo)
-	tm("new-session", "-d", "-x", fmt.Sprint(c.width), "-y", fmt.Sprint(c.height), "-s", "t",
-		"env", "-u", "CI", "-u", "GITHUB_ACTIONS", "-u", "GITLAB_CI", "-u", "NO_COLOR", "TERM=tmux-256color", "sh", "-c", script)
-	defer func() { _ = exec.Command(tmux, "-L", sock, "kill-server").Run() }()
+	tm := tmuxPane(t, tmux, c.width, c.height, script)
 	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

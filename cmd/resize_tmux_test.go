@@ -61,18 +61,8 @@ func TestResizeTmuxWordsOnce(t *testing.T) {
 			widths = append(widths, r.width)
 		}
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
-			sock := fmt.Sprintf("agentfmt-test-%d-%d-%d", os.Getpid(), widths[0], c.resizes[0].word)
-			run := func(args ...string) string {
-				out, err := exec.Command(tmux, append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
-				if err != nil {
-					t.Fatalf("tmux %v: %v\n%s", args, err, out)
-				}
-				return string(out)
-			}
 			script := fmt.Sprintf(`while IFS= read -r l; do printf '%%s\n' "$l"; sleep 0.02; done < %q | %q -o pretty; echo DONE-MARK; sleep 600`, stream, bin)
-			run("new-session", "-d", "-x", fmt.Sprint(widths[0]), "-y", "24", "-s", "t",
-				"env", "-u", "CI", "-u", "GITHUB_ACTIONS", "-u", "NO_COLOR", "TERM=tmux-256color", "sh", "-c", script)
-			defer exec.Command(tmux, "-L", sock, "kill-server").Run()
+			run := tmuxPane(t, tmux, widths[0], 24, script)
 			capture := func() string { return run("capture-pane", "-t", "t", "-p", "-J", "-S", "-") }
 			waitFor := func(marker string) {
 				deadline := time.Now().Add(60 * time.Second)

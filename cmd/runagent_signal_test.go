@@ -103,17 +103,7 @@ func TestFollowHangupRestoresCursor(t *testing.T) {
 	}
 	pid := filepath.Join(dir, "pid")
 	script := fmt.Sprintf(`sh -c 'echo $$ > %q; exec %q -o pretty --follow %q'; echo EXIT=$?; sleep 600`, pid, bin, log)
-	sock := fmt.Sprintf("agentfmt-test-%d-hup", os.Getpid())
-	run := func(args ...string) string {
-		out, err := exec.Command(tmux, append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("new-session", "-d", "-x", "90", "-y", "30", "-s", "t",
-		"env", "-u", "CI", "-u", "GITHUB_ACTIONS", "-u", "NO_COLOR", "TERM=tmux-256color", "sh", "-c", script)
-	defer exec.Command(tmux, "-L", sock, "kill-server").Run()
+	run := tmuxPane(t, tmux, 90, 30, script)
 	screen := func() string { return run("capture-pane", "-t", "t", "-p") }
 	cursor := func() string { return strings.TrimSpace(run("display-message", "-p", "-t", "t", "#{cursor_flag}")) }
 	waitFor := func(what string, ok func() bool) {

@@ -46,17 +46,7 @@ func TestFollowSeveralTmux(t *testing.T) {
 	}
 	script := writer(a+".src", a, "0.1", true) + writer(b+".src", b, "0.02", false) +
 		fmt.Sprintf(` %q --follow %q %q; echo EXIT=$?; sleep 600`, bin, a, b)
-	sock := fmt.Sprintf("agentfmt-test-%d-follow", os.Getpid())
-	run := func(args ...string) string {
-		out, err := exec.Command(tmux, append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("new-session", "-d", "-x", "90", "-y", "30", "-s", "t",
-		"env", "-u", "CI", "-u", "GITHUB_ACTIONS", "-u", "NO_COLOR", "TERM=tmux-256color", "sh", "-c", script)
-	defer exec.Command(tmux, "-L", sock, "kill-server").Run()
+	run := tmuxPane(t, tmux, 90, 30, script)
 	screen := func() string { return run("capture-pane", "-t", "t", "-p") }
 	history := func() string { return run("capture-pane", "-t", "t", "-p", "-J", "-S", "-") }
 	waitFor := func(what string, cond func(string) bool, get func() string) string {

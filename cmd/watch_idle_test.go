@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -48,17 +47,7 @@ func idleWatch(t *testing.T, n int) {
 		p := h.putAt(".claude/projects/"+projDir(h.proj)+"/"+id+".jsonl", transcript(h.proj, id, "prompt "+id), time.Minute)
 		paths = append(paths, p)
 	}
-	c := exec.Command(os.Args[0], "-test.run=^TestAgentfmtProcess$", "--", "watch", "-o", "plain")
-	c.Env = append(os.Environ(), "AGENTFMT_AS_MAIN=1", "HOME="+h.home)
-	c.Dir = h.proj
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	c, out := agentfmtProcessIn(t, h.proj, []string{"HOME=" + h.home}, "watch", "-o", "plain")
 	var shown atomic.Int64
 	go func() {
 		r := bufio.NewReader(out)
