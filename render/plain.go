@@ -311,6 +311,8 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	case ev.Status == streaming.ToolOK && madePlan(p.call(ev.ID)):
 		// The plan it made is shown; its output is a note to the model
 		// (Claude's "Todos have been modified successfully…").
+	case repeatsAnswer(p.call(ev.ID)):
+		// Its output is its subagent's answer, shown above as text.
 	case showDiff:
 		if n > 0 {
 			n *= 2 // a diff gets twice the rows, as in pretty

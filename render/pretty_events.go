@@ -336,6 +336,9 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	t.exit = ev.ExitCode
 	t.durMS = ev.DurationMS
 	t.output = strings.Clone(ToolOutput(ev)) // kept past Handle: the event's may be lent
+	if repeatsAnswer(r.call(ev.ID)) {
+		t.output = "" // its subagent's answer, shown above as text
+	}
 	t.endAt = r.cfg.Now()
 	if c := t.call; ev.Title != "" && ev.Title != c.Title || ev.Subject != "" && ev.Subject != c.Subject || ev.Name != "" && ev.Name != c.Name {
 		// The end says more than the start: a copy (the session's call
