@@ -48,7 +48,7 @@ func (p *pipeline) sayUnshown() error {
 		return nil
 	}
 	msg := why + "; " + unshownAdvice
-	if hidesChatter[p.format] {
+	if formatShows[p.format].person {
 		ev := streaming.Event{Kind: streaming.KindNotice, Text: msg}
 		if err := p.out.Handle(&ev); err != nil {
 			return err
