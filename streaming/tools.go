@@ -33,8 +33,8 @@ type Call struct {
 	answer    uint64 // the hash of the last text of the work under the call (hasAnswer)
 	hasAnswer bool
 	agent     string
-	seq    uint64
-	output *text // the output so far (kept once, appended; nil: none yet)
+	seq       uint64
+	output    *text // the output so far (kept once, appended; nil: none yet)
 }
 
 // Output is the call's output so far.
