@@ -82,16 +82,6 @@ type parser struct {
 	failed   bool   // a failing result was sent for the current turn (legacy)
 	usage    *streaming.Usage
 
-	// A failing result waits for the line after it: a top-level error
-	// there (codex exec's own last word after turn.failed) is shown
-	// before it, so the run's closing line stays last. codex exec ends
-	// after a failed turn, so the wait is for the end of its output; a
-	// completed turn, after which more may follow a while later, is sent
-	// at once.
-	held    streaming.Event
-	holding bool
-	lineN   int // the number of the line being read
-
 	ids    parsers.IDs // legacy message ids
 	lmsg   lstream
 	lrsn   lstream
@@ -121,20 +111,7 @@ func (p *parser) key(id string) string { return strings.Clone(id) }
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit
 	p.wasFresh, p.fresh = p.fresh, false
-	p.lineN = l.N
-	t := l.Str("type")
-	if p.holding {
-		if t == "error" {
-			if err := p.topError(l); err != nil {
-				return err
-			}
-			return p.release()
-		}
-		if err := p.release(); err != nil {
-			return err
-		}
-	}
-	if t != "" {
+	if t := l.Str("type"); t != "" {
 		return p.typed(l, t)
 	}
 	if m := l.Get("msg"); m.IsObject() {
@@ -282,30 +259,6 @@ func (p *parser) turnCompleted(l *parsers.Line) error {
 	return p.out.Push()
 }
 
-// hold keeps the result just made for the next line (see parser.held).
-func (p *parser) hold() error {
-	ev := p.out.Ev
-	if err := p.release(); err != nil {
-		return err
-	}
-	if ev.Line == 0 {
-		ev.Line = p.lineN
-	}
-	p.held, p.holding = ev, true
-	return nil
-}
-
-// release sends the result held back, if any.
-func (p *parser) release() error {
-	if !p.holding {
-		return nil
-	}
-	p.holding = false
-	p.out.Ev = p.held
-	p.held = streaming.Event{}
-	return p.out.Push()
-}
-
 // turnFailed: a failing result. The failure is shown as a fatal error too,
 // unless the top-level error just before it said the same.
 func (p *parser) turnFailed(l *parsers.Line) error {
@@ -341,7 +294,7 @@ func (p *parser) fail(reason string) error {
 	ev.Reason = reason
 	ev.Turns = p.turnCount()
 	ev.Usage = p.usage
-	return p.hold()
+	return p.out.Push()
 }
 
 // closeTool forgets an open tool call. A later state of it (a repeated
@@ -360,8 +313,5 @@ func (p *parser) closeTool(k string) {
 // Finish flushes legacy output bytes held back at the end of input.
 func (p *parser) Finish(emit parsers.Emit) error {
 	p.out.Emit = emit
-	if err := p.flushChunks(); err != nil {
-		return err
-	}
-	return p.release()
+	return p.flushChunks()
 }

@@ -186,35 +186,6 @@ func TestTopLevelErrorsAreNotFatal(t *testing.T) {
 	}
 }
 
-// codex exec's own error after a failed turn comes before the run's
-// result, so the closing line of the run stays last; a line of another
-// kind lets the result go first, as it came.
-func TestErrorAfterTurnFailedBeforeResult(t *testing.T) {
-	t.Parallel()
-	kinds := func(r parsertest.Result) (s []string) {
-		for _, e := range r.Events {
-			if e.Kind == streaming.KindError || e.Kind == streaming.KindResult {
-				s = append(s, string(e.Kind)+":"+e.Text)
-			}
-		}
-		return s
-	}
-	r := run(t, thread, turn, `{"type":"turn.failed","error":{"message":"no npm"}}`,
-		`{"type":"error","message":"codex exec exited non-zero after turn.failed"}`)
-	want := "error:no npm error:codex exec exited non-zero after turn.failed result:"
-	if got := strings.Join(kinds(r), " "); got != want {
-		t.Errorf("events %q, want %q", got, want)
-	}
-	if r.Outcome != streaming.Failure || r.Reason != "no npm" {
-		t.Errorf("%v %q", r.Outcome, r.Reason)
-	}
-	r = run(t, thread, turn, `{"type":"turn.failed","error":{"message":"no npm"}}`, turn, msg("item_0", "x"), complete)
-	want = "error:no npm result: result:x"
-	if got := strings.Join(kinds(r), " "); got != want {
-		t.Errorf("events %q, want %q", got, want)
-	}
-}
-
 func TestErrorItemIsWarning(t *testing.T) {
 	r := run(t, thread, `{"type":"item.completed","item":{"id":"item_0","type":"error","message":"model rerouted: a -> b"}}`, turn, msg("item_1", "x"), complete)
 	errs := r.Of(streaming.KindError)
