@@ -20,6 +20,7 @@ func fileHeading(name string) string { return "==> " + name + " <==" }
 // one.
 func (p *Plain) Heading(name string) error {
 	p.endBlock()
+	p.writeClosing()
 	if p.printed {
 		p.emitLine(nil, 0, "")
 	}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"strings"
@@ -53,6 +54,12 @@ type Plain struct {
 	buf      []byte   // scratch for a line being made
 	lines    []string // scratch for tool output lines
 	ci       ciMarkers
+
+	// The run's closing line waits (closing) until something else than
+	// an error or a notice comes, so that those (codex exec's own word
+	// after a failed turn) go above it: the closing line stays last. It
+	// is written at the next idle moment (Flush) whatever comes.
+	closing []byte
 }
 
 // NewPlain returns a plain renderer writing to w.
@@ -78,6 +85,7 @@ func newPlain(cfg Config) *Plain {
 // hung agent's last words are in the log; the line is finished in place
 // when the rest of it arrives (append-only, no cursor movement).
 func (p *Plain) Flush() error {
+	p.writeClosing()
 	p.showPartial()
 	return p.w.Flush()
 }
@@ -149,8 +157,20 @@ func (p *Plain) emitStart(ev *streaming.Event, depth int, prefix string) {
 	p.printed = true
 }
 
+// writeClosing writes the run's closing line held back (closing).
+func (p *Plain) writeClosing() {
+	if len(p.closing) > 0 {
+		p.w.Write(p.closing)
+		p.closing = p.closing[:0]
+	}
+}
+
 // Handle renders one event.
 func (p *Plain) Handle(ev *streaming.Event) error {
+	if len(p.closing) > 0 && ev.Kind != streaming.KindError && ev.Kind != streaming.KindNotice &&
+		ev.Kind != streaming.KindUsage && ev.Kind != streaming.KindMessageStop && ev.Kind != streaming.KindBlockStop {
+		p.writeClosing()
+	}
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
 		p.text(ev)
@@ -253,7 +273,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 			p.emitPrefixed(ev, d, p.p.Yellow("⚠ "), p.ci.content(msg))
 		}
 	case streaming.KindResult:
-		p.resultLine(ev)
+		p.holdResultLine(ev)
 	case streaming.KindRaw, streaming.KindStderr:
 		p.emitLine(ev, 0, p.ci.content(p.clean(ev.Text)))
 	case streaming.KindUnknown:
@@ -374,6 +394,22 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	}
 }
 
+// holdResultLine makes the run's closing line and holds it back
+// (closing).
+func (p *Plain) holdResultLine(ev *streaming.Event) {
+	p.writeClosing()
+	if err := p.w.Flush(); err != nil {
+		return // (kept by the writer: Handle returns it)
+	}
+	w := p.w
+	var b bytes.Buffer
+	p.w = bufio.NewWriterSize(&b, 256)
+	p.resultLine(ev)
+	p.w.Flush()
+	p.w = w
+	p.closing = append(p.closing[:0], b.Bytes()...)
+}
+
 // resultLine is "── ✓ done · facts" or "── ✗ failed: reason · facts".
 func (p *Plain) resultLine(ev *streaming.Event) {
 	if !ev.OK {
@@ -409,6 +445,7 @@ func (p *Plain) resultLine(ev *streaming.Event) {
 // Finish writes the closing line of a run that did not finish.
 func (p *Plain) Finish(s Summary) error {
 	p.endBlock()
+	p.writeClosing()
 	switch {
 	case s.Stopped:
 	case s.Interrupted:

@@ -46,6 +46,7 @@ type Pretty struct {
 		usage  *streaming.Usage
 		status string // the latest warning (retry, rate limit)
 	}
+	closing item      // the run's closing line, while it is the last item queued
 	printed bool      // anything queued yet
 	now     time.Time // the time of the frame being drawn
 

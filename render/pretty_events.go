@@ -304,6 +304,8 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.lines(d, msg...)
 	case streaming.KindResult:
 		r.resultLine(ev)
+		r.closing = r.items[len(r.items)-1]
+		return
 	case streaming.KindRaw, streaming.KindStderr:
 		r.lines(0, expandTabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
 	case streaming.KindUnknown:
@@ -316,6 +318,23 @@ func (r *Pretty) handle(ev *streaming.Event) {
 	case streaming.KindNotice:
 		r.lines(0, p.Yellow("agentfmt: "+r.clean(ev.Text)))
 	}
+	r.keepClosingLast(ev.Kind == streaming.KindError || ev.Kind == streaming.KindNotice)
+}
+
+// keepClosingLast moves the item just queued above the run's closing
+// line while that waits in the sequence (an error after the result:
+// codex exec's own word after a failed turn), so that the closing line
+// stays last; anything else queued lets it be.
+func (r *Pretty) keepClosingLast(above bool) {
+	if r.closing == nil {
+		return
+	}
+	n := len(r.items)
+	if above && n >= 2 && r.items[n-2] == r.closing {
+		r.items[n-2], r.items[n-1] = r.items[n-1], r.closing
+		return
+	}
+	r.closing = nil
 }
 
 // endTool records how a call ended. A call still in the sequence turns
