@@ -55,7 +55,7 @@ func TestResultFactsNoZeroCost(t *testing.T) {
 		want string
 	}{{0, ""}, {0.0123, "$0.0123"}} {
 		u := &streaming.Usage{InputTokens: 10, OutputTokens: 5, HasCost: true, CostUSD: c.usd}
-		got := strings.Join(ResultFacts(&streaming.Event{Kind: streaming.KindResult, Usage: u}, nil), " · ")
+		got := strings.Join(resultFacts(&streaming.Event{Kind: streaming.KindResult, Usage: u}, nil), " · ")
 		if strings.Contains(got, "$") != (c.want != "") || !strings.Contains(got, c.want) {
 			t.Errorf("cost %v: %q", c.usd, got)
 		}

@@ -45,7 +45,7 @@ func benchRun() []streaming.Event {
 // benchPlain renders events b.N times through a plain renderer and the
 // run facts the command keeps, as `-o plain` does.
 func benchPlain(b *testing.B, evs []streaming.Event) {
-	p := NewPlain(io.Discard, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+	p := newPlainRenderer(io.Discard, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
 		Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 	var f RunFacts
 	b.ReportAllocs()

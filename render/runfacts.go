@@ -136,7 +136,7 @@ func (f *RunFacts) Facts() []string {
 // text for the format to escape: what began the run (OriginLabel) and
 // the models that answered (ModelsLabel); "" for none.
 func (f *RunFacts) Labels() (origin, models string) {
-	return OriginLabel(f.Result.Origin), ModelsLabel(f.Result.Models)
+	return originLabel(f.Result.Origin), modelsLabel(f.Result.Models)
 }
 
 // ToolList is "7 (1 failed): Bash ×4, Read ×2, Edit".
