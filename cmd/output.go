@@ -16,13 +16,13 @@ import (
 // output is the renderer as the pipeline sees it: the event filters of the
 // flags in front of the real renderer, and what the end of the run needs.
 //
-//	session → output → Until (--until) → Sentences (--sentences) → Chatter (unless --verbose) → facts → renderer
+//	session → output → Until (--until) → Sentences (--sentences) → Chatter (unless --verbose) → renderer
 //
 // The filters sit after the session, so the session's final answer keeps
 // the --until marker (the exit status is decided on it) while everything
 // shown has it stripped; Finish strips it from the answer the text
-// renderer prints. facts collects the last run's figures for the job
-// summary. ended tells --follow that the last run in the stream has
+// renderer prints. (The run's figures, for the job summary, are the
+// session's.) ended tells --follow that the last run in the stream has
 // finished.
 type output struct {
 	head   streaming.Handler
@@ -30,7 +30,6 @@ type output struct {
 	until  *filter.Until
 	sent   *filter.Sentences
 	marker *filter.Marker
-	facts  render.RunFacts
 	ended  atomic.Bool
 	// ends receives a value when a run ends (a follower starts its
 	// settle time then); made by endWake.
@@ -129,10 +128,7 @@ func (t *tally) looksLike() string {
 // the --until marker.
 func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, untilMissing func(answer string) bool) {
 	out = &output{rend: rend}
-	var h streaming.Handler = streaming.HandlerFunc(func(ev *streaming.Event) error {
-		out.facts.Handle(ev)
-		return rend.Handle(ev)
-	})
+	var h streaming.Handler = rend
 	if !o.Verbose && hidesChatter[format] {
 		h = filter.NewChatter(h)
 	}
