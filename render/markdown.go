@@ -235,7 +235,7 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.ensureHeading(nil)
 		m.begin(elemLine)
 		m.w.WriteString(m.outcomeLine(runOf(m.st, ev), ev.OK, false, ev.Reason) + "\n")
-	case streaming.KindRaw:
+	case streaming.KindRaw, streaming.KindStderr:
 		m.ensureHeading(nil)
 		m.quote(codeSpan(ev.Text))
 	case streaming.KindNotice:

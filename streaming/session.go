@@ -39,6 +39,10 @@ type Options struct {
 	// Report, when set, receives contract repairs and other decisions with
 	// their input line (--debug).
 	Report func(line int, msg string)
+	// RunEnded, when set, is told each time a run ends (its result came:
+	// true) and each time another begins (false): a follower of a log an
+	// agent writes stops once the log's last run has ended.
+	RunEnded func(ended bool)
 }
 
 // ContractError is a violation of the streaming contract under Strict.
@@ -321,6 +325,9 @@ func (s *Session) nextRun(start *Event) {
 	s.dropAnswer(nil)
 	s.run.sawText, s.run.answer = false, answer{}
 	s.run.begin(start)
+	if s.opts.RunEnded != nil {
+		s.opts.RunEnded(false)
+	}
 	s.stopped.reset()
 	s.ended.reset()
 }
@@ -370,6 +377,9 @@ func (s *Session) result(ev *Event) error {
 		s.run.answer = answer{text: strings.Clone(res.Text)}
 	}
 	s.run.result(res)
+	if s.opts.RunEnded != nil {
+		s.opts.RunEnded(true)
+	}
 	return s.out.Handle(res)
 }
 
