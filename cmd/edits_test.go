@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // TestEditsOnlyWhereShown: the command has the decoder derive file edits
-// from tool inputs only for renderers that show them (render.ShowsEdits).
+// from tool inputs only for formats that show them (formatShows).
 // Every fixture is rendered in every format with edits derived and not:
 // a format that says it ignores them must give the same bytes (else it
 // reads Event.Edits and must not say so), and every format that shows
@@ -46,7 +46,7 @@ func TestEditsOnlyWhereShown(t *testing.T) {
 		_ = dec.Close()
 		_ = sess.Close()
 		_ = rend.Finish(render.Summary{})
-		return out.String(), render.ShowsEdits(rend)
+		return out.String(), formatShows[format].edits
 	}
 	for _, format := range []string{"plain", "markdown", "text", "json", "pretty", "html"} {
 		differs := false

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

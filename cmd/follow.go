@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/fswait"
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
-	"github.com/agentfmt/agentfmt/render"
 )
 
 // openFollow returns the source for FILE under --follow: what
@@ -38,14 +38,13 @@ import (
 // settle time (a loop's next iteration) is followed too; to watch an
 // endless loop log, use `tail -F log | agentfmt`.
 //
-// rend is the pipeline's output (it tells whether the last run ended);
+// endsWithRun: following ends once the last run has ended (the session
+// tells runEnded) and the file settled; otherwise (watch) it does not.
 // stop is closed when the pipeline is done, and Close ends a pending read.
-func openFollow(env *Env, name string, stop <-chan struct{}, rend render.Renderer) (io.ReadCloser, error) {
+func openFollow(env *Env, name string, stop <-chan struct{}, endsWithRun bool) (*follower, error) {
 	fl := &follower{name: name, stop: stop, closed: make(chan struct{}), lastData: time.Now(),
-		poll: env.followPoll(), settle: env.followSettle(), safety: env.followSafety(), hub: env.fileHub()}
-	if out, ok := rend.(*output); ok {
-		fl.ended, fl.endWake = out.runEnded, out.endWake()
-	}
+		poll: env.followPoll(), settle: env.followSettle(), safety: env.followSafety(), hub: env.fileHub(),
+		endsWithRun: endsWithRun, endWake: make(chan struct{}, 1)}
 	fl.watch() // before the first read: no change is missed between them
 	f, err := os.Open(name)
 	switch {
@@ -71,14 +70,17 @@ type follower struct {
 	stop   <-chan struct{}
 	closed chan struct{}
 	once   sync.Once
-	ended  func() bool
-	// endWake receives when a run ends (the settle time starts).
-	endWake <-chan struct{}
-	hub     *fswait.Hub // nil: poll
-	sub     *fswait.Sub // the file's name in its directory, when watched
-	poll    time.Duration
-	settle  time.Duration
-	safety  time.Duration
+	// endsWithRun: following ends once ended (the last run has ended)
+	// and the file settled; endWake receives when a run ends (the
+	// settle time starts). The session tells runEnded.
+	endsWithRun bool
+	ended       atomic.Bool
+	endWake     chan struct{}
+	hub         *fswait.Hub // nil: poll
+	sub         *fswait.Sub // the file's name in its directory, when watched
+	poll        time.Duration
+	settle      time.Duration
+	safety      time.Duration
 	// notice reports a truncation or rotation (on stderr).
 	notice func(msg string)
 	// open opens the file behind the name after a rotation (nil:
@@ -126,6 +128,22 @@ type follower struct {
 	// docSaid: that was said.
 	doc, docSaid bool
 }
+
+// runEnded is told by the stream's session when a run ends (true) and
+// when another begins: from the goroutine that decodes, while the
+// follower waits in another.
+func (fl *follower) runEnded(ended bool) {
+	fl.ended.Store(ended)
+	if ended {
+		select {
+		case fl.endWake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// runOver reports that following may end once the file settles.
+func (fl *follower) runOver() bool { return fl.endsWithRun && fl.ended.Load() }
 
 // atEnd reports that what the file holds has been read: the next Read may
 // wait (the reading goroutine asks, between its reads).
@@ -242,7 +260,7 @@ func (fl *follower) wait() (stopped bool) {
 		if lineOpen {
 			d = min(d, max(fl.poll*2-since, time.Millisecond))
 		}
-		if fl.ended != nil && fl.ended() {
+		if fl.runOver() {
 			d = min(d, max(fl.settle-since, time.Millisecond))
 		}
 	}
@@ -364,7 +382,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 		p[0], fl.synthetic = '\n', true
 		return 1, false, nil
 	}
-	if fl.ended != nil && fl.ended() && time.Since(fl.lastData) >= fl.settle {
+	if fl.runOver() && time.Since(fl.lastData) >= fl.settle {
 		return 0, false, io.EOF
 	}
 	if fl.endGone && fl.missing || fl.quietEnd > 0 && time.Since(fl.changed) >= fl.quietEnd {

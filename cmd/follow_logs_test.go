@@ -91,13 +91,12 @@ func TestFollowRotatedUnreadable(t *testing.T) {
 	lines := runLog("rot", 1, true)
 	os.WriteFile(path, []byte(strings.Join(lines[:3], "")), 0o644)
 	env := quick(&Env{PollFiles: true})
-	src, err := openFollow(env, path, make(chan struct{}), nil)
+	src, err := openFollow(env, path, make(chan struct{}), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	fl := src.(*follower)
-	fl.open = func(name string) (*os.File, error) {
+	src.open = func(name string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 	}
 	got := make(chan error, 1)

@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/agentfmt/agentfmt/render"
+	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // errInterrupted is returned by the input when a signal arrives.
@@ -21,7 +22,7 @@ func (p *pipeline) stopped(sum *render.Summary) (stopped bool) {
 	case !sum.Interrupted:
 	case p.lines == 0:
 		sum.Interrupted, sum.Stopped = false, true
-	case p.followed && !p.out.runEnded():
+	case p.follow != nil && sum.Outcome == streaming.Incomplete:
 		sum.Interrupted, sum.Stopped = false, true
 		return true
 	}

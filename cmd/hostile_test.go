@@ -25,10 +25,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/testenv"
-	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 )
 

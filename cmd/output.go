@@ -2,12 +2,11 @@ package cmd
 
 import (
 	"strings"
-	"sync/atomic"
 
 	"github.com/agentfmt/agentfmt/internal/filter"
 	"github.com/agentfmt/agentfmt/internal/otlp"
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	_ "github.com/agentfmt/agentfmt/render/html" // registers -o html
 	"github.com/agentfmt/agentfmt/streaming"
@@ -22,8 +21,7 @@ import (
 // the --until marker (the exit status is decided on it) while everything
 // shown has it stripped; Finish strips it from the answer the text
 // renderer prints. facts collects the last run's figures for the job
-// summary. ended tells --follow that the last run in the stream has
-// finished.
+// summary.
 type output struct {
 	head   streaming.Handler
 	rend   render.Renderer
@@ -31,11 +29,7 @@ type output struct {
 	sent   *filter.Sentences
 	marker *filter.Marker
 	facts  render.RunFacts
-	ended  atomic.Bool
-	// ends receives a value when a run ends (a follower starts its
-	// settle time then); made by endWake.
-	ends  chan struct{}
-	tally tally
+	tally  tally
 	// trim: -o text prints the answer without its leading and trailing
 	// blank lines.
 	trim bool
@@ -68,9 +62,6 @@ type tally struct {
 const maxLooks = 50
 
 func (t *tally) handle(ev *streaming.Event) {
-	if ev.Type == stderrLine {
-		return // the agent's stderr, shown by 'agentfmt run'
-	}
 	switch ev.Kind {
 	case streaming.KindRaw:
 		t.plainText = true
@@ -87,7 +78,7 @@ func (t *tally) handle(ev *streaming.Event) {
 		}
 		t.unshown[ev.Type]++
 		t.nUnshown++
-	case streaming.KindNotice:
+	case streaming.KindNotice, streaming.KindStderr: // (the agent's stderr: 'agentfmt run')
 	default:
 		t.agent = true
 	}
@@ -133,10 +124,10 @@ func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, u
 		out.facts.Handle(ev)
 		return rend.Handle(ev)
 	})
-	if !o.Verbose && hidesChatter[format] {
+	if !o.Verbose && formatShows[format].person {
 		h = filter.NewChatter(h)
 	}
-	if hidesChatter[format] {
+	if formatShows[format].person {
 		h = filter.NewLongLines(h) // a person's formats show a long line in pieces
 	}
 	if o.Sentences {
@@ -154,11 +145,6 @@ func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, u
 	return out, untilMissing
 }
 
-// hidesChatter are the formats for a person, which show the agent's
-// chatter only with --verbose (json is data and keeps everything; text
-// shows only the answer).
-var hidesChatter = map[string]bool{"pretty": true, "plain": true, "markdown": true, "html": true}
-
 // UseState hands the session's state to the renderer, if it reads it
 // (streaming.StateUser): the filters keep none.
 func (o *output) UseState(st streaming.State) {
@@ -172,18 +158,6 @@ func (o *output) Handle(ev *streaming.Event) error {
 	o.tally.handle(ev)
 	if o.trace != nil {
 		_ = o.trace.Handle(ev) // (never fails)
-	}
-	switch ev.Kind {
-	case streaming.KindSessionStart:
-		o.ended.Store(false)
-	case streaming.KindResult:
-		o.ended.Store(true)
-		if o.ends != nil {
-			select {
-			case o.ends <- struct{}{}:
-			default:
-			}
-		}
 	}
 	return o.head.Handle(ev)
 }
@@ -237,23 +211,11 @@ func (o *output) shown(answer string) string {
 	return o.marker.Strip(answer)
 }
 
-// endWake returns a channel that receives when a run ends.
-func (o *output) endWake() <-chan struct{} {
-	if o.ends == nil {
-		o.ends = make(chan struct{}, 1)
-	}
-	return o.ends
-}
-
-// runEnded reports that the last run in the stream has finished (its
-// result came and no new run began since).
-func (o *output) runEnded() bool { return o.ended.Load() }
-
 // finalAnswer is the session's final answer where something reads it: the
 // renderer (-o text), --until, the step summary. Joined, it is a copy of
 // what can be megabytes of text the session holds in pieces.
 func (p *pipeline) finalAnswer() string {
-	if path, _ := stepSummaryPath(p.env, p.o); !render.ShowsAnswer(p.out.rend) && p.o.Until == "" && path == "" {
+	if path, _ := stepSummaryPath(p.env, p.o); !formatShows[p.format].answer && p.o.Until == "" && path == "" {
 		return ""
 	}
 	return p.sess.FinalAnswer()

@@ -15,8 +15,8 @@ import (
 	"syscall"
 
 	"github.com/agentfmt/agentfmt/internal/input"
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -56,9 +56,10 @@ type pipeline struct {
 	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
 	lines int
 	empty []string
-	// followed: the last input is a file followed (--follow), which its
-	// agent writes on its own: a signal stops only the reading.
-	followed bool
+	// follow is the file followed (--follow), which its agent writes on
+	// its own: a signal stops only the reading. The session tells it when
+	// a run ends.
+	follow *follower
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent *agentRun
 	// pager is the pager stdout goes through, nil for none.
@@ -194,9 +195,13 @@ func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 		p.close()
 		return nil, err
 	}
-	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report})
+	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report, RunEnded: func(ended bool) {
+		if p.follow != nil {
+			p.follow.runEnded(ended)
+		}
+	}})
 	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
-		NoEdits: !render.ShowsEdits(rend) && p.out.trace == nil, Scribble: env.Scribble}, p.sess)
+		NoEdits: !formatShows[format].edits && p.out.trace == nil, Scribble: env.Scribble}, p.sess)
 	if err != nil {
 		p.close()
 		return nil, usagef("%v", err)
@@ -238,17 +243,15 @@ func (p *pipeline) readFile(name string) error {
 			src = eofReader{}
 		}
 	} else if p.o.Follow {
-		f, err := openFollow(p.env, name, p.stop, p.rend)
+		f, err := openFollow(p.env, name, p.stop, true)
 		if err != nil {
 			return p.fileError(err)
 		}
-		p.followed = true
-		if fl, ok := f.(*follower); ok {
-			fl.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
-			if fl.f == nil {
-				// (as tail -F says it: a mistyped name must not wait in silence)
-				fl.say(name + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
-			}
+		p.follow = f
+		f.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
+		if f.f == nil {
+			// (as tail -F says it: a mistyped name must not wait in silence)
+			f.say(name + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
 		}
 		defer f.Close()
 		src = f

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/manpage"
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/spf13/cobra"
 )
 

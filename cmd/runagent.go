@@ -24,9 +24,6 @@ import (
 // when it is not found, as a shell says.
 const ExitNotFound = 127
 
-// stderrLine is the Type of the events that show the agent's stderr.
-const stderrLine = "stderr"
-
 func newRun(env *Env, o *Options, code *int) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run [flags] AGENT [ARGS...]",
@@ -247,7 +244,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 func (p *pipeline) showStderr(line string) error {
 	switch p.format {
 	case "pretty", "plain":
-		ev := streaming.Event{Kind: streaming.KindRaw, Text: line, Type: stderrLine}
+		ev := streaming.Event{Kind: streaming.KindStderr, Text: line}
 		return p.sess.Push(&ev)
 	}
 	// The agent's words, on agentfmt's stderr: untrusted like any content

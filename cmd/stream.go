@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/agentfmt/agentfmt/internal/input"
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -46,12 +46,11 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	if closing {
 		return nil
 	}
-	fl, err := openFollow(ss.env, path, ss.stop, nil)
+	src, err := openFollow(ss.env, path, ss.stop, endWithRun)
 	if err != nil {
 		ss.fileError(err)
 		return nil
 	}
-	src := fl.(*follower)
 	src.endGone, src.quietEnd = ss.endGone, ss.quietEnd
 	if from > 0 {
 		src.skipTo(from)
@@ -73,9 +72,6 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	if ss.tracing != nil {
 		s.out.trace = ss.tracing.trace(lane.Tag)
 	}
-	if endWithRun {
-		s.src.ended, s.src.endWake = s.out.runEnded, s.out.endWake()
-	}
 	s.src.notice = ss.noticer(s)
 	if s.src.f == nil {
 		s.src.say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
@@ -90,9 +86,9 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 			}
 		}
 	}
-	s.sess = streaming.NewSession(s.out, streaming.Options{Strict: ss.o.Strict, Report: report})
+	s.sess = streaming.NewSession(s.out, streaming.Options{Strict: ss.o.Strict, Report: report, RunEnded: s.src.runEnded})
 	s.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: ss.o.Agent, Strict: ss.o.Strict, Report: report,
-		NoEdits: !render.ShowsEdits(s.lane) && ss.tracing == nil, Scribble: ss.env.Scribble}, s.sess)
+		NoEdits: !formatShows[ss.format].laneEdits && ss.tracing == nil, Scribble: ss.env.Scribble}, s.sess)
 	if err != nil {
 		s.close()
 		return usagef("%v", err)
@@ -225,7 +221,7 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	// A signal stops the reading, not the agent, which writes its file on
 	// its own: its run is left as it was.
 	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: s.sess.FinalAnswer(), Stats: s.sess.Stats(),
-		Stopped: interrupted && !s.out.runEnded()}
+		Stopped: interrupted && outcome == streaming.Incomplete}
 	if sum.Stopped {
 		ss.mu.Lock()
 		ss.stopped++

@@ -3,7 +3,7 @@ package cmd
 import (
 	"fmt"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -48,7 +48,7 @@ func (p *pipeline) sayUnshown() error {
 		return nil
 	}
 	msg := why + "; " + unshownAdvice
-	if hidesChatter[p.format] {
+	if formatShows[p.format].person {
 		ev := streaming.Event{Kind: streaming.KindNotice, Text: msg}
 		if err := p.out.Handle(&ev); err != nil {
 			return err

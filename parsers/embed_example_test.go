@@ -2,10 +2,10 @@ package parsers_test
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -13,35 +13,30 @@ import (
 // a failing test run, two patches, a passing run and the answer.
 const codexCapture = "../testdata/codex/01-current-reasoning-command-filechange-todo.jsonl"
 
-// keep reads the capture at path with every agent's parser and returns
-// the events the Session hands on. The Session lends each event only for
-// the call to its Handler, so what is kept past it is a Clone.
-func keep(path string) ([]streaming.Event, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// keep is the whole of a program embedding agentfmt that keeps a
+// stream's events: Read keeps nothing of an event it yielded, so what it
+// yields is the program's to keep.
+func keep(r io.Reader) ([]streaming.Event, error) {
 	var events []streaming.Event
-	sess := streaming.NewSession(streaming.HandlerFunc(func(ev *streaming.Event) error {
-		events = append(events, ev.Clone())
-		return nil
-	}), streaming.Options{})
-	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{}, sess)
-	if err != nil {
-		return nil, err
+	for ev, err := range parsers.Read(r, parsers.Options{}) {
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, ev)
 	}
-	if err := dec.ReadAll(f); err != nil {
-		return nil, err
-	}
-	return events, sess.Close()
+	return events, nil
 }
 
 // Example_keep is a program embedding agentfmt: it reads a saved Codex
 // run, keeps its events past the reading, and then shows the tool calls
 // and the final answer from what it kept.
 func Example_keep() {
-	events, err := keep(codexCapture)
+	f, err := os.Open(codexCapture)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	events, err := keep(f)
 	if err != nil {
 		panic(err)
 	}

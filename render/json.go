@@ -283,7 +283,7 @@ func appendEvent(b []byte, ev *streaming.Event, file string) []byte {
 	case streaming.KindModeChange:
 		str("from", ev.From)
 		str("to", ev.To)
-	case streaming.KindStatus, streaming.KindNotice, streaming.KindRaw:
+	case streaming.KindStatus, streaming.KindNotice, streaming.KindRaw, streaming.KindStderr:
 		b = append(b, `,"text":`...)
 		b = appendString(b, ev.Text)
 		str("level", ev.Level)

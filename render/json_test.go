@@ -60,6 +60,7 @@ func TestJSONEveryKindIsValid(t *testing.T) {
 		{Kind: streaming.KindError, Text: "bad", Fatal: true},
 		{Kind: streaming.KindResult, OK: true, Text: "done", Turns: 2, Usage: &streaming.Usage{InputTokens: 1, CostUSD: 0.25, HasCost: true}},
 		{Kind: streaming.KindRaw, Text: "banner"},
+		{Kind: streaming.KindStderr, Text: "Error: Invalid API key"},
 		{Kind: streaming.KindUnknown, Type: "new_thing", Text: `{"type":"new_thing"}`},
 		{Kind: streaming.KindNotice, Text: "note"},
 	}

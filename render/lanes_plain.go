@@ -129,9 +129,6 @@ func (v *plainView) partialWait() time.Duration {
 	return time.Second
 }
 
-// IgnoresEdits: a plain lane shows no file edits (see EditsIgnorer).
-func (*plainLane) IgnoresEdits() {}
-
 // Write takes what the lane's renderer wrote (the view's lock is held)
 // and writes its whole lines to the view, each after the tag.
 func (l *plainLane) Write(b []byte) (int, error) {

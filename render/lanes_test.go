@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/input"
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -50,11 +50,21 @@ func newStream(t testing.TB, r Renderer, log string) *stream {
 	s := &stream{r: r, in: input.NewReader(strings.NewReader(log), 0)}
 	s.sess = streaming.NewSession(r, streaming.Options{})
 	var err error
-	s.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{NoEdits: !ShowsEdits(r), Scribble: true}, s.sess)
+	s.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{NoEdits: !showsEdits(r), Scribble: true}, s.sess)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// showsEdits is whether the command has the decoder derive file edits
+// for r (cmd's formatShows): not for text, none, nor a plain lane.
+func showsEdits(r Renderer) bool {
+	switch r.(type) {
+	case *Text, none, *plainLane:
+		return false
+	}
+	return true
 }
 
 // step decodes one line; at the end of the log it finishes the stream.

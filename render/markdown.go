@@ -238,7 +238,7 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.ensureHeading(nil)
 		m.begin(elemLine)
 		m.w.WriteString(m.outcomeLine(ev.OK, false, ev.Reason) + "\n")
-	case streaming.KindRaw:
+	case streaming.KindRaw, streaming.KindStderr:
 		m.ensureHeading(nil)
 		m.quote(codeSpan(ev.Text))
 	case streaming.KindNotice:

@@ -21,6 +21,3 @@ func (none) Lane(Lane) Renderer            { return none{} }
 type noneView struct{ none }
 
 func (noneView) Finish(bool) error { return nil }
-
-// IgnoresEdits: none reads no file edits (see EditsIgnorer).
-func (none) IgnoresEdits() {}

@@ -254,7 +254,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		}
 	case streaming.KindResult:
 		p.resultLine(ev)
-	case streaming.KindRaw:
+	case streaming.KindRaw, streaming.KindStderr:
 		p.emitLine(ev, 0, p.ci.content(p.clean(ev.Text)))
 	case streaming.KindUnknown:
 		t := ev.Type

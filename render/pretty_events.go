@@ -304,7 +304,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.lines(d, msg...)
 	case streaming.KindResult:
 		r.resultLine(ev)
-	case streaming.KindRaw:
+	case streaming.KindRaw, streaming.KindStderr:
 		r.lines(0, expandTabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
 	case streaming.KindUnknown:
 		if ev.Type != "" {

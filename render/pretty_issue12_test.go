@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/golden"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
-	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/input"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

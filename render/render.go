@@ -94,7 +94,7 @@ type Config struct {
 type Summary struct {
 	Outcome     streaming.Outcome
 	Reason      string
-	Answer      string // the final answer: set for renderers that show it (ShowsAnswer)
+	Answer      string // the final answer: set for the renderers that show it (text)
 	Stats       streaming.Stats
 	Interrupted bool
 	// Stopped: only the reading stopped (Ctrl-C under --follow or
@@ -125,33 +125,6 @@ type Renderer interface {
 // flushes when the input has nothing more buffered.
 type Flusher interface {
 	Flush() error
-}
-
-// EditsIgnorer is implemented by renderers that show no file edits (text):
-// they never read Event.Edits, which the decoder then need not derive from
-// tool inputs (parsers.DecoderOptions.NoEdits).
-type EditsIgnorer interface {
-	IgnoresEdits()
-}
-
-// ShowsEdits reports whether r reads Event.Edits.
-func ShowsEdits(r Renderer) bool {
-	_, ignores := r.(EditsIgnorer)
-	return !ignores
-}
-
-// AnswerShower is implemented by renderers that show Summary.Answer
-// (text): the command joins the final answer, which can be megabytes held
-// in the session's pieces, only for them (and for --until and the step
-// summary).
-type AnswerShower interface {
-	ShowsAnswer()
-}
-
-// ShowsAnswer reports whether r reads Summary.Answer.
-func ShowsAnswer(r Renderer) bool {
-	_, shows := r.(AnswerShower)
-	return shows
 }
 
 // Constructor builds a renderer on w.

@@ -1,7 +1,7 @@
 package render
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/claude"
 	"github.com/agentfmt/agentfmt/streaming"
 )

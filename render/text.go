@@ -21,12 +21,6 @@ type Text struct {
 	cfg Config
 }
 
-// IgnoresEdits marks Text as showing no file edits (see EditsIgnorer).
-func (*Text) IgnoresEdits() {}
-
-// ShowsAnswer marks Text as printing Summary.Answer (see AnswerShower).
-func (*Text) ShowsAnswer() {}
-
 // Handle ignores events: the answer comes with Finish.
 func (t *Text) Handle(*streaming.Event) error { return nil }
 

@@ -34,6 +34,9 @@ const (
 	KindRaw                Kind = "raw"
 	KindUnknown            Kind = "unknown"
 	KindNotice             Kind = "notice"
+	// KindStderr is a line the agent wrote to its stderr ('agentfmt run'
+	// shows it in place): Text is the line.
+	KindStderr Kind = "stderr"
 	// KindBlockStop says a text or thinking block is final: no more of its
 	// text follows (BlockKind says which kind of block).
 	KindBlockStop Kind = "block.stop"

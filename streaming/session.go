@@ -39,6 +39,10 @@ type Options struct {
 	// Report, when set, receives contract repairs and other decisions with
 	// their input line (--debug).
 	Report func(line int, msg string)
+	// RunEnded, when set, is told each time a run ends (its result came:
+	// true) and each time another begins (false): a follower of a log an
+	// agent writes stops once the log's last run has ended.
+	RunEnded func(ended bool)
 }
 
 // ContractError is a violation of the streaming contract under Strict.
@@ -318,6 +322,9 @@ func (s *Session) beginsRun(ev *Event, mode Mode) bool {
 func (s *Session) nextRun() {
 	s.dropAnswer(nil)
 	s.run = run{}
+	if s.opts.RunEnded != nil {
+		s.opts.RunEnded(false)
+	}
 	s.stopped.reset()
 	s.ended.reset()
 }
@@ -369,6 +376,9 @@ func (s *Session) result(ev *Event) error {
 	s.run.hasResult = true
 	s.run.ok = res.OK
 	s.run.reason = strings.Clone(res.Reason)
+	if s.opts.RunEnded != nil {
+		s.opts.RunEnded(true)
+	}
 	return s.out.Handle(res)
 }
 

@@ -109,7 +109,7 @@ func (t *Trace) Begin(agent string) context.Context {
 // Handle records ev. It never returns an error.
 func (t *Trace) Handle(ev *streaming.Event) error {
 	switch ev.Kind {
-	case streaming.KindRaw, streaming.KindNotice, streaming.KindUnknown,
+	case streaming.KindRaw, streaming.KindStderr, streaming.KindNotice, streaming.KindUnknown,
 		streaming.KindTextRevision, streaming.KindThinkingDelta, streaming.KindThinkingRevision,
 		streaming.KindBlockStop, streaming.KindTextSentence, streaming.KindToolInputDelta, streaming.KindToolOutputDelta:
 		return nil // (nothing of a span; and no run begins with them)

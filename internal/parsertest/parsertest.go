@@ -15,7 +15,7 @@ import (
 	// (golden defines -update for every test binary that imports parsertest)
 	_ "github.com/agentfmt/agentfmt/internal/golden"
 	"github.com/agentfmt/agentfmt/internal/input"
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

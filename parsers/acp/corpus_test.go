@@ -3,8 +3,8 @@ package acp_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers/all"
 )
 
 // TestCorpus runs the real captures (../shared/corpus/acp) and the

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/acp"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // Example decodes an Agent Client Protocol transcript (JSON-RPC between a client and an agent)
-// through the public API only: a parsers.Decoder for this package's
+// with the parsers' kit alone: a parsers.Decoder for this package's
 // Agent, a streaming.Session that enforces the streaming contract, and a
 // handler for the events.
 func Example() {

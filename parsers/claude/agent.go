@@ -16,7 +16,7 @@ package claude
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 )
 
 // Agent is the Claude Code format (and its relatives Qwen Code and Amp)

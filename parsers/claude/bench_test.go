@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/gen"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers/all"
 )
 
 // BenchmarkDecode: generated Claude stream-json with partial messages

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/view"
-	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 )
 
 // deltaText is the text of a text or thinking delta whose JSON string is

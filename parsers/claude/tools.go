@@ -3,7 +3,7 @@ package claude
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -3,8 +3,8 @@ package claude
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
-	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )

@@ -13,7 +13,7 @@
 package cline
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/tidwall/gjson"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/conformance"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/conformance"
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/cline"
 	"github.com/tidwall/gjson"
 )

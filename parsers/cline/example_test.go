@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/cline"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // Example decodes Cline's `cline --output-format json` (say/ask messages; a partial message is sent again as it grows)
-// through the public API only: a parsers.Decoder for this package's
+// with the parsers' kit alone: a parsers.Decoder for this package's
 // Agent, a streaming.Session that enforces the streaming contract, and a
 // handler for the events.
 func Example() {

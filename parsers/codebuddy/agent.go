@@ -13,7 +13,7 @@
 package codebuddy
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/claude"
 	"github.com/tidwall/gjson"
 )

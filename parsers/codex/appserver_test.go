@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/conformance"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

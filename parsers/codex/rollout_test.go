@@ -3,8 +3,8 @@ package codex_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -3,9 +3,9 @@ package codex_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 

@@ -18,7 +18,7 @@ package copilot
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/tidwall/gjson"
 )
 

@@ -1,6 +1,6 @@
 package copilot
 
-import "github.com/agentfmt/agentfmt/parsers"
+import "github.com/agentfmt/agentfmt/internal/parsers"
 
 // data holds the JSON text of the data fields the parser reads, found in
 // one walk over the object (a Get per field would scan it once each). The

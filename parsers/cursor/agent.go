@@ -9,7 +9,7 @@ package cursor
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 )
 
 // Agent is the Cursor format for the registry.

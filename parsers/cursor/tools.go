@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )

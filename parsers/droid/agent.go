@@ -11,7 +11,7 @@ package droid
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/internal/flat"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/internal/flat"
 	"github.com/agentfmt/agentfmt/parsers/internal/reminder"
 	"github.com/agentfmt/agentfmt/streaming"

@@ -12,7 +12,7 @@
 package gemini
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/tidwall/gjson"
 )
 

@@ -3,7 +3,7 @@ package gemini_test
 import (
 	"testing"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/gemini"
 )
 

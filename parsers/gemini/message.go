@@ -3,7 +3,7 @@ package gemini
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )

@@ -9,7 +9,7 @@
 package goose
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/internal/flat"
 	"github.com/tidwall/gjson"
 )

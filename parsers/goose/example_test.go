@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/goose"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Example decodes `goose run --output-format stream-json` through the
-// public API only: two chunks of one message are one message, and the
+// Example decodes `goose run --output-format stream-json` with the parsers' kit
+// alone: two chunks of one message are one message, and the
 // complete line ends the run.
 func Example() {
 	const stream = `{"type":"message","message":{"id":"c1","role":"assistant","created":1,"content":[{"type":"text","text":"All"}]}}

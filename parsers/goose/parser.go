@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/internal/flat"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"

@@ -3,7 +3,7 @@ package goose_test
 import (
 	"testing"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/goose"
 )
 

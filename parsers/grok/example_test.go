@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/grok"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // Example decodes `grok -p … --output-format streaming-json` (one token a
-// line) through the public API only: a parsers.Decoder for this
+// line) with the parsers' kit alone: a parsers.Decoder for this
 // package's Agent, a streaming.Session, and a handler for the events.
 func Example() {
 	const stream = `{"type":"text","data":"The answer"}

@@ -3,8 +3,8 @@ package grok_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/grok"
 	"github.com/agentfmt/agentfmt/streaming"
 )

@@ -11,7 +11,7 @@ package kimi
 import (
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/internal/flat"
 	"github.com/tidwall/gjson"
 )

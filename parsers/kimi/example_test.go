@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/kimi"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// Example decodes `kimi --print --output-format stream-json` through the
-// public API only: a step's message with a tool call, its result without
+// Example decodes `kimi --print --output-format stream-json` with the parsers' kit
+// alone: a step's message with a tool call, its result without
 // Kimi's note to the model, the answer; the end of input ends the run.
 func Example() {
 	const stream = `{"role":"assistant","content":[{"type":"text","text":"Checking."}],"tool_calls":[{"type":"function","id":"tool_1","function":{"name":"Shell","arguments":"{\"command\": \"pwd\"}"}}]}

@@ -10,7 +10,7 @@
 package openclaw
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 )
 
 // Agent is the OpenClaw format for the registry.

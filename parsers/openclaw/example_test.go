@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/openclaw"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // Example decodes `openclaw agent --json` (one pretty-printed JSON document
 // for the whole run, which Decoder.ReadAll reads whole)
-// through the public API only: a parsers.Decoder for this package's
+// with the parsers' kit alone: a parsers.Decoder for this package's
 // Agent, a streaming.Session that enforces the streaming contract, and a
 // handler for the events.
 func Example() {

@@ -11,7 +11,7 @@
 package opencode
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/tidwall/gjson"
 )
 

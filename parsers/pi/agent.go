@@ -15,7 +15,7 @@
 package pi
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/tidwall/gjson"
 )
 

@@ -3,8 +3,8 @@ package pi_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers"
 	"github.com/agentfmt/agentfmt/parsers/pi"
 )
 

@@ -192,7 +192,7 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 		r.closeTools()
 		r.runEnd(ev.OK, false, false, ev.Reason)
 		r.result = true
-	case streaming.KindRaw:
+	case streaming.KindRaw, streaming.KindStderr:
 		r.blockItem(ev.Parent, "raw", "Output", ev.Text)
 	case streaming.KindUnknown:
 		r.line(ev.Parent, "unknown", "Unknown event", ev.Type)

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/conformance"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -50,7 +50,7 @@ func logs(t *testing.T) map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, name := range folders {
-		fx, _ := filepath.Glob(filepath.Join("..", "..", "testdata", name, "*.jsonl"))
+		fx, _ := filepath.Glob(filepath.Join("..", "..", "..", "testdata", name, "*.jsonl"))
 		out[name] = append(fx, conformance.Captures(name)...)
 		if len(out[name]) == 0 {
 			t.Fatalf("no logs for %s", name)

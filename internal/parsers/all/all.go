@@ -3,7 +3,7 @@
 package all
 
 import (
-	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/parsers/acp"
 	"github.com/agentfmt/agentfmt/parsers/antigravity"
 	"github.com/agentfmt/agentfmt/parsers/claude"

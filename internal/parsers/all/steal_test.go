@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/conformance"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
-	"github.com/agentfmt/agentfmt/parsers/all"
 )
 
 // newer are agents whose detectors came after the others' captures were
@@ -30,7 +30,7 @@ func TestDetectionKeepsToItsAgent(t *testing.T) {
 			}
 		}
 	}
-	fixtures, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "*", "*.jsonl"))
+	fixtures, _ := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "*", "*.jsonl"))
 	for _, f := range fixtures {
 		name := filepath.Base(filepath.Dir(f))
 		folders[name] = append(folders[name], f)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfmt/agentfmt/parsers"
-	"github.com/agentfmt/agentfmt/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/parsers"
+	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
