@@ -64,6 +64,8 @@ type State interface {
 	Call(id string) *Call
 	// Calls are the open tool calls, in the order they started.
 	Calls() []*Call
+	// Run is the run being read, with the event being handled counted.
+	Run() *Run
 }
 
 // StateUser is a Handler that reads the session's state (a renderer):
@@ -74,6 +76,9 @@ type StateUser interface {
 
 // Call returns the open tool call id, or nil (see State).
 func (s *Session) Call(id string) *Call { return s.tools[id] }
+
+// Run returns the run being read (see State).
+func (s *Session) Run() *Run { return &s.run.Run }
 
 // Calls returns the open tool calls in the order they started.
 func (s *Session) Calls() []*Call {
@@ -222,6 +227,7 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
+	s.run.toolEnded(e)
 	err = s.out.Handle(e) // (the call is still open: State.Call finds it)
 	s.endTool(t)
 	return err
@@ -248,6 +254,7 @@ func (s *Session) closeTools(line int) error {
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
 			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.Output()}
+		s.run.toolEnded(&s.ev)
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)
 		if err != nil {
