@@ -135,49 +135,6 @@ func knownCost(u *streaming.Usage) bool { return u.HasCost && u.CostUSD > 0 }
 // factSep separates the facts of a line.
 const factSep = " · "
 
-// resultFacts is the summary of a run: what began it (when no prompt
-// did), duration, turns, tokens, cost, and the models that answered, made
-// safe for a terminal.
-func resultFacts(res *streaming.Event, fallback *streaming.Usage) []string {
-	if res == nil {
-		return splitFacts(appendResultFacts(nil, 0, 0, fallback))
-	}
-	u := fallback
-	if res.Usage != nil {
-		u = res.Usage
-	}
-	facts := splitFacts(appendResultFacts(nil, res.DurationMS, res.Turns, u))
-	if o := originLabel(res.Origin); o != "" {
-		facts = append([]string{clean(o)}, facts...)
-	}
-	if m := modelsLabel(res.Models); m != "" {
-		facts = append(facts, clean(m))
-	}
-	return facts
-}
-
-// originLabel is how a result line names what began a run that no prompt
-// began (Event.Origin), "" for a prompted run. It may hold the agent's
-// own word: each format escapes it.
-func originLabel(origin string) string {
-	switch origin {
-	case "":
-		return ""
-	case streaming.OriginClear:
-		return "after /clear"
-	case streaming.OriginTaskNotification:
-		return "started by a task notification"
-	}
-	return "started by " + eventtext.OneLine(origin)
-}
-
-// modelsLabel names the models that answered a run, the main one first:
-// "gemini-3-flash-preview + gemini-2.5-flash-lite". Agent text: each
-// format escapes it.
-func modelsLabel(models []string) string {
-	return eventtext.OneLine(strings.Join(models, " + "))
-}
-
 // splitFacts is the facts appendResultFacts wrote in b, one string each.
 // (No fact holds the separator.)
 func splitFacts(b []byte) []string {

@@ -176,7 +176,7 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 			l.info.Session = l.r.clean(ev.SessionID)
 		}
 	case streaming.KindResult:
-		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(eventtext.OneLine(ev.Reason)), facts: resultFacts(ev, l.r.run.usage)}
+		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(eventtext.OneLine(ev.Reason)), facts: resultFacts(runOf(l.r.st, ev))}
 	}
 	if err := l.r.Handle(ev); err != nil {
 		return err

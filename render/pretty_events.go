@@ -162,6 +162,7 @@ func (r *prettyRenderer) endBlock() {
 // handle records every event but text and thinking deltas, as plain
 // words them.
 func (r *prettyRenderer) handle(ev *streaming.Event) {
+	r.run.noteUsage(runOf(r.st, ev))
 	switch ev.Kind {
 	case streaming.KindMessageStart, streaming.KindMessageStop, streaming.KindTextSentence:
 		return
@@ -183,10 +184,6 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 		}
 		return
 	case streaming.KindUsage:
-		if ev.Usage != nil {
-			u := *ev.Usage
-			r.run.usage = &u
-		}
 		return
 	case streaming.KindStatus:
 		r.activate()
@@ -224,7 +221,6 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 		}
 		r.run.active = false
 		r.activate()
-		r.run.usage = nil
 	case streaming.KindTextRevision, streaming.KindThinkingRevision:
 		if ev.Kind == streaming.KindThinkingRevision && r.cfg.Thinking != ThinkingFull {
 			return
@@ -367,7 +363,7 @@ func (r *prettyRenderer) endTool(t *toolItem, ev *streaming.Event) {
 // arrives.
 func (r *prettyRenderer) resultLine(ev *streaming.Event) {
 	p := r.p
-	facts := resultFacts(ev, r.run.usage)
+	facts := resultFacts(runOf(r.st, ev))
 	var head string
 	if ev.OK {
 		head = p.Green("✓ done")
@@ -383,6 +379,5 @@ func (r *prettyRenderer) resultLine(ev *streaming.Event) {
 	}
 	r.lines(0, line)
 	r.run.active = false
-	r.run.usage = nil
 	r.run.status = ""
 }

@@ -124,3 +124,25 @@ func TruncateRunes(s string, n int) string {
 	}
 	return s
 }
+
+// OriginLabel is how a result line names what began a run that no prompt
+// began (Event.Origin), "" for a prompted run. It may hold the agent's
+// own word: each format escapes it.
+func OriginLabel(origin string) string {
+	switch origin {
+	case "":
+		return ""
+	case streaming.OriginClear:
+		return "after /clear"
+	case streaming.OriginTaskNotification:
+		return "started by a task notification"
+	}
+	return "started by " + OneLine(origin)
+}
+
+// ModelsLabel names the models that answered a run, the main one first:
+// "gemini-3-flash-preview + gemini-2.5-flash-lite". Agent text: each
+// format escapes it.
+func ModelsLabel(models []string) string {
+	return OneLine(strings.Join(models, " + "))
+}
