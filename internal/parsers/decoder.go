@@ -57,6 +57,13 @@ type Decoder struct {
 	truncated bool
 	objects   int            // JSON objects read
 	unread    map[string]int // lines no agent recognised, by type (--debug sums them up)
+	// forced: Force chose the agent. misread counts the unknown events
+	// of its parser, and claims, by agent, whose of them (the first
+	// maxLooks) another agent's detector says are its own.
+	forced  bool
+	misread int
+	claims  map[string]int
+	claimed int // the line last looked at
 
 	// buf is the reader's buffer the current line's text is, when it
 	// is not a copy (see Agent.Borrow); nil otherwise.
@@ -79,6 +86,7 @@ func NewDecoder(agents []Agent, opts DecoderOptions, out Emit) (*Decoder, error)
 		}
 		d.curAgent = a
 		d.cur = a.New()
+		d.forced = true
 	}
 	return d, nil
 }
@@ -144,7 +152,47 @@ func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 		ev.Line = d.line.N
 	}
 	normalise(ev, &d.curAgent.Tools, !d.opts.NoEdits)
+	if d.forced && ev.Kind == streaming.KindUnknown {
+		d.lookAt(ev)
+	}
 	return ev
+}
+
+// maxLooks is how many of a forced parser's unknown events are looked at
+// for whose lines they are.
+const maxLooks = 50
+
+// lookAt counts an unknown event of the forced agent's parser, and which
+// other agent claims its line.
+func (d *Decoder) lookAt(ev *streaming.Event) {
+	d.misread++
+	if d.misread > maxLooks || d.line.N != ev.Line || d.claimed == ev.Line && ev.Line > 0 {
+		return
+	}
+	d.claimed = ev.Line
+	for i := range d.agents {
+		a := &d.agents[i]
+		if a != d.curAgent && a.Detect(&d.line) == Decisive {
+			if d.claims == nil {
+				d.claims = map[string]int{}
+			}
+			d.claims[a.Name]++
+			return
+		}
+	}
+}
+
+// Misread reports, when Force chose the agent, how many events its
+// parser could not understand (unknown events), and the agent most of
+// their lines look like ("" when none): --agent claude on a Codex log.
+func (d *Decoder) Misread() (events int, looksLike string) {
+	n := 0
+	for name, c := range d.claims {
+		if c > n || c == n && name < looksLike {
+			looksLike, n = name, c
+		}
+	}
+	return d.misread, looksLike
 }
 
 func (d *Decoder) simple(kind streaming.Kind, n int, text string) error {
