@@ -1,7 +1,6 @@
 package cmd
 
 import (
-
 	"github.com/agentfmt/agentfmt/internal/filter"
 	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/agentfmt/agentfmt/render"
