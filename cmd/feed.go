@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+
+	"github.com/agentfmt/agentfmt/internal/startgc"
 )
 
 // tuneGC sets the collector for a run and returns what
@@ -38,9 +40,9 @@ func tuneGC() (restore func()) {
 	}
 }
 
-// gcPercent is the GOGC of a run, gcSoftLimit the memory the collector
-// aims to stay under (see tuneGC).
-const gcPercent = 200
+// gcPercent is the GOGC of a run, as from the program's start (startgc),
+// gcSoftLimit the memory the collector aims to stay under (see tuneGC).
+const gcPercent = startgc.Percent
 
 const gcSoftLimit = 64 << 20
 
