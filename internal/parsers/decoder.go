@@ -57,13 +57,7 @@ type Decoder struct {
 	truncated bool
 	objects   int            // JSON objects read
 	unread    map[string]int // lines no agent recognised, by type (--debug sums them up)
-	// forced: Force chose the agent. misread counts the unknown events
-	// of its parser, and claims, by agent, whose of them (the first
-	// maxLooks) another agent's detector says are its own.
-	forced  bool
-	misread int
-	claims  map[string]int
-	claimed int // the line last looked at
+	mis       misreads       // what a parser Force chose did not understand
 
 	// buf is the reader's buffer the current line's text is, when it
 	// is not a copy (see Agent.Borrow); nil otherwise.
@@ -86,7 +80,7 @@ func NewDecoder(agents []Agent, opts DecoderOptions, out Emit) (*Decoder, error)
 		}
 		d.curAgent = a
 		d.cur = a.New()
-		d.forced = true
+		d.mis.forced = true
 	}
 	return d, nil
 }
@@ -152,7 +146,7 @@ func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 		ev.Line = d.line.N
 	}
 	normalise(ev, &d.curAgent.Tools, !d.opts.NoEdits)
-	if d.forced && ev.Kind == streaming.KindUnknown {
+	if d.mis.forced && ev.Kind == streaming.KindUnknown {
 		d.lookAt(ev)
 	}
 	return ev
