@@ -105,7 +105,7 @@ func (s *Session) toolStart(ev *Event) error {
 	return s.out.Handle(ev)
 }
 
-// update takes what a repeated tool.start of the open call t says more:
+// update takes what a repeated tool.start of the open call c says more:
 // a later state of a call on the wire (an item updated, a frame after
 // its stream) may know its title, input, subject or file edits, which
 // then replace the call's. Its name replaces only the one the session
@@ -113,21 +113,21 @@ func (s *Session) toolStart(ev *Event) error {
 // depth never change. Nothing is passed on: the call's line is shown
 // once, and its end and a renderer's view of the open call (State) read
 // what the update left.
-func (t *Call) update(ev *Event) {
+func (c *Call) update(ev *Event) {
 	if ev.Title != "" {
-		t.Title = strings.Clone(ev.Title)
+		c.Title = strings.Clone(ev.Title)
 	}
 	if ev.Input != "" {
-		t.Input = strings.Clone(ev.Input)
+		c.Input = strings.Clone(ev.Input)
 	}
 	if ev.Subject != "" {
-		t.Subject = strings.Clone(ev.Subject)
+		c.Subject = strings.Clone(ev.Subject)
 	}
 	if len(ev.Edits) > 0 {
-		t.Edits = CloneEdits(ev.Edits)
+		c.Edits = CloneEdits(ev.Edits)
 	}
-	if ev.Name != "" && t.implicit {
-		t.Name, t.implicit = strings.Clone(ev.Name), false
+	if ev.Name != "" && c.implicit {
+		c.Name, c.implicit = strings.Clone(ev.Name), false
 	}
 }
 
