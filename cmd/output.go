@@ -1,12 +1,8 @@
 package cmd
 
 import (
-	"strings"
-
 	"github.com/agentfmt/agentfmt/internal/filter"
 	"github.com/agentfmt/agentfmt/internal/otlp"
-	"github.com/agentfmt/agentfmt/internal/parsers"
-	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	_ "github.com/agentfmt/agentfmt/render/html" // registers -o html
 	"github.com/agentfmt/agentfmt/streaming"
@@ -15,20 +11,19 @@ import (
 // output is the renderer as the pipeline sees it: the event filters of the
 // flags in front of the real renderer, and what the end of the run needs.
 //
-//	session → output → Until (--until) → Sentences (--sentences) → Chatter (unless --verbose) → facts → renderer
+//	session → output → Until (--until) → Sentences (--sentences) → Chatter (unless --verbose) → renderer
 //
 // The filters sit after the session, so the session's final answer keeps
 // the --until marker (the exit status is decided on it) while everything
 // shown has it stripped; Finish strips it from the answer the text
-// renderer prints. facts collects the last run's figures for the job
-// summary.
+// renderer prints. (The run's figures, for the job summary, are the
+// session's.)
 type output struct {
 	head   streaming.Handler
 	rend   render.Renderer
 	until  *filter.Until
 	sent   *filter.Sentences
 	marker *filter.Marker
-	facts  render.RunFacts
 	tally  tally
 	// trim: -o text prints the answer without its leading and trailing
 	// blank lines.
@@ -39,17 +34,10 @@ type output struct {
 }
 
 // tally is what the command learns from the events themselves: whether
-// the input held any agent JSON at all, and, when --agent forced a
-// parser, whose the lines it did not understand look like.
+// the input held any agent JSON at all, and what could not be shown.
 type tally struct {
 	agent     bool // an event decoded from an agent's JSON
 	plainText bool // a line of the input that is not JSON
-	// forced is the agent --agent named (nil: auto); unknown counts the
-	// lines its parser did not understand, looks which other agent's
-	// they are (by detection, the first maxLooks of them).
-	forced  *parsers.Agent
-	unknown int
-	looks   map[string]int
 	// unshown counts the JSON lines shown only as unknown events, by type
 	// (lastUnknown: the line of the last one, counted once).
 	unshown     map[string]int
@@ -57,18 +45,11 @@ type tally struct {
 	lastUnknown int
 }
 
-// maxLooks is how many lines a forced parser did not understand are
-// looked at for whose they are.
-const maxLooks = 50
-
 func (t *tally) handle(ev *streaming.Event) {
 	switch ev.Kind {
 	case streaming.KindRaw:
 		t.plainText = true
 	case streaming.KindUnknown:
-		if t.forced != nil {
-			t.lookAt(ev)
-		}
 		if ev.Line > 0 && ev.Line == t.lastUnknown {
 			return
 		}
@@ -84,46 +65,13 @@ func (t *tally) handle(ev *streaming.Event) {
 	}
 }
 
-// lookAt detects whose an unknown line of a forced parser is.
-func (t *tally) lookAt(ev *streaming.Event) {
-	t.unknown++
-	if t.unknown > maxLooks || !strings.HasPrefix(ev.Text, "{") {
-		return
-	}
-	l := parsers.NewLine(ev.Text, ev.Line)
-	for _, a := range all.Agents() {
-		if a.Name != t.forced.Name && a.Detect(l) == parsers.Decisive {
-			if t.looks == nil {
-				t.looks = map[string]int{}
-			}
-			t.looks[a.Name]++
-			return
-		}
-	}
-}
-
-// looksLike is the agent most of the lines a forced parser did not
-// understand belong to, "" when none.
-func (t *tally) looksLike() string {
-	best, n := "", 0
-	for name, c := range t.looks {
-		if c > n || c == n && name < best {
-			best, n = name, c
-		}
-	}
-	return best
-}
-
 // wrapOutput puts the event filters of the flags (--until, --sentences)
 // between the session and the renderer. untilMissing reports, at the end,
 // whether the final answer (as the session saw it, marker included) lacks
 // the --until marker.
 func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, untilMissing func(answer string) bool) {
 	out = &output{rend: rend}
-	var h streaming.Handler = streaming.HandlerFunc(func(ev *streaming.Event) error {
-		out.facts.Handle(ev)
-		return rend.Handle(ev)
-	})
+	var h streaming.Handler = rend
 	if !o.Verbose && formatShows[format].person {
 		h = filter.NewChatter(h)
 	}

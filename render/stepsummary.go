@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -16,7 +17,7 @@ import (
 // and the final answer (answer is what was shown: the --until marker
 // already stripped). input, when not "", names the file the run was read
 // from (one of several): its heading says it.
-func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
+func StepSummary(f *streaming.Run, s Summary, answer, until, input string) string {
 	var b strings.Builder
 	who := "Agent"
 	if f.Agent != "" {
@@ -45,48 +46,46 @@ func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
 		fmt.Fprintf(&b, "### … %s did not finish%s\n", who, run)
 	}
 	if !s.Interrupted && !s.Stopped && s.Outcome != streaming.Success && s.Reason != "" {
-		fmt.Fprintf(&b, "\n%s\n", inline(oneLine(s.Reason)))
+		fmt.Fprintf(&b, "\n%s\n", inline(eventtext.OneLine(s.Reason)))
 	}
 	if s.UntilMissing {
 		fmt.Fprintf(&b, "\n**The final answer lacks the completion marker** %s\n", codeSpan(until))
 	}
 	dur, turns, tokens, cost := "–", "–", "–", "–"
-	if f.Result.DurationMS > 0 {
-		dur = Duration(f.Result.DurationMS)
-	} else if !f.First.IsZero() && f.Last.After(f.First) {
-		dur = Duration(f.Last.Sub(f.First).Milliseconds())
+	if d := f.Duration(); d > 0 {
+		dur = eventtext.Duration(d)
 	}
-	if f.Result.Turns > 0 {
-		turns = fmt.Sprintf("%d", f.Result.Turns)
+	if f.Turns > 0 {
+		turns = fmt.Sprintf("%d", f.Turns)
 	}
-	if u := f.usage(); u != nil {
+	if u := f.Usage; u != nil {
 		if u.Total() > 0 {
-			in := Tokens(u.InputTokens)
+			in := formatTokens(u.InputTokens)
 			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
-				in += " + " + Tokens(c) + " cached"
+				in += " + " + formatTokens(c) + " cached"
 			}
-			tokens = in + " in, " + Tokens(u.OutputTokens) + " out"
+			tokens = in + " in, " + formatTokens(u.OutputTokens) + " out"
 		}
 		if knownCost(u) {
-			cost = Cost(u.CostUSD)
+			cost = formatCost(u.CostUSD)
 		}
 	}
 	b.WriteString("\n| Duration | Turns | Tokens | Cost | Tool calls |\n|---|---|---|---|---|\n")
-	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", dur, turns, tokens, cost, f.ToolList())
+	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", dur, turns, tokens, cost, toolList(f))
 	if strings.TrimSpace(answer) != "" {
 		b.WriteString("\n#### Final answer\n\n")
-		b.WriteString(MarkdownText(answer))
+		b.WriteString(markdownText(answer))
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
-// MarkdownText is an assistant text made safe to embed in a markdown
+// markdownText is an assistant text made safe to embed in a markdown
 // document, as the transcript writes it: raw HTML and mentions defused
 // outside code, a fence left open closed, control characters visible.
-func MarkdownText(s string) string {
+func markdownText(s string) string {
 	var b strings.Builder
-	m := &Markdown{w: bufio.NewWriter(&b), cfg: Config{Thinking: ThinkingSummary}, heading: true, last: elemText}
+	m := &markdownRenderer{w: bufio.NewWriter(&b), cfg: Config{Thinking: ThinkingSummary}, heading: true, last: elemText}
 	m.inBlock, m.lineNo = true, 1
 	m.cur.kind = streaming.KindTextDelta
 	m.role = streaming.RoleAssistant

@@ -34,6 +34,7 @@ type Call struct {
 	hasAnswer bool
 	agent     string
 	seq       uint64
+	implicit  bool  // started by the session, under the name "tool"
 	output    *text // the output so far (kept once, appended; nil: none yet)
 }
 
@@ -71,6 +72,8 @@ type State interface {
 	Call(id string) *Call
 	// Calls are the open tool calls, in the order they started.
 	Calls() []*Call
+	// Run is the run being read, with the event being handled counted.
+	Run() *Run
 }
 
 // StateUser is a Handler that reads the session's state (a renderer):
@@ -81,6 +84,9 @@ type StateUser interface {
 
 // Call returns the open tool call id, or nil (see State).
 func (s *Session) Call(id string) *Call { return s.tools[id] }
+
+// Run returns the run being read (see State).
+func (s *Session) Run() *Run { return &s.run.Run }
 
 // Calls returns the open tool calls in the order they started.
 func (s *Session) Calls() []*Call {
@@ -93,14 +99,44 @@ func (s *Session) Calls() []*Call {
 }
 
 func (s *Session) toolStart(ev *Event) error {
-	if _, ok := s.tools[ev.ID]; ok || (ev.ID != "" && s.ended.has(ev.ID)) {
+	if t, ok := s.tools[ev.ID]; ok {
+		t.update(ev)
+		return nil
+	}
+	if ev.ID != "" && s.ended.has(ev.ID) {
 		s.stats.Duplicates++
-		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
+		s.report(ev.Line, "tool call %q started again after its end; dropped", ev.ID)
 		return nil
 	}
 	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
 	t.Edits = CloneEdits(ev.Edits)
 	return s.out.Handle(ev)
+}
+
+// update takes what a repeated tool.start of the open call c says more:
+// a later state of a call on the wire (an item updated, a frame after
+// its stream) may know its title, input, subject or file edits, which
+// then replace the call's. Its name replaces only the one the session
+// made up for a call started implicitly ("tool"); its id, parent and
+// depth never change. Nothing is passed on: the call's line is shown
+// once, and its end and a renderer's view of the open call (State) read
+// what the update left.
+func (c *Call) update(ev *Event) {
+	if ev.Title != "" {
+		c.Title = strings.Clone(ev.Title)
+	}
+	if ev.Input != "" {
+		c.Input = strings.Clone(ev.Input)
+	}
+	if ev.Subject != "" {
+		c.Subject = strings.Clone(ev.Subject)
+	}
+	if len(ev.Edits) > 0 {
+		c.Edits = CloneEdits(ev.Edits)
+	}
+	if ev.Name != "" && c.implicit {
+		c.Name, c.implicit = strings.Clone(ev.Name), false
+	}
 }
 
 func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *Call {
@@ -129,6 +165,7 @@ func (s *Session) ensureTool(ev *Event) (*Call, error) {
 		name = "tool"
 	}
 	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
+	t.implicit = ev.Name == ""
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
 		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title}
 	return t, s.out.Handle(&s.ev)
@@ -199,6 +236,7 @@ func (s *Session) toolEnd(ev *Event) error {
 		e.Status = ToolOK
 	}
 	t.RepeatsAnswer = t.hasAnswer && e.Output != "" && s.answerHash(e.Output) == t.answer
+	s.run.toolEnded(e)
 	err = s.out.Handle(e) // (the call is still open: State.Call finds it)
 	s.endTool(t)
 	return err
@@ -231,6 +269,7 @@ func (s *Session) closeTools(line int) error {
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
 			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.Output()}
+		s.run.toolEnded(&s.ev)
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)
 		if err != nil {

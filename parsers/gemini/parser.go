@@ -1,33 +1,29 @@
 package gemini
 
 import (
-	"time"
-
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // parser is the state of one Gemini stream.
 type parser struct {
-	out     parsers.Out       // its Time is the current line's
-	ids     parsers.IDs       // message ids (gemini has none on the wire)
-	toolIDs parsers.IDs       // ids of tool calls without one
-	para    paragraph         // the open assistant paragraph, if any
-	tools   map[string]string // tool_id → tool name, until its result
+	out     parsers.Out // its Time is the current line's
+	ids     parsers.IDs // message ids (gemini has none on the wire)
+	toolIDs parsers.IDs // ids of tool calls without one
+	para    paragraph   // the open assistant paragraph, if any
 
 	// Per run (reset by init).
 	lastErr string // the last error line's message: the reason of a bare error result
 }
 
 func newParser() *parser {
-	return &parser{tools: make(map[string]string)}
+	return &parser{}
 }
 
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit
-	p.out.Time = lineTime(l.Get("timestamp"))
+	p.out.Time = parsers.TimeOf(l.Get("timestamp"))
 	typ := l.Get("type")
 	if !typ.Exists() && detectJSONMode(l) != parsers.No {
 		return p.jsonMode(l)
@@ -63,21 +59,8 @@ func (p *parser) init(l *parsers.Line) error {
 		return err
 	}
 	p.lastErr = ""
-	clear(p.tools) // calls left open are closed by the session as incomplete
 	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = l.Str("session_id")
 	e.Model = l.Str("model")
 	return p.out.Push()
-}
-
-// lineTime parses an ISO-8601 timestamp; zero when absent or invalid.
-func lineTime(v gjson.Result) time.Time {
-	if v.Type != gjson.String {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, v.Str)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }
