@@ -12,6 +12,7 @@ import (
 // sets only Mark.
 type Call struct {
 	ID, Name, Parent, Title, Subject string
+	Category                         string // as Event.Category
 	Input                            string // the input as the start gave it (JSON)
 	// Depth is how deep the work the call starts is nested: 1 for a call
 	// of the main agent, one more for each subagent level (a call whose
@@ -97,6 +98,7 @@ func (s *Session) toolStart(ev *Event) error {
 	}
 	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
 	t.Edits = CloneEdits(ev.Edits)
+	t.Category = kept(t.Category, ev.Category)
 	return s.out.Handle(ev)
 }
 
@@ -126,8 +128,9 @@ func (s *Session) ensureTool(ev *Event) (*Call, error) {
 		name = "tool"
 	}
 	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
+	t.Category = strings.Clone(ev.Category)
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title}
+		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title, Category: t.Category}
 	return t, s.out.Handle(&s.ev)
 }
 
@@ -192,6 +195,9 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Subject == "" {
 		e.Subject = t.Subject
 	}
+	if e.Category == "" {
+		e.Category = t.Category
+	}
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
@@ -221,7 +227,7 @@ func (s *Session) closeTools(line int) error {
 	}
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
-			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.Output()}
+			Input: t.Input, Title: t.Title, Subject: t.Subject, Category: t.Category, Status: ToolIncomplete, Output: t.Output()}
 		s.run.toolEnded(&s.ev)
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)
