@@ -25,9 +25,10 @@ type Call struct {
 	// never reads it (a renderer's item for the call, the label it made).
 	Mark any
 
-	agent  string
-	seq    uint64
-	output *text // the output so far (kept once, appended; nil: none yet)
+	agent    string
+	seq      uint64
+	implicit bool  // started by the session, under the name "tool"
+	output   *text // the output so far (kept once, appended; nil: none yet)
 }
 
 // Output is the call's output so far.
@@ -91,15 +92,50 @@ func (s *Session) Calls() []*Call {
 }
 
 func (s *Session) toolStart(ev *Event) error {
-	if _, ok := s.tools[ev.ID]; ok || (ev.ID != "" && s.ended.has(ev.ID)) {
+	if t, ok := s.tools[ev.ID]; ok {
+		t.update(ev)
+		return nil
+	}
+	if ev.ID != "" && s.ended.has(ev.ID) {
 		s.stats.Duplicates++
-		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
+		s.report(ev.Line, "tool call %q started again after its end; dropped", ev.ID)
 		return nil
 	}
 	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
 	t.Edits = CloneEdits(ev.Edits)
 	t.Category = kept(t.Category, ev.Category)
 	return s.out.Handle(ev)
+}
+
+// update takes what a repeated tool.start of the open call c says more:
+// a later state of a call on the wire (an item updated, a frame after
+// its stream) may know its title, input, subject or file edits, which
+// then replace the call's. Its name replaces only the one the session
+// made up for a call started implicitly ("tool"), and its category the
+// one the session had none or a made-up name's for; its id, parent and
+// depth never change. Nothing is passed on: the call's line is shown
+// once, and its end and a renderer's view of the open call (State) read
+// what the update left.
+func (c *Call) update(ev *Event) {
+	if ev.Title != "" {
+		c.Title = strings.Clone(ev.Title)
+	}
+	if ev.Input != "" {
+		c.Input = strings.Clone(ev.Input)
+	}
+	if ev.Subject != "" {
+		c.Subject = strings.Clone(ev.Subject)
+	}
+	if len(ev.Edits) > 0 {
+		c.Edits = CloneEdits(ev.Edits)
+	}
+	if ev.Name != "" && c.implicit {
+		c.Name, c.implicit = strings.Clone(ev.Name), false
+		c.Category = "" // the made-up name's
+	}
+	if ev.Category != "" && c.Category == "" {
+		c.Category = strings.Clone(ev.Category)
+	}
 }
 
 func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *Call {
@@ -129,6 +165,7 @@ func (s *Session) ensureTool(ev *Event) (*Call, error) {
 	}
 	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
 	t.Category = strings.Clone(ev.Category)
+	t.implicit = ev.Name == ""
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
 		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title, Category: t.Category}
 	return t, s.out.Handle(&s.ev)
