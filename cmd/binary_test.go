@@ -2,46 +2,56 @@ package cmd
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
 
-// built is the agentfmt binary that the subprocess tests run, built once
-// per test process: linking it costs more CPU than most of those tests
-// (about a second each time), and nothing they do changes it.
-var built struct {
+// linked is the agentfmt binary that the subprocess tests run: a link
+// named agentfmt to the test binary, which TestMain runs as agentfmt when
+// started by that name. Made once per test process; no build of its own.
+var linked struct {
 	once sync.Once
 	dir  string
 	bin  string
-	out  []byte
 	err  error
 }
 
-// hostileBinary returns the built agentfmt binary, for the subprocess
-// tests.
+// hostileBinary returns a path that runs agentfmt, for the subprocess
+// tests and the scripts they hand to a shell or tmux.
 func hostileBinary(t *testing.T) string {
 	t.Helper()
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "agentfmt-test-")
-		if built.err != nil {
+	linked.once.Do(func() {
+		self, err := os.Executable()
+		if err != nil {
+			linked.err = err
 			return
 		}
-		built.bin = filepath.Join(built.dir, "agentfmt")
-		built.out, built.err = exec.Command("go", "build", "-o", built.bin, "..").CombinedOutput()
+		if linked.dir, linked.err = os.MkdirTemp("", "agentfmt-test-"); linked.err != nil {
+			return
+		}
+		linked.bin = filepath.Join(linked.dir, "agentfmt"+filepath.Ext(self))
+		if linked.err = os.Symlink(self, linked.bin); linked.err != nil {
+			linked.err = os.Link(self, linked.bin) // (Windows without the right to make symbolic links)
+		}
 	})
-	if built.err != nil {
-		t.Fatalf("go build: %v\n%s", built.err, built.out)
+	if linked.err != nil {
+		t.Fatalf("linking the test binary as agentfmt: %v", linked.err)
 	}
-	return built.bin
+	return linked.bin
 }
 
-// TestMain removes the built binary when the tests are done.
+// TestMain is agentfmt itself when the test binary is started as
+// "agentfmt" (see hostileBinary); else it runs the tests and removes the
+// link when they are done.
 func TestMain(m *testing.M) {
+	if name := filepath.Base(os.Args[0]); strings.TrimSuffix(name, filepath.Ext(name)) == "agentfmt" {
+		os.Exit(Main())
+	}
 	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
+	if linked.dir != "" {
+		os.RemoveAll(linked.dir)
 	}
 	os.Exit(code)
 }

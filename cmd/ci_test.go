@@ -804,9 +804,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // quick shortens env's waits for tests: followed files are polled often
-// and settle fast.
+// and settle fast, and an unfinished line of several streams is shown
+// soon.
 func quick(env *Env) *Env {
 	env.FollowPoll, env.FollowSettle = 5*time.Millisecond, 100*time.Millisecond
+	env.PartialWait = 20 * time.Millisecond
 	return env
 }
 

@@ -33,6 +33,8 @@ func decide(env *Env, o *Options) (string, render.Config) {
 		Now:        env.Now,
 		Terminal:   tty,
 		Tick:       env.Tick,
+
+		PartialWait: env.PartialWait,
 	}
 	cfg.Width = o.Width
 	if w, h, ok := termSize(env, out); ok {

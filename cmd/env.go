@@ -72,6 +72,10 @@ type Env struct {
 	// StdinDelay is how long 'agentfmt run' waits, after the agent's exit,
 	// for the copying of a stdin that is not a file (exec.Cmd.WaitDelay).
 	StdinDelay time.Duration
+	// PartialWait is how long, in plain output of several streams, a
+	// stream's unfinished line waits for its end before it is shown
+	// (render.Config.PartialWait).
+	PartialWait time.Duration
 	// PollFiles makes --follow and watch poll instead of waiting on the
 	// system's file notifications.
 	PollFiles bool

@@ -971,6 +971,7 @@ func FuzzHostileCLI(f *testing.F) {
 	seedFixtures(f)
 	seedIssue16(f)
 	f.Fuzz(func(t *testing.T, in string) {
+		t.Parallel() // (the seeds, in a plain test run)
 		for _, rd := range []struct {
 			args   []string
 			tty    bool

@@ -5,7 +5,6 @@ package cmd
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,16 +19,6 @@ import (
 	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
-// TestAgentfmtProcess is agentfmt itself when the test binary is run with
-// AGENTFMT_AS_MAIN=1 (its arguments after "--"): tests that measure a
-// whole process start it so, with no build.
-func TestAgentfmtProcess(t *testing.T) {
-	if os.Getenv("AGENTFMT_AS_MAIN") != "1" {
-		t.Skip("run by other tests as agentfmt")
-	}
-	os.Exit(Run(flag.Args(), OSEnv()))
-}
-
 // agentfmtProcess starts agentfmt as a child process.
 func agentfmtProcess(t *testing.T, args ...string) (*exec.Cmd, io.Reader) {
 	t.Helper()
@@ -40,8 +29,8 @@ func agentfmtProcess(t *testing.T, args ...string) (*exec.Cmd, io.Reader) {
 // (the test's own when empty), with env added to the test's environment.
 func agentfmtProcessIn(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, io.Reader) {
 	t.Helper()
-	c := exec.Command(os.Args[0], append([]string{"-test.run=^TestAgentfmtProcess$", "--"}, args...)...)
-	c.Env = append(append(os.Environ(), "AGENTFMT_AS_MAIN=1"), env...)
+	c := exec.Command(hostileBinary(t), args...)
+	c.Env = append(os.Environ(), env...)
 	c.Dir = dir
 	out, err := c.StdoutPipe()
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // answerStream is a Claude stream whose answer is text.
@@ -67,7 +69,8 @@ func TestDeepMarkdownLinear(t *testing.T) {
 		name string
 		make func(int) string
 	}{{"list", nestedList}, {"quotes", steppedQuotes}} {
-		for _, format := range []string{"pretty", "html", "markdown"} {
+		// The everyday run takes pretty; AGENTFMT_SLOW=1 every format.
+		for _, format := range testenv.Cases([]string{"pretty", "html", "markdown"}, 1) {
 			small, large := answerStream(shape.make(200)), answerStream(shape.make(800))
 			run := func(in string) func() {
 				return func() {

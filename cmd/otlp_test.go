@@ -148,7 +148,7 @@ func TestOTLPFollowStreams(t *testing.T) {
 	b, _ := filepath.Abs("../testdata/claude/02-no-partial-parallel-tools-results-out-of-order.jsonl")
 	var out, errb bytes.Buffer
 	mem := &memTraces{tracetest.NewInMemoryExporter()}
-	code := Run([]string{"-o", "plain", "--otlp", "--follow", a, b}, traceEnv(nil, &out, &errb, nil, mem))
+	code := Run([]string{"-o", "plain", "--otlp", "--follow", a, b}, quick(traceEnv(nil, &out, &errb, nil, mem)))
 	streams := map[string]bool{}
 	for _, s := range rootSpans(mem.GetSpans()) {
 		for _, kv := range s.Attributes {

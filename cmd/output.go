@@ -15,20 +15,19 @@ import (
 // output is the renderer as the pipeline sees it: the event filters of the
 // flags in front of the real renderer, and what the end of the run needs.
 //
-//	session → output → Until (--until) → Sentences (--sentences) → Chatter (unless --verbose) → facts → renderer
+//	session → output → Until (--until) → Sentences (--sentences) → Chatter (unless --verbose) → renderer
 //
 // The filters sit after the session, so the session's final answer keeps
 // the --until marker (the exit status is decided on it) while everything
 // shown has it stripped; Finish strips it from the answer the text
-// renderer prints. facts collects the last run's figures for the job
-// summary.
+// renderer prints. (The run's figures, for the job summary, are the
+// session's.)
 type output struct {
 	head   streaming.Handler
 	rend   render.Renderer
 	until  *filter.Until
 	sent   *filter.Sentences
 	marker *filter.Marker
-	facts  render.RunFacts
 	tally  tally
 	// trim: -o text prints the answer without its leading and trailing
 	// blank lines.
@@ -120,10 +119,7 @@ func (t *tally) looksLike() string {
 // the --until marker.
 func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, untilMissing func(answer string) bool) {
 	out = &output{rend: rend}
-	var h streaming.Handler = streaming.HandlerFunc(func(ev *streaming.Event) error {
-		out.facts.Handle(ev)
-		return rend.Handle(ev)
-	})
+	var h streaming.Handler = rend
 	if !o.Verbose && formatShows[format].person {
 		h = filter.NewChatter(h)
 	}

@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,35 +19,31 @@ import (
 )
 
 // TestResizeTmuxWordsOnce runs `agentfmt -o pretty` in a real terminal
-// (a tmux pane 80 columns wide) on an answer streamed slowly, makes the
-// window narrower (37 columns) while the text streams, and wider again,
-// then reads the pane's whole history: every word of the answer is there
-// exactly once. tmux re-wraps what is on the screen when it narrows, keeps
-// the cursor on the same row, and takes an erase from the screen's
-// top-left corner for "clear screen" (it moves the screen to its
-// history): the renderer's erase must count the re-wrapped rows and never
-// erase that way (render/pretty_screen.go, screen.resize).
+// (a tmux pane 80 columns wide) on an answer the test writes into it a
+// line at a time, makes the window narrower (37 columns) once a given word
+// is on the screen, and wider again, then reads the pane's whole history:
+// every word of the answer is there exactly once. tmux re-wraps what is on
+// the screen when it narrows, keeps the cursor on the same row, and takes
+// an erase from the screen's top-left corner for "clear screen" (it moves
+// the screen to its history): the renderer's erase must count the
+// re-wrapped rows and never erase that way (render/pretty_screen.go,
+// screen.resize).
 func TestResizeTmuxWordsOnce(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary and drives tmux (skipped with -short)")
+		t.Skip("drives tmux (skipped with -short)")
 	}
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("tmux is not installed: the resize test through a real terminal is skipped")
 	}
 	bin := hostileBinary(t)
-	dir := t.TempDir()
 	const words = 450
-	stream := filepath.Join(dir, "words.jsonl")
-	if err := os.WriteFile(stream, wordStream(words), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	stream := wordStream(words)
 	// Each case: the width to start at, then resizes, each when a word
 	// has appeared: narrower then wider, early in the run (the live
 	// region near the top of the screen), and once the screen is full.
-	// The everyday run takes the first (each case streams for seconds);
-	// AGENTFMT_SLOW=1 all.
+	// The everyday run takes the first; AGENTFMT_SLOW=1 all.
 	type resize struct{ word, width int }
 	for _, c := range testenv.Cases([]struct {
 		start   int
@@ -56,13 +54,18 @@ func TestResizeTmuxWordsOnce(t *testing.T) {
 		{80, []resize{{30, 37}}},
 		{80, []resize{{250, 37}}},
 	}, 1) {
-		widths := []int{c.start}
-		for _, r := range c.resizes {
-			widths = append(widths, r.width)
-		}
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
-			script := fmt.Sprintf(`while IFS= read -r l; do printf '%%s\n' "$l"; sleep 0.02; done < %q | %q -o pretty; echo DONE-MARK; sleep 600`, stream, bin)
-			run := tmuxPane(t, tmux, widths[0], 24, script)
+			lines := bytes.SplitAfter(stream, []byte("\n"))
+			fifo := filepath.Join(t.TempDir(), "in")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("no fifo: %v", err)
+			}
+			run := tmuxPane(t, tmux, c.start, 24, fmt.Sprintf(`%q -o pretty < %q; echo DONE-MARK; sleep 600`, bin, fifo))
+			in, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
 			capture := func() string { return run("capture-pane", "-t", "t", "-p", "-J", "-S", "-") }
 			waitFor := func(marker string) {
 				deadline := time.Now().Add(60 * time.Second)
@@ -70,13 +73,31 @@ func TestResizeTmuxWordsOnce(t *testing.T) {
 					if time.Now().After(deadline) {
 						t.Fatalf("%q never appeared; the pane:\n%s", marker, capture())
 					}
-					time.Sleep(50 * time.Millisecond)
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			// write sends the stream's lines up to the one holding word
+			// (all that are left when word is empty).
+			write := func(word string) {
+				for len(lines) > 0 {
+					l := lines[0]
+					lines = lines[1:]
+					if _, err := in.Write(l); err != nil {
+						t.Fatal(err)
+					}
+					if word != "" && bytes.Contains(l, []byte(word)) {
+						return
+					}
 				}
 			}
 			for _, r := range c.resizes {
-				waitFor(fmt.Sprintf("w%04d", r.word))
+				word := fmt.Sprintf("w%04d", r.word)
+				write(word)
+				waitFor(word)
 				run("resize-window", "-t", "t", "-x", fmt.Sprint(r.width), "-y", "24")
 			}
+			write("")
+			in.Close()
 			waitFor("DONE-MARK")
 			pane := capture()
 			count := map[string]int{}

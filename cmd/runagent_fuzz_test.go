@@ -12,14 +12,15 @@ import (
 	"time"
 )
 
-// fuzzAgentScript writes $FUZZ_OUT to stdout and $FUZZ_ERR to stderr, one
-// after the other or interleaved, leaves a process holding both when
-// $FUZZ_HOLD is set, and exits $FUZZ_CODE.
+// fuzzAgentScript writes $FAKE_DIR/out to stdout and $FAKE_DIR/err to
+// stderr, one after the other or interleaved, leaves a process holding
+// both when $FAKE_DIR/hold exists, and exits with the status in
+// $FAKE_DIR/code.
 const fuzzAgentScript = `#!/bin/sh
-if [ -n "$FUZZ_HOLD" ]; then sleep 30 & echo $! > "$FAKE_DIR/child"; fi
+if [ -e "$FAKE_DIR/hold" ]; then sleep 30 & echo $! > "$FAKE_DIR/child"; fi
 cat "$FAKE_DIR/out" & cat "$FAKE_DIR/err" >&2
 wait $!
-exit "$FUZZ_CODE"
+exit "$(cat "$FAKE_DIR/code")"
 `
 
 // FuzzRunAgent runs a fake agent that prints arbitrary bytes on stdout
@@ -37,19 +38,18 @@ func FuzzRunAgent(f *testing.F) {
 	f.Add("not json at all\n\x00\xff\r\n", strings.Repeat("x", 70<<10), uint8(3), false)
 	f.Add("", "", uint8(0), true)
 	f.Fuzz(func(t *testing.T, out, errOut string, code uint8, hold bool) {
+		t.Parallel() // (the seeds, in a plain test run)
 		fr := newFakeRun(t, "capture", "")
 		fr.grace = 100 * time.Millisecond
-		for name, b := range map[string]string{"out": out, "err": errOut, "bin/fuzzagent": fuzzAgentScript} {
+		files := map[string]string{"out": out, "err": errOut, "code": strconv.Itoa(int(code % 4)), "bin/fuzzagent": fuzzAgentScript}
+		if hold {
+			files["hold"] = ""
+		}
+		for name, b := range files {
 			if err := writeProgram(filepath.Join(fr.dir, name), []byte(b)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		hv := ""
-		if hold {
-			hv = "1"
-		}
-		t.Setenv("FUZZ_CODE", strconv.Itoa(int(code%4)))
-		t.Setenv("FUZZ_HOLD", hv)
 		tee := filepath.Join(fr.dir, "tee")
 		r := fr.runWithin(t, 20*time.Second, "-o", "plain", "--tee", tee, "run", "fuzzagent")
 		if hold {

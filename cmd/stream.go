@@ -250,7 +250,7 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	if code := outcomeCode(outcome, sum.UntilMissing); rank(code) > rank(ss.worst) {
 		ss.worst = code
 	}
-	step := render.StepSummary(&s.out.facts, sum, s.out.shown(sum.Answer), ss.o.Until, s.name)
+	step := render.StepSummary(s.sess.Run(), sum, s.out.shown(sum.Answer), ss.o.Until, s.name)
 	ss.mu.Lock()
 	werr := writeStepSummary(ss.env, ss.o, []string{step})
 	ss.mu.Unlock()

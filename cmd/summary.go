@@ -38,9 +38,8 @@ func (p *pipeline) noteStep(sum render.Summary) {
 	if path, _ := stepSummaryPath(p.env, p.o); path == "" {
 		return
 	}
-	facts := &p.out.facts
 	answer := p.out.shown(sum.Answer)
-	p.steps = append(p.steps, render.StepSummary(facts, sum, answer, p.o.Until, p.input))
+	p.steps = append(p.steps, render.StepSummary(p.sess.Run(), sum, answer, p.o.Until, p.input))
 }
 
 // writeStepSummary appends the runs' summaries to the job summary file.

@@ -70,7 +70,8 @@ func TestWatch(t *testing.T) {
 	t.Parallel()
 	for _, notify := range []bool{true, false} {
 		t.Run(map[bool]string{true: "notifications", false: "polling"}[notify], func(t *testing.T) {
-			tune := func(env *Env) { env.PollFiles, env.WatchPoll = !notify, 20*time.Millisecond }
+			t.Parallel()
+			tune := func(env *Env) { quick(env).PollFiles, env.WatchPoll = !notify, 20*time.Millisecond }
 			h := newFakeHome(t)
 			live := h.putAt(".claude/projects/"+projDir(h.proj)+"/c-live.jsonl", transcript(h.proj, "c-live", "live claude prompt"), 2*time.Minute)
 			h.putAt(".claude/projects/"+projDir(h.proj)+"/c-old.jsonl", transcript(h.proj, "c-old", "old claude prompt"), 48*time.Hour)

@@ -187,27 +187,6 @@ func knownCost(u *streaming.Usage) bool { return u.HasCost && u.CostUSD > 0 }
 // factSep separates the facts of a line.
 const factSep = " · "
 
-// ResultFacts is the summary of a run: what began it (when no prompt
-// did), duration, turns, tokens, cost, and the models that answered, made
-// safe for a terminal.
-func ResultFacts(res *streaming.Event, fallback *streaming.Usage) []string {
-	if res == nil {
-		return splitFacts(appendResultFacts(nil, 0, 0, fallback))
-	}
-	u := fallback
-	if res.Usage != nil {
-		u = res.Usage
-	}
-	facts := splitFacts(appendResultFacts(nil, res.DurationMS, res.Turns, u))
-	if o := OriginLabel(res.Origin); o != "" {
-		facts = append([]string{clean(o)}, facts...)
-	}
-	if m := ModelsLabel(res.Models); m != "" {
-		facts = append(facts, clean(m))
-	}
-	return facts
-}
-
 // OriginLabel is how a result line names what began a run that no prompt
 // began (Event.Origin), "" for a prompted run. It may hold the agent's
 // own word: each format escapes it.

@@ -175,7 +175,7 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 			l.info.Session = l.r.clean(ev.SessionID)
 		}
 	case streaming.KindResult:
-		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(oneLine(ev.Reason)), facts: ResultFacts(ev, l.r.run.usage)}
+		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(oneLine(ev.Reason)), facts: resultFacts(runOf(l.r.st, ev))}
 	}
 	if err := l.r.Handle(ev); err != nil {
 		return err

@@ -35,9 +35,8 @@ func init() {
 // pings nobody). Inside code spans and fences text is left as it is.
 // Control characters are shown visibly, as everywhere.
 type Markdown struct {
-	w     *bufio.Writer
-	cfg   Config
-	facts RunFacts
+	w   *bufio.Writer
+	cfg Config
 
 	last    elem // the kind of the last element written
 	heading bool // the current run has its heading
@@ -54,7 +53,7 @@ type Markdown struct {
 	think   thinkingSummary
 	fold    promptFold // a prompt's lines past a screenful are folded
 
-	st streaming.State // the session's: its open tool calls
+	st streaming.State // the session's: its open tool calls and the run's figures
 }
 
 type elem int
@@ -100,9 +99,8 @@ func (m *Markdown) ensureHeading(ev *streaming.Event) {
 		return
 	}
 	m.heading = true
-	m.facts.Runs = max(m.facts.Runs, 1)
 	m.begin(elemHeading)
-	title := fmt.Sprintf("## Run %d", m.facts.Runs)
+	title := fmt.Sprintf("## Run %d", max(runOf(m.st, nil).Runs, 1))
 	if ev != nil && ev.Kind == streaming.KindSessionStart {
 		for _, p := range [...]string{ev.Agent, ev.Title} {
 			if p != "" {
@@ -129,7 +127,6 @@ func (m *Markdown) ensureHeading(ev *streaming.Event) {
 
 // Handle renders one event.
 func (m *Markdown) Handle(ev *streaming.Event) error {
-	m.facts.Handle(ev)
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
 		m.text(ev)
@@ -237,7 +234,7 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 	case streaming.KindResult:
 		m.ensureHeading(nil)
 		m.begin(elemLine)
-		m.w.WriteString(m.outcomeLine(ev.OK, false, ev.Reason) + "\n")
+		m.w.WriteString(m.outcomeLine(runOf(m.st, ev), ev.OK, false, ev.Reason) + "\n")
 	case streaming.KindRaw, streaming.KindStderr:
 		m.ensureHeading(nil)
 		m.quote(codeSpan(ev.Text))
@@ -282,7 +279,7 @@ func (m *Markdown) quoteText(lead, text string) {
 func (m *Markdown) UseState(st streaming.State) { m.st = st }
 
 // outcomeLine is the bold result line of a run with its facts.
-func (m *Markdown) outcomeLine(ok, incomplete bool, reason string) string {
+func (m *Markdown) outcomeLine(run *streaming.Run, ok, incomplete bool, reason string) string {
 	var head string
 	switch {
 	case ok:
@@ -295,11 +292,11 @@ func (m *Markdown) outcomeLine(ok, incomplete bool, reason string) string {
 	if !ok && reason != "" {
 		head += ": " + inline(oneLine(reason))
 	}
-	origin, models := m.facts.Labels()
+	origin, models := OriginLabel(run.Origin), ModelsLabel(run.Models)
 	if origin != "" {
 		head += " · " + inline(origin)
 	}
-	if facts := m.facts.Facts(); len(facts) > 0 {
+	if facts := Figures(run); len(facts) > 0 {
 		head += " · " + strings.Join(facts, " · ")
 	}
 	if models != "" {
@@ -328,7 +325,7 @@ func (m *Markdown) Finish(s Summary) error {
 	case s.Outcome == streaming.Incomplete, s.Outcome == streaming.Failure && s.NoResult:
 		m.ensureHeading(nil)
 		m.begin(elemLine)
-		m.w.WriteString(m.outcomeLine(false, s.Outcome == streaming.Incomplete, s.Reason) + "\n")
+		m.w.WriteString(m.outcomeLine(runOf(m.st, nil), false, s.Outcome == streaming.Incomplete, s.Reason) + "\n")
 	}
 	if s.UntilMissing {
 		m.begin(elemLine)

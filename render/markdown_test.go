@@ -171,18 +171,15 @@ func TestMarkdownRunsAndInterrupt(t *testing.T) {
 }
 
 func TestStepSummary(t *testing.T) {
-	var f RunFacts
-	for _, ev := range []streaming.Event{
+	f := feed(t, streaming.HandlerFunc(func(*streaming.Event) error { return nil }), []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude", Model: "sonnet"},
-		{Kind: streaming.KindToolEnd, Name: "Bash", Status: streaming.ToolOK},
-		{Kind: streaming.KindToolEnd, Name: "Bash", Status: streaming.ToolError},
-		{Kind: streaming.KindToolEnd, Name: "Read", Status: streaming.ToolOK},
+		{Kind: streaming.KindToolEnd, ID: "1", Name: "Bash", Status: streaming.ToolOK},
+		{Kind: streaming.KindToolEnd, ID: "2", Name: "Bash", Status: streaming.ToolError},
+		{Kind: streaming.KindToolEnd, ID: "3", Name: "Read", Status: streaming.ToolOK},
 		{Kind: streaming.KindResult, OK: true, DurationMS: 5000, Turns: 2,
 			Usage: &streaming.Usage{InputTokens: 100, OutputTokens: 50, CacheReadTokens: 1000, CostUSD: 0.5, HasCost: true}},
-	} {
-		f.Handle(&ev)
-	}
-	got := StepSummary(&f, Summary{Outcome: streaming.Success}, "All good <b>. ```go\nx", "", "")
+	}).Run()
+	got := StepSummary(f, Summary{Outcome: streaming.Success}, "All good <b>. ```go\nx", "", "")
 	want := "### ✓ claude (`sonnet`) succeeded\n" +
 		"\n| Duration | Turns | Tokens | Cost | Tool calls |\n|---|---|---|---|---|\n" +
 		"| 5.0s | 2 | 100 + 1.0k cached in, 50 out | $0.5000 | 3 (1 failed): Bash ×2, Read |\n" +
@@ -190,11 +187,11 @@ func TestStepSummary(t *testing.T) {
 	if got != want {
 		t.Errorf("summary\n got %q\nwant %q", got, want)
 	}
-	failed := StepSummary(&RunFacts{}, Summary{Outcome: streaming.Failure, Reason: "error_max_turns", UntilMissing: false}, "", "", "")
+	failed := StepSummary(new(streaming.Run), Summary{Outcome: streaming.Failure, Reason: "error_max_turns", UntilMissing: false}, "", "", "")
 	if !strings.Contains(failed, "### ✗ Agent failed\n\nerror\\_max\\_turns\n") || strings.Contains(failed, "Final answer") {
 		t.Errorf("failed summary %q", failed)
 	}
-	until := StepSummary(&RunFacts{}, Summary{Outcome: streaming.Success, UntilMissing: true}, "x", "DONE", "")
+	until := StepSummary(new(streaming.Run), Summary{Outcome: streaming.Success, UntilMissing: true}, "x", "DONE", "")
 	if !strings.Contains(until, "lacks the completion marker** `DONE`") {
 		t.Errorf("until summary %q", until)
 	}

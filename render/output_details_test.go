@@ -55,7 +55,9 @@ func TestResultFactsNoZeroCost(t *testing.T) {
 		want string
 	}{{0, ""}, {0.0123, "$0.0123"}} {
 		u := &streaming.Usage{InputTokens: 10, OutputTokens: 5, HasCost: true, CostUSD: c.usd}
-		got := strings.Join(ResultFacts(&streaming.Event{Kind: streaming.KindResult, Usage: u}, nil), " · ")
+		s := feed(t, streaming.HandlerFunc(func(*streaming.Event) error { return nil }),
+			[]streaming.Event{{Kind: streaming.KindResult, Usage: u}})
+		got := strings.Join(Figures(s.Run()), " · ")
 		if strings.Contains(got, "$") != (c.want != "") || !strings.Contains(got, c.want) {
 			t.Errorf("cost %v: %q", c.usd, got)
 		}

@@ -44,15 +44,12 @@ type Plain struct {
 	thinking thinkingSummary
 	fold     promptFold // the current block's lines, when it is a prompt
 
-	st       streaming.State // the session's: its open tool calls
-	lbuf     []byte          // scratch for an end line's own label
-	usage    streaming.Usage // the last usage reported, if hasUsage
-	hasUsage bool
-	printed  bool // anything printed yet
-	runs     int
-	buf      []byte   // scratch for a line being made
-	lines    []string // scratch for tool output lines
-	ci       ciMarkers
+	st      streaming.State // the session's: its open tool calls and the run's figures
+	lbuf    []byte          // scratch for an end line's own label
+	printed bool            // anything printed yet
+	buf     []byte          // scratch for a line being made
+	lines   []string        // scratch for tool output lines
+	ci      ciMarkers
 }
 
 // NewPlain returns a plain renderer writing to w.
@@ -174,9 +171,6 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		return p.err()
 	case streaming.KindToolInputDelta, streaming.KindToolOutputDelta, streaming.KindMessageStart, streaming.KindMessageStop,
 		streaming.KindUsage, streaming.KindTextSentence:
-		if ev.Kind == streaming.KindUsage && ev.Usage != nil {
-			p.usage, p.hasUsage = *ev.Usage, true
-		}
 		return nil
 	}
 	// A line of its own: the text block being printed is interrupted (its
@@ -186,7 +180,6 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 	d := p.depthOf(ev.Parent)
 	switch ev.Kind {
 	case streaming.KindSessionStart:
-		p.runs++
 		if p.printed {
 			p.emitLine(ev, 0, "")
 		}
@@ -386,22 +379,18 @@ func (p *Plain) resultLine(ev *streaming.Event) {
 			p.styled(p.p.Red, ": ", p.clean(oneLine(ev.Reason)))
 		}
 	}
-	u := ev.Usage
-	if u == nil && p.hasUsage {
-		u = &p.usage
-	}
-	if o := OriginLabel(ev.Origin); o != "" {
+	run := runOf(p.st, ev)
+	if o := OriginLabel(run.Origin); o != "" {
 		p.styled(p.p.Dim, factSep, p.clean(o))
 	}
-	if facts := appendResultFacts(p.buf[:0], ev.DurationMS, ev.Turns, u); len(facts) > 0 {
+	if facts := appendResultFacts(p.buf[:0], run.DurationMS, run.Turns, run.Usage); len(facts) > 0 {
 		p.buf = facts
 		p.styledBytes(p.p.Dim, facts)
 	}
-	if m := ModelsLabel(ev.Models); m != "" {
+	if m := ModelsLabel(run.Models); m != "" {
 		p.styled(p.p.Dim, factSep, p.clean(m))
 	}
 	p.w.WriteByte('\n')
-	p.hasUsage = false
 }
 
 // Finish writes the closing line of a run that did not finish.
@@ -420,11 +409,7 @@ func (p *Plain) Finish(s Summary) error {
 			p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
 		}
 		line := "── " + style(what+p.clean(oneLine(s.Reason)))
-		var u *streaming.Usage
-		if p.hasUsage {
-			u = &p.usage
-		}
-		if facts := appendResultFacts(nil, 0, 0, u); len(facts) > 0 {
+		if facts := appendResultFacts(nil, 0, 0, runOf(p.st, nil).Usage); len(facts) > 0 {
 			line += p.p.Dim(string(facts))
 		}
 		p.emitLine(nil, 0, line)

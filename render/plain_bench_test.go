@@ -42,17 +42,17 @@ func benchRun() []streaming.Event {
 	}
 }
 
-// benchPlain renders events b.N times through a plain renderer and the
-// run facts the command keeps, as `-o plain` does.
+// benchPlain renders events b.N times through a session and a plain
+// renderer that reads the session's run, as `-o plain` does (a session
+// for each time: ids are a run's).
 func benchPlain(b *testing.B, evs []streaming.Event) {
 	p := NewPlain(io.Discard, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
 		Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
-	var f RunFacts
 	b.ReportAllocs()
 	for b.Loop() {
+		s := streaming.NewSession(p, streaming.Options{})
 		for i := range evs {
-			f.Handle(&evs[i])
-			if err := p.Handle(&evs[i]); err != nil {
+			if err := s.Push(&evs[i]); err != nil {
 				b.Fatal(err)
 			}
 		}

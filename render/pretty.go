@@ -40,12 +40,7 @@ type Pretty struct {
 	curID   blockID
 	inBlock bool // a block is open (thinking not shown is open with neither)
 
-	run struct {
-		active bool
-		start  time.Time
-		usage  *streaming.Usage
-		status string // the latest warning (retry, rate limit)
-	}
+	run     prettyRun
 	printed bool      // anything queued yet
 	now     time.Time // the time of the frame being drawn
 
@@ -242,7 +237,11 @@ func (r *Pretty) Finish(s Summary) error {
 		t.interrupted, t.running = s.Interrupted, s.Stopped
 	}
 	p := r.p
-	facts := ResultFacts(nil, r.run.usage)
+	// The tokens and cost of a run that has no result line to say them.
+	var facts []string
+	if !runOf(r.st, nil).Done {
+		facts = splitFacts(appendResultFacts(nil, 0, 0, r.run.usage))
+	}
 	if r.run.active {
 		if d := r.cfg.Now().Sub(r.run.start); d >= time.Second {
 			facts = append([]string{Duration(d.Milliseconds())}, facts...)
@@ -278,4 +277,25 @@ func (r *Pretty) Finish(s Summary) error {
 	r.mu.Unlock()
 	stop()
 	return r.err
+}
+
+// prettyRun is what the live region shows of the run: whether it is
+// under way, since when on the wall clock, its usage so far (a copy of
+// the session's, taken while an event is handled: a frame never reads the
+// session) and its latest warning.
+type prettyRun struct {
+	active bool
+	start  time.Time
+	usage  *streaming.Usage // nil: none yet; else &held
+	held   streaming.Usage
+	status string // the latest warning (retry, rate limit)
+}
+
+// noteUsage copies the usage of the session's run.
+func (p *prettyRun) noteUsage(run *streaming.Run) {
+	if u := run.Usage; u != nil {
+		p.held, p.usage = *u, &p.held
+	} else {
+		p.usage = nil
+	}
 }

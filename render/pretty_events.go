@@ -161,6 +161,7 @@ func (r *Pretty) endBlock() {
 // handle records every event but text and thinking deltas, as plain
 // words them.
 func (r *Pretty) handle(ev *streaming.Event) {
+	r.run.noteUsage(runOf(r.st, ev))
 	switch ev.Kind {
 	case streaming.KindMessageStart, streaming.KindMessageStop, streaming.KindTextSentence:
 		return
@@ -182,10 +183,6 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		}
 		return
 	case streaming.KindUsage:
-		if ev.Usage != nil {
-			u := *ev.Usage
-			r.run.usage = &u
-		}
 		return
 	case streaming.KindStatus:
 		r.activate()
@@ -223,7 +220,6 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		}
 		r.run.active = false
 		r.activate()
-		r.run.usage = nil
 	case streaming.KindTextRevision, streaming.KindThinkingRevision:
 		if ev.Kind == streaming.KindThinkingRevision && r.cfg.Thinking != ThinkingFull {
 			return
@@ -366,7 +362,7 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 // arrives.
 func (r *Pretty) resultLine(ev *streaming.Event) {
 	p := r.p
-	facts := ResultFacts(ev, r.run.usage)
+	facts := resultFacts(runOf(r.st, ev))
 	var head string
 	if ev.OK {
 		head = p.Green("✓ done")
@@ -382,6 +378,5 @@ func (r *Pretty) resultLine(ev *streaming.Event) {
 	}
 	r.lines(0, line)
 	r.run.active = false
-	r.run.usage = nil
 	r.run.status = ""
 }

@@ -16,7 +16,7 @@ import (
 // and the final answer (answer is what was shown: the --until marker
 // already stripped). input, when not "", names the file the run was read
 // from (one of several): its heading says it.
-func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
+func StepSummary(f *streaming.Run, s Summary, answer, until, input string) string {
 	var b strings.Builder
 	who := "Agent"
 	if f.Agent != "" {
@@ -51,15 +51,13 @@ func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
 		fmt.Fprintf(&b, "\n**The final answer lacks the completion marker** %s\n", codeSpan(until))
 	}
 	dur, turns, tokens, cost := "–", "–", "–", "–"
-	if f.Result.DurationMS > 0 {
-		dur = Duration(f.Result.DurationMS)
-	} else if !f.First.IsZero() && f.Last.After(f.First) {
-		dur = Duration(f.Last.Sub(f.First).Milliseconds())
+	if d := f.Duration(); d > 0 {
+		dur = Duration(d)
 	}
-	if f.Result.Turns > 0 {
-		turns = fmt.Sprintf("%d", f.Result.Turns)
+	if f.Turns > 0 {
+		turns = fmt.Sprintf("%d", f.Turns)
 	}
-	if u := f.usage(); u != nil {
+	if u := f.Usage; u != nil {
 		if u.Total() > 0 {
 			in := Tokens(u.InputTokens)
 			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
@@ -72,7 +70,7 @@ func StepSummary(f *RunFacts, s Summary, answer, until, input string) string {
 		}
 	}
 	b.WriteString("\n| Duration | Turns | Tokens | Cost | Tool calls |\n|---|---|---|---|---|\n")
-	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", dur, turns, tokens, cost, f.ToolList())
+	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", dur, turns, tokens, cost, toolList(f))
 	if strings.TrimSpace(answer) != "" {
 		b.WriteString("\n#### Final answer\n\n")
 		b.WriteString(MarkdownText(answer))

@@ -36,9 +36,11 @@
 //     same run twice is shown twice. A snapshot or final for a message that
 //     stopped in the run is dropped for a block the message showed, and
 //     shown, in the message reopened for it, for a block it did not; a
-//     start, output or end of a tool call that ended is dropped. So a
-//     parser sends what the wire repeats under its ids and keeps no record
-//     of what it sent;
+//     start, output or end of a tool call that ended is dropped. A start
+//     of a call that is open updates it (its title, input, subject and
+//     edits; see Call): a parser sends each state of a call the wire
+//     sends as a tool.start until its end. So a parser sends what the
+//     wire repeats under its ids and keeps no record of what it sent;
 //   - opens messages and tool calls that arrive without a start, closes
 //     what is left open at a new run and at Close (as incomplete), and
 //     keeps the run's outcome and final answer.

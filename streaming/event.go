@@ -120,6 +120,9 @@ type Usage struct {
 	CacheWriteTokens int64
 	CostUSD          float64
 	HasCost          bool
+	// ContextWindow is the model's context window in tokens, when the
+	// agent reports it (0: unknown).
+	ContextWindow int64
 }
 
 // Total is input plus output tokens.

@@ -135,11 +135,9 @@ func (a *answer) extends(s string) bool {
 
 // run is the state of one agent run (from one session.start to the next).
 type run struct {
-	hasResult bool
-	ok        bool
-	reason    string
-	sawText   bool   // assistant text was shown in this run
-	answer    answer // the last top-level assistant message with text, or the result's text
+	Run            // the run's figures, as handlers read them (State.Run)
+	sawText bool   // assistant text was shown in this run
+	answer  answer // the last top-level assistant message with text, or the result's text
 }
 
 // Session enforces the streaming contract between parsers and
@@ -188,13 +186,13 @@ func (s *Session) Stats() Stats { return s.stats }
 // Outcome returns the outcome of the last run and, for a failure or an
 // incomplete run, why.
 func (s *Session) Outcome() (Outcome, string) {
-	if !s.run.hasResult {
+	if !s.run.Done {
 		return Incomplete, "the stream ended before the run finished"
 	}
-	if s.run.ok {
+	if s.run.OK {
 		return Success, ""
 	}
-	return Failure, s.run.reason
+	return Failure, s.run.Reason
 }
 
 // FinalAnswer is the final answer of the last run: the result's text when
@@ -251,12 +249,14 @@ func (s *Session) PushAs(mode Mode, ev *Event) error { return s.push(ev, mode) }
 
 func (s *Session) push(ev *Event, mode Mode) error {
 	s.started = true
-	if s.run.hasResult && s.beginsRun(ev, mode) {
-		s.nextRun()
-	}
-	switch ev.Kind {
-	case KindSessionStart:
+	if ev.Kind == KindSessionStart {
 		return s.sessionStart(ev)
+	}
+	if s.run.Done && s.beginsRun(ev, mode) {
+		s.nextRun(nil)
+	}
+	s.run.note(ev)
+	switch ev.Kind {
 	case KindMessageStart:
 		return s.messageStart(ev)
 	case KindMessageStop:
@@ -281,8 +281,9 @@ func (s *Session) sessionStart(ev *Event) error {
 	if err := s.endRun(ev.Line, "a new run began before this one finished"); err != nil {
 		return err
 	}
-	s.nextRun()
+	s.nextRun(ev)
 	s.stats.Runs++
+	s.run.note(ev)
 	return s.out.Handle(ev)
 }
 
@@ -316,12 +317,14 @@ func (s *Session) beginsRun(ev *Event, mode Mode) bool {
 	return false
 }
 
-// nextRun begins a run that came without a session.start, after the last
-// one's result: the last run's identities are forgotten. Its tool calls
-// still running (background tasks) stay open.
-func (s *Session) nextRun() {
+// nextRun begins a run: the last run's identities are forgotten. start
+// is its session.start, nil for a run that came without one after the
+// last one's result; then the last run's tool calls still running
+// (background tasks) stay open.
+func (s *Session) nextRun(start *Event) {
 	s.dropAnswer(nil)
-	s.run = run{}
+	s.run.sawText, s.run.answer = false, answer{}
+	s.run.begin(start)
 	if s.opts.RunEnded != nil {
 		s.opts.RunEnded(false)
 	}
@@ -331,13 +334,13 @@ func (s *Session) nextRun() {
 
 // endRun closes what a run left open when another run starts.
 func (s *Session) endRun(line int, why string) error {
-	if s.stats.Runs == 0 && !s.run.hasResult && len(s.msgs) == 0 && len(s.tools) == 0 {
+	if s.stats.Runs == 0 && !s.run.Done && len(s.msgs) == 0 && len(s.tools) == 0 {
 		return nil
 	}
 	if err := s.closeOpen(line); err != nil {
 		return err
 	}
-	if !s.run.hasResult && s.stats.Runs > 0 {
+	if !s.run.Done && s.stats.Runs > 0 {
 		return s.notice(line, why)
 	}
 	return nil
@@ -373,9 +376,7 @@ func (s *Session) result(ev *Event) error {
 		s.dropAnswer(nil)
 		s.run.answer = answer{text: strings.Clone(res.Text)}
 	}
-	s.run.hasResult = true
-	s.run.ok = res.OK
-	s.run.reason = strings.Clone(res.Reason)
+	s.run.result(res)
 	if s.opts.RunEnded != nil {
 		s.opts.RunEnded(true)
 	}

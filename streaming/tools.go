@@ -24,9 +24,10 @@ type Call struct {
 	// never reads it (a renderer's item for the call, the label it made).
 	Mark any
 
-	agent  string
-	seq    uint64
-	output *text // the output so far (kept once, appended; nil: none yet)
+	agent    string
+	seq      uint64
+	implicit bool  // started by the session, under the name "tool"
+	output   *text // the output so far (kept once, appended; nil: none yet)
 }
 
 // Output is the call's output so far.
@@ -63,6 +64,8 @@ type State interface {
 	Call(id string) *Call
 	// Calls are the open tool calls, in the order they started.
 	Calls() []*Call
+	// Run is the run being read, with the event being handled counted.
+	Run() *Run
 }
 
 // StateUser is a Handler that reads the session's state (a renderer):
@@ -73,6 +76,9 @@ type StateUser interface {
 
 // Call returns the open tool call id, or nil (see State).
 func (s *Session) Call(id string) *Call { return s.tools[id] }
+
+// Run returns the run being read (see State).
+func (s *Session) Run() *Run { return &s.run.Run }
 
 // Calls returns the open tool calls in the order they started.
 func (s *Session) Calls() []*Call {
@@ -85,14 +91,44 @@ func (s *Session) Calls() []*Call {
 }
 
 func (s *Session) toolStart(ev *Event) error {
-	if _, ok := s.tools[ev.ID]; ok || (ev.ID != "" && s.ended.has(ev.ID)) {
+	if t, ok := s.tools[ev.ID]; ok {
+		t.update(ev)
+		return nil
+	}
+	if ev.ID != "" && s.ended.has(ev.ID) {
 		s.stats.Duplicates++
-		s.report(ev.Line, "tool call %q started twice; second start ignored", ev.ID)
+		s.report(ev.Line, "tool call %q started again after its end; dropped", ev.ID)
 		return nil
 	}
 	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
 	t.Edits = CloneEdits(ev.Edits)
 	return s.out.Handle(ev)
+}
+
+// update takes what a repeated tool.start of the open call c says more:
+// a later state of a call on the wire (an item updated, a frame after
+// its stream) may know its title, input, subject or file edits, which
+// then replace the call's. Its name replaces only the one the session
+// made up for a call started implicitly ("tool"); its id, parent and
+// depth never change. Nothing is passed on: the call's line is shown
+// once, and its end and a renderer's view of the open call (State) read
+// what the update left.
+func (c *Call) update(ev *Event) {
+	if ev.Title != "" {
+		c.Title = strings.Clone(ev.Title)
+	}
+	if ev.Input != "" {
+		c.Input = strings.Clone(ev.Input)
+	}
+	if ev.Subject != "" {
+		c.Subject = strings.Clone(ev.Subject)
+	}
+	if len(ev.Edits) > 0 {
+		c.Edits = CloneEdits(ev.Edits)
+	}
+	if ev.Name != "" && c.implicit {
+		c.Name, c.implicit = strings.Clone(ev.Name), false
+	}
 }
 
 func (s *Session) openTool(agent, id, name, parent, input, title, subj string) *Call {
@@ -121,6 +157,7 @@ func (s *Session) ensureTool(ev *Event) (*Call, error) {
 		name = "tool"
 	}
 	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
+	t.implicit = ev.Name == ""
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
 		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title}
 	return t, s.out.Handle(&s.ev)
@@ -190,6 +227,7 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
+	s.run.toolEnded(e)
 	err = s.out.Handle(e) // (the call is still open: State.Call finds it)
 	s.endTool(t)
 	return err
@@ -216,6 +254,7 @@ func (s *Session) closeTools(line int) error {
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
 			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.Output()}
+		s.run.toolEnded(&s.ev)
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)
 		if err != nil {

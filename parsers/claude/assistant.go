@@ -167,23 +167,23 @@ func (p *parser) frameIndex(m *message, kind string, i, n int) int {
 func (p *parser) block(m *message, raw string, i, n int) error {
 	b := readBlock(p.line, raw)
 	typ := b.str(b.typ)
-	switch typ {
-	case "text":
+	switch k := kindOf(typ); k {
+	case partText:
 		return p.textBlock(m, typ, b.str(b.text), p.frameIndex(m, typ, i, n))
-	case "thinking":
-		return p.textBlock(m, typ, b.str(b.thinking), p.frameIndex(m, typ, i, n))
-	case "redacted_thinking":
-		return p.textBlock(m, typ, redactedThinking, p.frameIndex(m, typ, i, n))
-	case "tool_use", "server_tool_use":
+	case partThinking:
+		return p.textBlock(m, typ, b.thinkingText(typ), p.frameIndex(m, typ, i, n))
+	case partToolUse:
 		p.frameIndex(m, typ, i, n)
 		return p.startTool(b.str(b.id), b.str(b.name), inputOf(parsers.Value(b.input)), m.parent)
+	case partServerResult:
+		if !m.streamed {
+			m.nblocks++
+		}
+		status, out := serverToolResult(p.line, parsers.Value(b.content))
+		return p.endTool(b.str(b.toolUseID), status, out, m.parent)
 	}
 	if !m.streamed {
 		m.nblocks++
-	}
-	if strings.HasSuffix(typ, "_tool_result") {
-		status, out := serverToolResult(p.line, parsers.Value(b.content))
-		return p.endTool(b.str(b.toolUseID), status, out, m.parent)
 	}
 	return p.out.Unknown("assistant."+typ, raw)
 }

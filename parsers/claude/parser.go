@@ -257,16 +257,13 @@ func (p *parser) startTool(wire, name, input, parent string) error {
 	}
 	t.parent = strings.Clone(parent)
 	// t.parent is parent, owned: the decoder need not copy it.
-	title := toolTitle(p.line, input)
-	if tt := todoTitle(t.name, input); tt != "" {
-		title = tt
-	}
+	title := callTitle(p.line, t.name, input)
 	p.out.Ev = streaming.Event{Kind: streaming.KindToolStart, ID: t.id, Name: t.name,
 		Input: input, Title: title, Parent: t.parent}
 	if err := p.out.Push(); err != nil {
 		return err
 	}
-	return p.todoPlan(t.id, t.name, input, t.parent)
+	return todoPlan(&p.out, t.id, t.name, input, t.parent)
 }
 
 // endTool emits tool.end once per call.

@@ -141,14 +141,16 @@ func (p *parser) blockStart(idx int, cbRaw, parent string) error {
 	}
 	m.blocks[idx] = b
 	m.cur = idx
-	switch typ {
-	case "text":
+	switch kindOf(typ) {
+	case partText:
 		return p.streamText(streaming.KindTextDelta, m, b, idx, cb.str(cb.text))
-	case "thinking":
-		return p.streamText(streaming.KindThinkingDelta, m, b, idx, cb.str(cb.thinking))
-	case "redacted_thinking":
-		return p.sendText(streaming.KindThinkingDelta, m, idx, redactedThinking, streaming.Final)
-	case "tool_use", "server_tool_use":
+	case partThinking:
+		kind, text := streaming.KindThinkingDelta, cb.thinkingText(typ)
+		if typ == "redacted_thinking" {
+			return p.sendText(kind, m, idx, text, streaming.Final)
+		}
+		return p.streamText(kind, m, b, idx, text)
+	case partToolUse:
 		b.tool = strings.Clone(cb.str(cb.id))
 		b.name = strings.Clone(cb.str(cb.name))
 		if in := cb.input; in != "" && in[0] == '{' {
@@ -165,8 +167,7 @@ func (p *parser) blockStart(idx int, cbRaw, parent string) error {
 			t.name = parsers.CleanToolName(b.name)
 		}
 		return nil
-	}
-	if len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result" {
+	case partServerResult:
 		status, out := serverToolResult(p.line, parsers.Value(cb.content))
 		return p.endTool(cb.str(cb.toolUseID), status, out, parent)
 	}

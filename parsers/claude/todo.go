@@ -3,6 +3,7 @@ package claude
 import (
 	"strconv"
 
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -14,7 +15,7 @@ const todoTool = "TodoWrite"
 // tool.start: one entry per todo (content, status, priority), the status
 // mapped onto streaming's closed set by the decoder. Its ID is the call's,
 // so that a renderer can show the list with the call.
-func (p *parser) todoPlan(id, name, input, parent string) error {
+func todoPlan(o *parsers.Out, id, name, input, parent string) error {
 	if name != todoTool {
 		return nil
 	}
@@ -31,8 +32,8 @@ func (p *parser) todoPlan(id, name, input, parent string) error {
 		entries = append(entries, streaming.PlanEntry{Text: text, Status: t.Get("status").String(), Priority: t.Get("priority").String()})
 		return true
 	})
-	p.out.Ev = streaming.Event{Kind: streaming.KindPlan, ID: id, Entries: entries, Parent: parent}
-	return p.out.Push()
+	o.Ev = streaming.Event{Kind: streaming.KindPlan, ID: id, Entries: entries, Parent: parent}
+	return o.Push()
 }
 
 // todoTitle is the title of a TodoWrite call: how many todos, how many

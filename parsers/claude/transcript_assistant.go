@@ -39,10 +39,11 @@ func (t *transcript) assistant(r gjson.Result, n int, parent string) error {
 }
 
 // block1 handles one content block of an assistant record.
-func (t *transcript) block1(b gjson.Result, parent string, apiErr bool) error {
-	switch b.Get("type").String() {
-	case "text":
-		text := b.Get("text").String()
+func (t *transcript) block1(raw gjson.Result, parent string, apiErr bool) error {
+	b := readBlock(nil, raw.Raw)
+	switch typ := b.str(b.typ); kindOf(typ) {
+	case partText:
+		text := b.str(b.text)
 		if apiErr {
 			ev := t.out.New(streaming.KindError)
 			ev.Text = text
@@ -59,19 +60,15 @@ func (t *transcript) block1(b gjson.Result, parent string, apiErr bool) error {
 			t.answered = len(t.open) == 0
 		}
 		return t.text(streaming.KindTextDelta, text, parent)
-	case "thinking":
-		return t.text(streaming.KindThinkingDelta, b.Get("thinking").String(), parent)
-	case "redacted_thinking":
-		return t.text(streaming.KindThinkingDelta, "‹redacted thinking›", parent)
-	case "tool_use", "server_tool_use":
-		id := b.Get("id").String()
+	case partThinking:
+		return t.text(streaming.KindThinkingDelta, b.thinkingText(typ), parent)
+	case partToolUse:
+		id := b.str(b.id)
 		ev := t.out.New(streaming.KindToolStart)
 		ev.ID, ev.Parent = id, parent
-		ev.Name = parsers.CleanToolName(b.Get("name").String())
-		ev.Input = parsers.JSONText(b.Get("input"))
-		if d := b.Get("input.description").String(); d != "" {
-			ev.Title = d
-		}
+		ev.Name = parsers.CleanToolName(b.str(b.name))
+		ev.Input = inputOf(parsers.Value(b.input))
+		ev.Title = callTitle(nil, ev.Name, ev.Input)
 		t.open[strings.Clone(id)] = true
 		if ev.Name == "Task" || ev.Name == "Agent" {
 			t.tasks = append(t.tasks, strings.Clone(id))
@@ -79,9 +76,13 @@ func (t *transcript) block1(b gjson.Result, parent string, apiErr bool) error {
 		if parent == "" {
 			t.active, t.answered = true, false
 		}
-		return t.out.Push()
-	case "web_search_tool_result":
-		return t.toolEnd(b.Get("tool_use_id").String(), "", parent, streaming.ToolOK)
+		if err := t.out.Push(); err != nil {
+			return err
+		}
+		return todoPlan(&t.out, id, ev.Name, ev.Input, parent)
+	case partServerResult:
+		status, out := serverToolResult(nil, parsers.Value(b.content))
+		return t.toolEnd(b.str(b.toolUseID), out, parent, status)
 	}
 	return nil
 }

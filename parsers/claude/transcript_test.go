@@ -158,3 +158,30 @@ func TestSubagentTranscript(t *testing.T) {
 		t.Errorf("outcome %v, answer %q", r.Outcome, r.Answer)
 	}
 }
+
+// TestTranscriptBlocksAsStream: a transcript's content blocks mean what
+// the same blocks mean in stream-json (one reader for both): a TodoWrite
+// is titled by its todos and shows its plan, a server tool's result is
+// its output, a tool result's images are summarised.
+func TestTranscriptBlocksAsStream(t *testing.T) {
+	t.Parallel()
+	r := trRun(t,
+		trUser("u1", `"plan it"`),
+		trAssistant("a1", "msg_1", `{"type":"tool_use","id":"td1","name":"TodoWrite","input":{"todos":[{"content":"read","status":"completed"},{"content":"write","status":"pending"}]}}`),
+		strings.Replace(trUser("r1", `[{"type":"tool_result","tool_use_id":"td1","content":[{"type":"text","text":"ok"},{"type":"tool_reference","tool_name":"Read"}]}]`),
+			`"parentUuid":null`, `"parentUuid":"a1"`, 1),
+		trAssistant("a2", "msg_2", `{"type":"server_tool_use","id":"ws1","name":"web_search","input":{"query":"go iter"}}`),
+		trAssistant("a3", "msg_2", `{"type":"web_search_tool_result","tool_use_id":"ws1","content":[{"type":"web_search_result","title":"Go","url":"https://go.dev"}]}`),
+		trAssistant("a4", "msg_2", `{"type":"text","text":"Done."}`))
+	starts := r.Of(streaming.KindToolStart)
+	if len(starts) != 2 || starts[0].Title != "2 todos, 1 done" {
+		t.Fatalf("tool.start %+v, want the TodoWrite titled by its todos", starts)
+	}
+	if p := r.Of(streaming.KindPlan); len(p) != 1 || len(p[0].Entries) != 2 || p[0].ID != "td1" {
+		t.Errorf("plan %+v, want the TodoWrite's two todos", p)
+	}
+	ends := r.Of(streaming.KindToolEnd)
+	if len(ends) != 2 || ends[0].Output != "ok\n‹tool Read›" || ends[1].Output != "Go https://go.dev" {
+		t.Errorf("tool.end %+v, want the tool result's parts and the search results", ends)
+	}
+}

@@ -19,14 +19,13 @@ func (t *transcript) user(r gjson.Result, n int, parent string) error {
 	}
 	var texts []string
 	var err error
-	c.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").String() {
-		case "tool_result":
-			err = t.toolResult(b, r, parent)
-		case "text":
-			texts = append(texts, b.Get("text").String())
-		case "image":
-			texts = append(texts, parsers.ImageSummary(b.Get("source.media_type").String(), len(b.Get("source.data").Str)))
+	c.ForEach(func(_, raw gjson.Result) bool {
+		b := readBlock(nil, raw.Raw)
+		switch k := kindOf(b.str(b.typ)); k {
+		case partToolResult:
+			err = t.toolResult(&b, r, parent)
+		case partText, partImage, partDocument:
+			texts = append(texts, b.partText(k, raw.Raw))
 		}
 		return err == nil
 	})
@@ -135,17 +134,12 @@ func isTag(t string) bool {
 	return false
 }
 
-func (t *transcript) toolResult(b, r gjson.Result, parent string) error {
-	out := resultOutput(b.Get("content"))
-	st := streaming.ToolOK
-	if b.Get("is_error").Bool() {
-		st = streaming.ToolError
-		if tr := r.Get("toolUseResult"); strings.Contains(out, "doesn't want to proceed") ||
-			tr.Type == gjson.String && strings.Contains(tr.Str, "rejected") {
-			st = streaming.ToolDeclined
-		}
+func (t *transcript) toolResult(b *block, r gjson.Result, parent string) error {
+	id, st, out := b.result()
+	if tr := r.Get("toolUseResult"); st == streaming.ToolError && tr.Type == gjson.String && strings.Contains(tr.Str, "rejected") {
+		st = streaming.ToolDeclined
 	}
-	return t.toolEnd(b.Get("tool_use_id").String(), out, parent, st)
+	return t.toolEnd(id, out, parent, st)
 }
 
 func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) error {
@@ -169,23 +163,4 @@ func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) er
 		t.active, t.answered = true, false
 	}
 	return t.out.Push()
-}
-
-// resultOutput is a tool_result's content as text: a string, or its text
-// blocks (images summarised).
-func resultOutput(c gjson.Result) string {
-	if c.Type == gjson.String {
-		return c.Str
-	}
-	var parts []string
-	c.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").String() {
-		case "text":
-			parts = append(parts, b.Get("text").String())
-		case "image":
-			parts = append(parts, parsers.ImageSummary(b.Get("source.media_type").String(), len(b.Get("source.data").Str)))
-		}
-		return true
-	})
-	return strings.Join(parts, "\n")
 }

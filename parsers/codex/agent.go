@@ -16,8 +16,9 @@
 // JSON and usage helpers); the app-server's notifications in appserver.go
 // (threads and turns), appitems.go, apptools.go and appasks.go (approvals);
 // rollout files in rollout.go (turns), rolloutitems.go and
-// rollouttools.go. edits.go reads the file changes of every family's
-// calls (tools, Agent.Tools).
+// rollouttools.go. describe.go describes the tool items exec and the
+// app-server both send, over a table of their two spellings; edits.go
+// reads the file changes of every family's calls (tools, Agent.Tools).
 package codex
 
 import (

@@ -16,13 +16,14 @@ import (
 // item handles item/started and item/completed.
 func (a *appServer) item(it gjson.Result, completed bool) error {
 	id := it.Get("id").String()
-	switch typ := it.Get("type").String(); typ {
-	case "userMessage":
+	typ := it.Get("type").String()
+	switch kind := itemKinds[typ]; {
+	case kind == itemUserMessage:
 		if !completed {
 			return nil
 		}
 		return a.o.Message(parsers.Msg{ID: id, Role: streaming.RoleUser}, streaming.KindTextDelta, userText(it.Get("content")))
-	case "agentMessage", "plan":
+	case kind == itemAgentMessage || kind == itemPlan:
 		if !completed {
 			return a.o.Start(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 		}
@@ -30,7 +31,7 @@ func (a *appServer) item(it gjson.Result, completed bool) error {
 			return err
 		}
 		return a.o.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
-	case "reasoning":
+	case kind == itemReasoning:
 		if !completed {
 			return a.o.Start(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
 		}
@@ -50,29 +51,26 @@ func (a *appServer) item(it gjson.Result, completed bool) error {
 			return err
 		}
 		return a.o.Stop(parsers.Msg{ID: id, Role: streaming.RoleAssistant})
-	case "subAgentActivity":
+	case typ == "subAgentActivity":
 		return a.activity(id, it, completed)
-	case "collabAgentToolCall":
-		if it.Get("tool").String() == "spawnAgent" {
-			return a.spawnCall(id, it, completed)
-		}
-		fallthrough
-	case "commandExecution", "fileChange", "mcpToolCall", "dynamicToolCall", "webSearch":
+	case kind == itemCollabCall && it.Get("tool").String() == "spawnAgent":
+		return a.spawnCall(id, it, completed)
+	case kind.isTool():
 		if !completed {
 			return a.toolStart(id, typ, it)
 		}
 		return a.toolEnd(id, typ, it)
-	case "contextCompaction":
+	case typ == "contextCompaction":
 		if completed {
 			return a.o.Status("context compacted", streaming.LevelInfo)
 		}
 		return nil
-	case "exitedReviewMode":
+	case typ == "exitedReviewMode":
 		if completed {
 			return a.o.Message(parsers.Msg{ID: id, Role: streaming.RoleAssistant}, streaming.KindTextDelta, it.Get("review").String())
 		}
 		return nil
-	case "":
+	case typ == "":
 		return nil
 	default:
 		if completed {

@@ -75,6 +75,7 @@ func appEnvelope(l *parsers.Line) gjson.Result {
 // appServer is the state of one app-server stream.
 type appServer struct {
 	o       parsers.Out
+	sp      spelling         // appSpelling, naming threads by their agent paths
 	started bool             // a session.start was sent
 	turns   int              // turns begun in the run
 	usage   *streaming.Usage // the run's token usage: the sum of its threads' last totals
@@ -104,8 +105,11 @@ type appServer struct {
 }
 
 func newAppServer() *appServer {
-	return &appServer{streamed: map[string]bool{}, asks: map[string]string{},
+	a := &appServer{streamed: map[string]bool{}, asks: map[string]string{},
 		totals: map[string]streaming.Usage{}, children: map[string]*child{}}
+	a.sp = appSpelling
+	a.sp.agents = func(ids gjson.Result, it item) string { return a.agentNames(ids, it.Get("receiverPaths")) }
+	return a
 }
 
 func (a *appServer) Parse(l *parsers.Line, emit parsers.Emit) error {

@@ -28,17 +28,19 @@ func (p *parser) item(l *parsers.Line, phase string) error {
 		id = "item@" + itoa(l.N)
 	}
 	k := p.key(id)
-	switch typ {
-	case "agent_message", "assistant_message", "plan":
+	switch kind := itemKinds[typ]; kind {
+	case itemAgentMessage, itemPlan:
 		return p.textItem(k, streaming.KindTextDelta, itemText(it), phase)
-	case "reasoning":
+	case itemReasoning:
 		return p.textItem(k, streaming.KindThinkingDelta, itemText(it), phase)
-	case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
-		return p.toolItem(k, typ, it, phase)
-	case "todo_list":
+	case itemTodoList:
 		return p.todoList(it)
-	case "error":
+	case itemError:
 		return p.errorItem(it)
+	default:
+		if kind.isTool() && kind != itemDynamicCall {
+			return p.toolItem(k, kind, typ, it, phase)
+		}
 	}
 	return p.unknown(l, phase+"/"+typ)
 }

@@ -15,85 +15,42 @@ const (
 	nameWebSearch = "web_search"
 )
 
-// toolItem handles the items that are tool calls: command_execution,
-// file_change, mcp_tool_call, web_search and collab_tool_call. The first
-// state seen starts the call (items of older builds arrive completed
-// only); item.completed ends it.
-func (p *parser) toolItem(k, typ string, it *parsers.Object, phase string) error {
+// toolItem handles the items that are tool calls (see describe). The
+// first state seen starts the call (items of older builds arrive
+// completed only); item.completed ends it.
+func (p *parser) toolItem(k string, kind itemKind, typ string, it *parsers.Object, phase string) error {
 	t := p.open[k]
 	if t == nil {
 		t = &tool{}
-		describe(t, typ, it)
 		p.open[k] = t
 		p.order = append(p.order, k)
 		ev := p.out.New(streaming.KindToolStart)
 		ev.ID = k
-		ev.Name = t.name
-		ev.Title = t.title
-		ev.Input = t.input
+		execSpelling.describe(ev, kind, typ, it)
+		t.name, t.title = ev.Name, ev.Title
 		if err := p.out.Push(); err != nil {
 			return err
 		}
-	} else {
-		// Later states may say more (web_search gets its query on
-		// completion; a file_change is revised).
-		describe(t, typ, it)
 	}
 	if phase != "item.completed" {
-		if typ == "command_execution" {
+		if kind == itemCommand {
 			// aggregated_output is cumulative: a snapshot of the output.
-			if out := commandOutput(it); out != "" {
+			if out := execSpelling.commandOutput(it); out != "" {
 				return p.outputSnapshot(k, t, cleanOutput(out))
 			}
 		}
 		return nil
 	}
-
-	ev := streaming.Event{Kind: streaming.KindToolEnd, ID: k, Name: t.name, Title: t.title, Input: t.input}
-	ev.DurationMS = it.Get("duration_ms").Int()
-	status := it.Get("status").String()
-	switch typ {
-	case "command_execution":
-		out := cleanOutput(commandOutput(it))
-		if t.streamed && out != "" {
-			if err := p.outputSnapshot(k, t, out); err != nil {
-				return err
-			}
+	// Later states may say more (web_search gets its query on
+	// completion; a file_change is revised): the end says what the
+	// completed item does.
+	ev := streaming.Event{Kind: streaming.KindToolEnd, ID: k}
+	execSpelling.describe(&ev, kind, typ, it)
+	execSpelling.describeEnd(&ev, kind, it)
+	if kind == itemCommand && t.streamed && ev.Output != "" {
+		if err := p.outputSnapshot(k, t, ev.Output); err != nil {
+			return err
 		}
-		ev.Output = out
-		ev.ExitCode = parsers.IntOrNil(it.Get("exit_code"))
-		ev.Status = commandStatus(status, ev.ExitCode)
-	case "file_change":
-		ev.Output = changeList(it.Get("changes"))
-		ev.Status = toolStatus(status, streaming.ToolOK)
-	case "mcp_tool_call":
-		ev.Status = toolStatus(status, streaming.ToolOK)
-		res := it.Get("result")
-		if e := it.Get("error"); e.Exists() && e.Type != gjson.Null {
-			msg := e.Get("message").String()
-			if e.Type == gjson.String {
-				msg = e.Str
-			}
-			ev.Output = msg
-			ev.Status = streaming.ToolError
-		} else {
-			ev.Output = mcpOutput(res)
-			if mcpIsError(res) {
-				ev.Status = streaming.ToolError
-			}
-		}
-	case "web_search":
-		ev.Status = toolStatus(status, streaming.ToolOK)
-		if qs := it.Get("action.queries").Array(); len(qs) > 1 {
-			lines := make([]string, len(qs))
-			for i, q := range qs {
-				lines[i] = q.String()
-			}
-			ev.Output = strings.Join(lines, "\n")
-		}
-	case "collab_tool_call":
-		ev.Status = toolStatus(status, streaming.ToolOK)
-		ev.Output = agentStates(it.Get("agents_states"))
 	}
 	p.closeTool(k)
 	p.out.Ev = ev
@@ -106,85 +63,6 @@ func (p *parser) outputSnapshot(k string, t *tool, out string) error {
 	ev.ID = k
 	ev.Text = out
 	return p.out.Snapshot()
-}
-
-// commandOutput is a command's aggregated_output (hand-written fixtures
-// say "output").
-func commandOutput(it *parsers.Object) string {
-	if o := it.Get("aggregated_output"); o.Exists() {
-		return o.String()
-	}
-	return it.Get("output").String()
-}
-
-// describe fills a tool call's name, title and input from an item.
-func describe(t *tool, typ string, it *parsers.Object) {
-	switch typ {
-	case "command_execution":
-		t.name = nameShell
-		cmd := it.Get("command")
-		text := cmd.String()
-		if cmd.IsArray() {
-			text = shellJoin(cmd.Array())
-		}
-		t.title = text
-		t.input = jsonObject("command", jsonString(text), "cwd", quoted(it.Get("cwd").String()))
-	case "file_change":
-		t.name = namePatch
-		ch := it.Get("changes")
-		t.title = changeTitle(ch)
-		t.input = jsonObject("changes", rawOrEmpty(ch))
-	case "mcp_tool_call":
-		server, name := it.Get("server").String(), it.Get("tool").String()
-		switch {
-		case server != "" && name != "":
-			t.name = server + "." + name
-		case name != "":
-			t.name = parsers.CleanToolName(name)
-		default:
-			t.name = "mcp_tool_call"
-		}
-		t.input = rawOrEmpty(it.Get("arguments"))
-	case "web_search":
-		t.name = nameWebSearch
-		q := it.Get("query").String()
-		a := it.Get("action")
-		if q == "" {
-			q = a.Get("query").String()
-		}
-		if q == "" {
-			q = a.Get("queries.0").String()
-		}
-		switch {
-		case q != "":
-			t.title = q
-			t.input = jsonObject("query", jsonString(q))
-		case a.Get("url").String() != "":
-			u := a.Get("url").String()
-			t.title = u
-			if pat := a.Get("pattern").String(); pat != "" {
-				t.title = pat + " in " + u
-			}
-			t.input = jsonObject("url", jsonString(u), "pattern", quoted(a.Get("pattern").String()))
-		}
-	case "collab_tool_call":
-		t.name = it.Get("tool").String()
-		if t.name == "" {
-			t.name = "collab_tool_call"
-		}
-		prompt := it.Get("prompt").String()
-		recv := it.Get("receiver_thread_ids")
-		t.title = prompt
-		if t.title == "" {
-			var ids []string
-			recv.ForEach(func(_, v gjson.Result) bool {
-				ids = append(ids, v.String())
-				return true
-			})
-			t.title = strings.Join(ids, ", ")
-		}
-		t.input = jsonObject("prompt", quoted(prompt), "receiver_thread_ids", rawOrEmpty(recv))
-	}
 }
 
 // commandStatus: failed and declined as said; a completed command with a

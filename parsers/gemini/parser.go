@@ -10,18 +10,17 @@ import (
 
 // parser is the state of one Gemini stream.
 type parser struct {
-	out     parsers.Out       // its Time is the current line's
-	ids     parsers.IDs       // message ids (gemini has none on the wire)
-	toolIDs parsers.IDs       // ids of tool calls without one
-	para    paragraph         // the open assistant paragraph, if any
-	tools   map[string]string // tool_id → tool name, until its result
+	out     parsers.Out // its Time is the current line's
+	ids     parsers.IDs // message ids (gemini has none on the wire)
+	toolIDs parsers.IDs // ids of tool calls without one
+	para    paragraph   // the open assistant paragraph, if any
 
 	// Per run (reset by init).
 	lastErr string // the last error line's message: the reason of a bare error result
 }
 
 func newParser() *parser {
-	return &parser{tools: make(map[string]string)}
+	return &parser{}
 }
 
 // Parse handles one line.
@@ -63,7 +62,6 @@ func (p *parser) init(l *parsers.Line) error {
 		return err
 	}
 	p.lastErr = ""
-	clear(p.tools) // calls left open are closed by the session as incomplete
 	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = l.Str("session_id")
 	e.Model = l.Str("model")

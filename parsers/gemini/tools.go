@@ -20,7 +20,6 @@ func (p *parser) toolUse(l *parsers.Line) error {
 	}
 	name := parsers.CleanToolName(l.Str("tool_name"))
 	params := l.Get("parameters")
-	p.tools[id] = name
 	e := p.out.New(streaming.KindToolStart)
 	e.ID, e.Name = id, name
 	e.Input = parsers.JSONText(params)
@@ -55,11 +54,9 @@ func (p *parser) toolResult(l *parsers.Line) error {
 		// implicitly.
 		id = p.toolIDs.Next("tool")
 	}
-	name := p.tools[id]
-	delete(p.tools, id)
-
+	// The call's name, parent and input are the session's (Call).
 	e := p.out.New(streaming.KindToolEnd)
-	e.ID, e.Name = id, name
+	e.ID = id
 	e.Output = l.Str("output")
 	switch l.Str("status") {
 	case "success":

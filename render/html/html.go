@@ -51,11 +51,10 @@ type Renderer struct {
 	inRun  bool // a run's section is open
 	result bool // the open run's result came (its footer is written)
 	runs   int
-	facts  render.RunFacts
 	items  int // items written, for their ids
 
 	blocks []*block        // text blocks being collected, one per scope (parent)
-	st     streaming.State // the session's: its open tool calls, each with its openTool (Mark)
+	st     streaming.State // the session's: its open tool calls, each with its openTool (Mark), and the run's figures
 	md0    bytes.Buffer    // markdown output, reused
 	notes  []string        // page-level notes for the footer
 }
@@ -97,6 +96,15 @@ func New(w io.Writer, cfg render.Config) *Renderer {
 // UseState gives the renderer the session's state (streaming.StateUser).
 func (r *Renderer) UseState(st streaming.State) { r.st = st }
 
+// run is the session's run; without a session, what the result ev, if
+// any, says of it.
+func (r *Renderer) run(ev *streaming.Event) *streaming.Run {
+	if r.st == nil {
+		return ev.ResultRun()
+	}
+	return r.st.Run()
+}
+
 // Flush writes what is buffered: the page so far.
 func (r *Renderer) Flush() error { return r.w.Flush() }
 
@@ -107,7 +115,6 @@ func (r *Renderer) err() error {
 
 // Handle renders one event.
 func (r *Renderer) Handle(ev *streaming.Event) error {
-	r.facts.Handle(ev)
 	r.writeHead(ev)
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
@@ -190,7 +197,7 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 	case streaming.KindResult:
 		r.endAll()
 		r.closeTools()
-		r.runEnd(ev.OK, false, false, ev.Reason)
+		r.runEnd(r.run(ev), ev.OK, false, false, ev.Reason)
 		r.result = true
 	case streaming.KindRaw, streaming.KindStderr:
 		r.blockItem(ev.Parent, "raw", "Output", ev.Text)
@@ -283,15 +290,15 @@ func (r *Renderer) closeRun(s render.Summary) {
 	if !r.result {
 		switch {
 		case s.Stopped:
-			r.runEnd(false, true, false, "following stopped: the run goes on")
+			r.runEnd(r.run(nil), false, true, false, "following stopped: the run goes on")
 		case s.Interrupted:
-			r.runEnd(false, false, true, "")
+			r.runEnd(r.run(nil), false, false, true, "")
 		case s.Outcome == streaming.Success:
-			r.runEnd(true, false, false, "")
+			r.runEnd(r.run(nil), true, false, false, "")
 		case s.Outcome == streaming.Failure:
-			r.runEnd(false, false, false, s.Reason)
+			r.runEnd(r.run(nil), false, false, false, s.Reason)
 		default:
-			r.runEnd(false, true, false, s.Reason)
+			r.runEnd(r.run(nil), false, true, false, s.Reason)
 		}
 	}
 	r.w.WriteString("</section>\n")
@@ -301,7 +308,7 @@ func (r *Renderer) closeRun(s render.Summary) {
 // runEnd writes a run's footer: the outcome and the facts of the
 // terminal's summary line (duration, turns, tokens, cost) and the tool
 // calls.
-func (r *Renderer) runEnd(ok, incomplete, interrupted bool, reason string) {
+func (r *Renderer) runEnd(run *streaming.Run, ok, incomplete, interrupted bool, reason string) {
 	d := struct {
 		Class, Label string
 		Reason       template.HTML
@@ -320,25 +327,24 @@ func (r *Renderer) runEnd(ok, incomplete, interrupted bool, reason string) {
 	if !ok {
 		d.Reason = esc(clean(oneLine(reason)))
 	}
-	origin, models := r.facts.Labels()
-	if origin != "" {
+	if origin := render.OriginLabel(run.Origin); origin != "" {
 		d.Facts = append(d.Facts, esc(clean(origin)))
 	}
-	for _, f := range r.facts.Facts() {
+	for _, f := range render.Figures(run) {
 		d.Facts = append(d.Facts, esc(f))
 	}
-	if models != "" {
+	if models := render.ModelsLabel(run.Models); models != "" {
 		d.Facts = append(d.Facts, esc(clean(models)))
 	}
-	if n := r.facts.ToolCalls; n > 0 {
+	if n := run.ToolCalls; n > 0 {
 		calls := itoa(n) + " tool call" + plural(n)
-		if r.facts.Failed > 0 {
-			calls += " (" + itoa(r.facts.Failed) + " failed)"
+		if run.Failed > 0 {
+			calls += " (" + itoa(run.Failed) + " failed)"
 		}
 		d.Facts = append(d.Facts, esc(calls))
 	}
-	if !r.facts.First.IsZero() {
-		d.Facts = append(d.Facts, esc("started "+r.facts.First.UTC().Format(time.RFC3339)))
+	if !run.First.IsZero() {
+		d.Facts = append(d.Facts, esc("started "+run.First.UTC().Format(time.RFC3339)))
 	}
 	r.exec(r.w, "run-end", d)
 }
