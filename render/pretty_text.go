@@ -35,6 +35,7 @@ const (
 // in the live region. A prompt echo is wrapped line by line.
 type textItem struct {
 	depth int
+	sub   *subLabel // the subagent it is of, if any (sublabel.go)
 	user  bool // a user prompt echo: "› " before its first line
 	think bool // thinking shown in full: "┆ " before each row
 
