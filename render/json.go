@@ -216,6 +216,7 @@ func appendEvent(b []byte, ev *streaming.Event, file string) []byte {
 	case streaming.KindToolStart:
 		str("id", ev.ID)
 		str("name", ev.Name)
+		str("category", ev.Category)
 		str("title", ev.Title)
 		str("subject", ev.Subject)
 		raw("input", ev.Input)
@@ -229,6 +230,7 @@ func appendEvent(b []byte, ev *streaming.Event, file string) []byte {
 	case streaming.KindToolEnd:
 		str("id", ev.ID)
 		str("name", ev.Name)
+		str("category", ev.Category)
 		str("status", string(ev.Status))
 		b = appendEdits(b, ev.Edits)
 		b = append(b, `,"output":`...)
@@ -347,6 +349,9 @@ func appendUsage(b []byte, u *streaming.Usage) []byte {
 		b = append(b, `,"cost_usd":`...)
 		b = strconv.AppendFloat(b, u.CostUSD, 'f', -1, 64)
 	}
+	if u.ContextWindow > 0 {
+		b = strconv.AppendInt(append(b, `,"context_window":`...), u.ContextWindow, 10)
+	}
 	return b
 }
 
@@ -424,7 +429,7 @@ func appendEdits(b []byte, edits []streaming.FileEdit) []byte {
 		}
 		b = append(b, `{"path":`...)
 		b = appendString(b, e.Path)
-		for _, f := range [...]struct{ k, v string }{{"op", e.Op}, {"old", e.Old}, {"new", e.New}, {"diff", e.Diff}} {
+		for _, f := range [...]struct{ k, v string }{{"op", e.Op}, {"to", e.To}, {"old", e.Old}, {"new", e.New}, {"diff", e.Diff}} {
 			if f.v != "" {
 				b = append(append(append(b, `,"`...), f.k...), `":`...)
 				b = appendString(b, f.v)
