@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/eventtext"
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -29,7 +30,7 @@ type blockID struct {
 type plainRenderer struct {
 	w   *bufio.Writer
 	cfg Config
-	p   Palette
+	p   palette.Palette
 
 	// The current text block: its message id (copied: events are valid
 	// only during Handle), kind and index.
@@ -39,11 +40,11 @@ type plainRenderer struct {
 	inBlock  bool
 	curDepth int
 	curSub   *subLabel // the current block's subagent label, if any
-	curUser  bool   // a user message
-	partial  []byte // the unfinished last line of the current block (what is not yet written of it)
-	shown    int    // how much of partial Flush has already written (a prompt's: it keeps its whole line)
-	lineOpen bool   // the unfinished line's start is written (showPartial)
-	lineNo   int    // lines printed in the current block
+	curUser  bool      // a user message
+	partial  []byte    // the unfinished last line of the current block (what is not yet written of it)
+	shown    int       // how much of partial Flush has already written (a prompt's: it keeps its whole line)
+	lineOpen bool      // the unfinished line's start is written (showPartial)
+	lineNo   int       // lines printed in the current block
 	thinking thinkingSummary
 	fold     promptFold // the current block's lines, when it is a prompt
 
@@ -79,9 +80,9 @@ func newPlainRenderer(w io.Writer, cfg Config) *plainRenderer {
 // newPlain is a plain renderer without its writer and CI markers (a lane
 // of several streams gets them from its view).
 func newPlain(cfg Config) *plainRenderer {
-	p := &plainRenderer{cfg: cfg, p: cfg.Palette}
+	p := &plainRenderer{cfg: cfg, p: cfg.palette}
 	if p.p.Dim == nil {
-		p.p = NewPalette(false)
+		p.p = palette.New(false)
 	}
 	return p
 }
@@ -134,7 +135,7 @@ func (p *plainRenderer) styledLine(ev *streaming.Event, depth int, style func(st
 
 // styled writes style(prefix+s), without joining them when colour is off.
 func (p *plainRenderer) styled(style func(string) string, prefix, s string) {
-	if p.p.off {
+	if p.p.Off {
 		p.w.WriteString(prefix)
 		p.w.WriteString(s)
 		return
@@ -144,7 +145,7 @@ func (p *plainRenderer) styled(style func(string) string, prefix, s string) {
 
 // styledBytes writes style(string(b)), b itself when colour is off.
 func (p *plainRenderer) styledBytes(style func(string) string, b []byte) {
-	if p.p.off {
+	if p.p.Off {
 		p.w.Write(b)
 		return
 	}
@@ -170,27 +171,6 @@ func (p *plainRenderer) emitStart(ev *streaming.Event, depth int, prefix string)
 	}
 	p.w.WriteString(prefix)
 	p.printed = true
-}
-
-// subOf is the label of the work under the call parent (a subagent's),
-// or nil.
-func (p *plainRenderer) subOf(parent string) *subLabel {
-	if parent == "" {
-		return nil
-	}
-	c := p.call(parent)
-	if c == nil {
-		return nil
-	}
-	if c == p.subs.call {
-		return p.subs.last
-	}
-	l := newSubLabel(p.p, c, c.Depth)
-	p.subs.call, p.subs.last = c, l
-	if l != nil {
-		p.subs.w = max(p.subs.w, l.w)
-	}
-	return l
 }
 
 // writeClosing writes the run's closing line held back (closing).

@@ -36,8 +36,8 @@ const (
 type textItem struct {
 	depth int
 	sub   *subLabel // the subagent it is of, if any (sublabel.go)
-	user  bool // a user prompt echo: "› " before its first line
-	think bool // thinking shown in full: "┆ " before each row
+	user  bool      // a user prompt echo: "› " before its first line
+	think bool      // thinking shown in full: "┆ " before each row
 
 	pend  []byte // raw text not yet settled
 	recv  int    // bytes received, and newlines among them (for crowd)

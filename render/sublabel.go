@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -32,7 +33,7 @@ type subLabel struct {
 }
 
 // newSubLabel is the label of the work under call c, at depth.
-func newSubLabel(p Palette, c *streaming.Call, depth int) *subLabel {
+func newSubLabel(p palette.Palette, c *streaming.Call, depth int) *subLabel {
 	s := c.Subject
 	if s == "" {
 		s = c.Title

@@ -14,7 +14,7 @@ import (
 // agent's lines have none.
 func TestSubagentLinesLabelled(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Config{Width: 100, Height: 30, Palette: NewPalette(false)})
+	d := newDriver(t, Config{Width: 100, Height: 30})
 	d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "a", Name: "Task", Subject: "Explore codebase structure"})
 	d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "b", Name: "Task", Subject: "Find test files"})
 	d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "a1", Parent: "a", Name: "Bash", Subject: "ls -la"})
