@@ -70,7 +70,7 @@ func joinRows(rows []string) string {
 // labelMargin is the label a subagent's line starts with, after its
 // indent (render's sublabel.go): the subagent's description cut to 20
 // cells, padded, and a heavy bar.
-var labelMargin = regexp.MustCompile(`^( *)[^ ┃][^┃]{0,40}? ┃ `)
+var labelMargin = regexp.MustCompile(`^( *)[^ ┃][^┃]{0,40}? ┃(?: |$)`)
 
 // Unlabel leaves out the label of a subagent's line (its indent stays),
 // so that the text of the line is compared with what it shows (Count,
