@@ -33,6 +33,7 @@ func promptRun(n, piece int) []streaming.Event {
 // first PromptHead lines, "… N more lines", its last PromptTail lines; a
 // shorter one is shown whole.
 func TestLongPromptFolded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		format string
 		piece  int
@@ -74,6 +75,7 @@ func TestLongPromptFolded(t *testing.T) {
 // take at the width (pretty: in the terminal's height), so that pretty and
 // plain fold the same prompts.
 func TestPromptFoldRows(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 40) // 200 cells: 3 rows at 80
 	evs := []streaming.Event{{Kind: streaming.KindSessionStart, Agent: "claude", SessionID: "s"}}
 	var b strings.Builder
@@ -99,6 +101,7 @@ func TestPromptFoldRows(t *testing.T) {
 // A prompt's line shown as it came (plain writes a line's start when the
 // input goes idle) counts in the fold's head like any other.
 func TestPlainPromptFoldAfterFlush(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	p := NewPlain(&b, Config{Palette: NewPalette(false), Width: 80, ToolLines: 6, Tools: ToolsPreview, CI: CINone})
 	h := func(ev streaming.Event) {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestExpandTabs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"no tabs", "no tabs"},
 		{"a\tb", "a       b"},
@@ -27,6 +28,7 @@ func TestExpandTabs(t *testing.T) {
 // A prompt's lines, settled in one frame, keep their own tab stops and
 // rows: the first after "› ", the others indented, empty lines empty.
 func TestPromptLines(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, Config{Palette: NewPalette(false)})
 	d.push(streaming.Event{Kind: streaming.KindMessageStart, Message: "u1", Role: streaming.RoleUser})
 	d.push(streaming.Event{Kind: streaming.KindTextDelta, Message: "u1", Role: streaming.RoleUser, Text: "first\tline\n\nxy\tz\r\nlast"})
@@ -43,6 +45,7 @@ func TestPromptLines(t *testing.T) {
 // for a later frame (a raw input line, a status, a revision) is its own
 // copy, not a view of memory the caller writes again.
 func TestPrettyLinesOutliveEvent(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	r, err := New("pretty", &out, Config{Palette: NewPalette(false), Width: 80, Height: 24,
 		Now: func() time.Time { return time.Time{} }, Tick: make(chan time.Time)})
