@@ -64,17 +64,16 @@ func (p *pipeline) hintEmpty(agentFailed bool) {
 // another agent's (--agent claude on a Codex log shows nothing but
 // unknown events).
 func (p *pipeline) hintForced() {
-	t := &p.out.tally
-	other := t.looksLike()
+	n, other := p.dec.Misread()
 	if other == "" {
 		return
 	}
 	lines := "lines"
-	if t.unknown == 1 {
+	if n == 1 {
 		lines = "line"
 	}
 	warnf(p.stderr, "--agent %s did not understand %d %s of the input; they look like %s's: try --agent %s, or leave --agent out",
-		p.o.Agent, t.unknown, lines, other, other)
+		p.o.Agent, n, lines, other, other)
 }
 
 // explain gives -o text's one line on stderr for exit 1, 3 and 4 (and

@@ -1,12 +1,8 @@
 package cmd
 
 import (
-	"strings"
-
 	"github.com/agentfmt/agentfmt/internal/filter"
 	"github.com/agentfmt/agentfmt/internal/otlp"
-	"github.com/agentfmt/agentfmt/internal/parsers"
-	"github.com/agentfmt/agentfmt/internal/parsers/all"
 	"github.com/agentfmt/agentfmt/render"
 	_ "github.com/agentfmt/agentfmt/render/html" // registers -o html
 	"github.com/agentfmt/agentfmt/streaming"
@@ -38,17 +34,10 @@ type output struct {
 }
 
 // tally is what the command learns from the events themselves: whether
-// the input held any agent JSON at all, and, when --agent forced a
-// parser, whose the lines it did not understand look like.
+// the input held any agent JSON at all, and what could not be shown.
 type tally struct {
 	agent     bool // an event decoded from an agent's JSON
 	plainText bool // a line of the input that is not JSON
-	// forced is the agent --agent named (nil: auto); unknown counts the
-	// lines its parser did not understand, looks which other agent's
-	// they are (by detection, the first maxLooks of them).
-	forced  *parsers.Agent
-	unknown int
-	looks   map[string]int
 	// unshown counts the JSON lines shown only as unknown events, by type
 	// (lastUnknown: the line of the last one, counted once).
 	unshown     map[string]int
@@ -56,18 +45,11 @@ type tally struct {
 	lastUnknown int
 }
 
-// maxLooks is how many lines a forced parser did not understand are
-// looked at for whose they are.
-const maxLooks = 50
-
 func (t *tally) handle(ev *streaming.Event) {
 	switch ev.Kind {
 	case streaming.KindRaw:
 		t.plainText = true
 	case streaming.KindUnknown:
-		if t.forced != nil {
-			t.lookAt(ev)
-		}
 		if ev.Line > 0 && ev.Line == t.lastUnknown {
 			return
 		}
@@ -81,36 +63,6 @@ func (t *tally) handle(ev *streaming.Event) {
 	default:
 		t.agent = true
 	}
-}
-
-// lookAt detects whose an unknown line of a forced parser is.
-func (t *tally) lookAt(ev *streaming.Event) {
-	t.unknown++
-	if t.unknown > maxLooks || !strings.HasPrefix(ev.Text, "{") {
-		return
-	}
-	l := parsers.NewLine(ev.Text, ev.Line)
-	for _, a := range all.Agents() {
-		if a.Name != t.forced.Name && a.Detect(l) == parsers.Decisive {
-			if t.looks == nil {
-				t.looks = map[string]int{}
-			}
-			t.looks[a.Name]++
-			return
-		}
-	}
-}
-
-// looksLike is the agent most of the lines a forced parser did not
-// understand belong to, "" when none.
-func (t *tally) looksLike() string {
-	best, n := "", 0
-	for name, c := range t.looks {
-		if c > n || c == n && name < best {
-			best, n = name, c
-		}
-	}
-	return best
 }
 
 // wrapOutput puts the event filters of the flags (--until, --sentences)

@@ -187,9 +187,6 @@ func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 	}
 	out, untilMissing := wrapOutput(rend, format, o)
 	p.rend, p.out, p.untilMissing = out, out, untilMissing
-	if o.Agent != "" && o.Agent != "auto" {
-		out.tally.forced = parsers.Find(all.Agents(), o.Agent)
-	}
 	out.trim = format == "text"
 	if err := p.traceOutput(); err != nil {
 		p.close()

@@ -72,7 +72,7 @@ func TestToolOutputColour(t *testing.T) {
 func TestTextAnswerColour(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	r := &Text{w: &b, cfg: Config{Terminal: true}}
+	r := &textRenderer{w: &b, cfg: Config{Terminal: true}}
 	if err := r.Finish(Summary{Answer: "\x1b[32mok\x1b[0m \x1b[2J"}); err != nil {
 		t.Fatal(err)
 	}

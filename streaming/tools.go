@@ -12,6 +12,7 @@ import (
 // sets only Mark.
 type Call struct {
 	ID, Name, Parent, Title, Subject string
+	Category                         string // as Event.Category
 	Input                            string // the input as the start gave it (JSON)
 	// Depth is how deep the work the call starts is nested: 1 for a call
 	// of the main agent, one more for each subagent level (a call whose
@@ -102,6 +103,7 @@ func (s *Session) toolStart(ev *Event) error {
 	}
 	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
 	t.Edits = CloneEdits(ev.Edits)
+	t.Category = kept(t.Category, ev.Category)
 	return s.out.Handle(ev)
 }
 
@@ -109,7 +111,8 @@ func (s *Session) toolStart(ev *Event) error {
 // a later state of a call on the wire (an item updated, a frame after
 // its stream) may know its title, input, subject or file edits, which
 // then replace the call's. Its name replaces only the one the session
-// made up for a call started implicitly ("tool"); its id, parent and
+// made up for a call started implicitly ("tool"), and its category the
+// one the session had none or a made-up name's for; its id, parent and
 // depth never change. Nothing is passed on: the call's line is shown
 // once, and its end and a renderer's view of the open call (State) read
 // what the update left.
@@ -128,6 +131,10 @@ func (c *Call) update(ev *Event) {
 	}
 	if ev.Name != "" && c.implicit {
 		c.Name, c.implicit = strings.Clone(ev.Name), false
+		c.Category = "" // the made-up name's
+	}
+	if ev.Category != "" && c.Category == "" {
+		c.Category = strings.Clone(ev.Category)
 	}
 }
 
@@ -157,9 +164,10 @@ func (s *Session) ensureTool(ev *Event) (*Call, error) {
 		name = "tool"
 	}
 	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
+	t.Category = strings.Clone(ev.Category)
 	t.implicit = ev.Name == ""
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title}
+		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title, Category: t.Category}
 	return t, s.out.Handle(&s.ev)
 }
 
@@ -224,6 +232,9 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Subject == "" {
 		e.Subject = t.Subject
 	}
+	if e.Category == "" {
+		e.Category = t.Category
+	}
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
@@ -253,7 +264,7 @@ func (s *Session) closeTools(line int) error {
 	}
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
-			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.Output()}
+			Input: t.Input, Title: t.Title, Subject: t.Subject, Category: t.Category, Status: ToolIncomplete, Output: t.Output()}
 		s.run.toolEnded(&s.ev)
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)

@@ -57,6 +57,7 @@ type Decoder struct {
 	truncated bool
 	objects   int            // JSON objects read
 	unread    map[string]int // lines no agent recognised, by type (--debug sums them up)
+	mis       misreads       // what a parser Force chose did not understand
 
 	// buf is the reader's buffer the current line's text is, when it
 	// is not a copy (see Agent.Borrow); nil otherwise.
@@ -79,6 +80,7 @@ func NewDecoder(agents []Agent, opts DecoderOptions, out Emit) (*Decoder, error)
 		}
 		d.curAgent = a
 		d.cur = a.New()
+		d.mis.forced = true
 	}
 	return d, nil
 }
@@ -144,6 +146,9 @@ func (d *Decoder) prepare(ev *streaming.Event) *streaming.Event {
 		ev.Line = d.line.N
 	}
 	normalise(ev, &d.curAgent.Tools, !d.opts.NoEdits)
+	if d.mis.forced && ev.Kind == streaming.KindUnknown {
+		d.lookAt(ev)
+	}
 	return ev
 }
 

@@ -411,3 +411,48 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// pickyParser understands only its own agent's lines: any other is an
+// unknown event.
+type pickyParser struct{ name string }
+
+func (p pickyParser) Parse(l *Line, emit Emit) error {
+	if t := l.Str("type"); !strings.HasPrefix(t, p.name) {
+		return emit.Push(&streaming.Event{Kind: streaming.KindUnknown, Type: t, Text: l.JSON})
+	}
+	return emit.Push(&streaming.Event{Kind: streaming.KindStatus, Text: p.name})
+}
+
+func (pickyParser) Finish(Emit) error { return nil }
+
+// With --agent forcing a parser, the decoder counts what it could not
+// understand and whose those lines look like, by the other agents'
+// detectors: the command says "try --agent alpha".
+func TestDecoderMisread(t *testing.T) {
+	t.Parallel()
+	agents := []Agent{fakeAgent("alpha", "alpha_init"), fakeAgent("beta", "beta_init")}
+	agents[1].New = func() Parser { return pickyParser{"beta"} }
+	for _, c := range []struct {
+		force, in string
+		n         int
+		like      string
+	}{
+		{"beta", `{"type":"alpha_init"}` + "\n" + `{"type":"alpha_init"}` + "\n" + `{"type":"beta_x"}` + "\n", 2, "alpha"},
+		{"beta", `{"type":"gamma"}` + "\n", 1, ""},
+		{"beta", `{"type":"beta_init"}` + "\n", 0, ""},
+		{"auto", `{"type":"alpha_init"}` + "\n", 0, ""},
+	} {
+		dec, err := NewDecoder(agents, DecoderOptions{Force: c.force}, EmitFunc(func(streaming.Mode, *streaming.Event) error { return nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(strings.TrimSuffix(c.in, "\n"), "\n") {
+			if err := dec.DecodeBytes([]byte(l), i+1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, like := dec.Misread(); n != c.n || like != c.like {
+			t.Errorf("--agent %s on %q: misread %d, like %q; want %d, %q", c.force, c.in, n, like, c.n, c.like)
+		}
+	}
+}
