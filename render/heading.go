@@ -24,6 +24,7 @@ func fileHeading(name string) string { return "==> " + name + " <==" }
 // one.
 func (p *plainRenderer) Heading(name string) error {
 	p.endBlock()
+	p.writeClosing()
 	if p.printed {
 		p.emitLine(nil, 0, "")
 	}

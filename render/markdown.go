@@ -169,12 +169,20 @@ func (m *markdownRenderer) Handle(ev *streaming.Event) error {
 		m.endBlock()
 	case streaming.KindToolEnd:
 		edits := ev.Edits
-		if m.st != nil && len(edits) == 0 {
-			if c := m.st.Call(ev.ID); c != nil {
-				edits = c.Edits // the start's
-			}
+		var c *streaming.Call
+		if m.st != nil {
+			c = m.st.Call(ev.ID)
+		}
+		if c != nil && len(edits) == 0 {
+			edits = c.Edits // the start's
 		}
 		m.ensureHeading(nil)
+		if repeatsAnswer(c) {
+			// Its output is its subagent's answer, shown above as text.
+			e := *ev
+			e.Output = ""
+			ev = &e
+		}
 		m.tool(ev, edits)
 	case streaming.KindPlan:
 		m.ensureHeading(nil)

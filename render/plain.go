@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"strings"
@@ -51,6 +52,12 @@ type plainRenderer struct {
 	buf     []byte          // scratch for a line being made
 	lines   []string        // scratch for tool output lines
 	ci      ciMarkers
+
+	// The run's closing line waits (closing) until something else than
+	// an error or a notice comes, so that those (codex exec's own word
+	// after a failed turn) go above it: the closing line stays last. It
+	// is written at the next idle moment (Flush) whatever comes.
+	closing []byte
 }
 
 // newPlainRenderer returns a plain renderer writing to w.
@@ -76,6 +83,7 @@ func newPlain(cfg Config) *plainRenderer {
 // hung agent's last words are in the log; the line is finished in place
 // when the rest of it arrives (append-only, no cursor movement).
 func (p *plainRenderer) Flush() error {
+	p.writeClosing()
 	p.showPartial()
 	return p.w.Flush()
 }
@@ -147,8 +155,20 @@ func (p *plainRenderer) emitStart(ev *streaming.Event, depth int, prefix string)
 	p.printed = true
 }
 
+// writeClosing writes the run's closing line held back (closing).
+func (p *plainRenderer) writeClosing() {
+	if len(p.closing) > 0 {
+		p.w.Write(p.closing)
+		p.closing = p.closing[:0]
+	}
+}
+
 // Handle renders one event.
 func (p *plainRenderer) Handle(ev *streaming.Event) error {
+	if len(p.closing) > 0 && ev.Kind != streaming.KindError && ev.Kind != streaming.KindNotice &&
+		ev.Kind != streaming.KindUsage && ev.Kind != streaming.KindMessageStop && ev.Kind != streaming.KindBlockStop {
+		p.writeClosing()
+	}
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
 		p.text(ev)
@@ -247,7 +267,7 @@ func (p *plainRenderer) Handle(ev *streaming.Event) error {
 			p.emitPrefixed(ev, d, p.p.Yellow("⚠ "), p.ci.content(msg))
 		}
 	case streaming.KindResult:
-		p.resultLine(ev)
+		p.holdResultLine(ev)
 	case streaming.KindRaw, streaming.KindStderr:
 		p.emitLine(ev, 0, p.ci.content(p.clean(ev.Text)))
 	case streaming.KindUnknown:
@@ -305,6 +325,8 @@ func (p *plainRenderer) toolEnd(ev *streaming.Event, d int) {
 	case ev.Status == streaming.ToolOK && madePlan(p.call(ev.ID)):
 		// The plan it made is shown; its output is a note to the model
 		// (Claude's "Todos have been modified successfully…").
+	case repeatsAnswer(p.call(ev.ID)):
+		// Its output is its subagent's answer, shown above as text.
 	case showDiff:
 		if n > 0 {
 			n *= 2 // a diff gets twice the rows, as in pretty
@@ -366,6 +388,22 @@ func (p *plainRenderer) toolEnd(ev *streaming.Event, d int) {
 	}
 }
 
+// holdResultLine makes the run's closing line and holds it back
+// (closing).
+func (p *plainRenderer) holdResultLine(ev *streaming.Event) {
+	p.writeClosing()
+	if err := p.w.Flush(); err != nil {
+		return // (kept by the writer: Handle returns it)
+	}
+	w := p.w
+	var b bytes.Buffer
+	p.w = bufio.NewWriterSize(&b, 256)
+	p.resultLine(ev)
+	p.w.Flush()
+	p.w = w
+	p.closing = append(p.closing[:0], b.Bytes()...)
+}
+
 // resultLine is "── ✓ done · facts" or "── ✗ failed: reason · facts".
 func (p *plainRenderer) resultLine(ev *streaming.Event) {
 	if !ev.OK {
@@ -397,6 +435,7 @@ func (p *plainRenderer) resultLine(ev *streaming.Event) {
 // Finish writes the closing line of a run that did not finish.
 func (p *plainRenderer) Finish(s Summary) error {
 	p.endBlock()
+	p.writeClosing()
 	switch {
 	case s.Stopped:
 	case s.Interrupted:

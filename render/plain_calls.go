@@ -68,3 +68,8 @@ func madePlan(c *streaming.Call) bool {
 	_, ok := c.Mark.(planMade)
 	return ok
 }
+
+// repeatsAnswer reports that call c's output is the answer of the work it
+// started, which was shown as that work's text (a subagent's last message
+// and its Task's result): it is shown once.
+func repeatsAnswer(c *streaming.Call) bool { return c != nil && c.RepeatsAnswer }

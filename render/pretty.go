@@ -42,6 +42,7 @@ type prettyRenderer struct {
 	inBlock bool // a block is open (thinking not shown is open with neither)
 
 	run     prettyRun
+	closing item      // the run's closing line, while it is the last item queued
 	printed bool      // anything queued yet
 	now     time.Time // the time of the frame being drawn
 

@@ -301,6 +301,8 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 		r.lines(d, msg...)
 	case streaming.KindResult:
 		r.resultLine(ev)
+		r.closing = r.items[len(r.items)-1]
+		return
 	case streaming.KindRaw, streaming.KindStderr:
 		r.lines(0, expandTabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
 	case streaming.KindUnknown:
@@ -313,6 +315,23 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 	case streaming.KindNotice:
 		r.lines(0, p.Yellow("agentfmt: "+r.clean(ev.Text)))
 	}
+	r.keepClosingLast(ev.Kind == streaming.KindError || ev.Kind == streaming.KindNotice)
+}
+
+// keepClosingLast moves the item just queued above the run's closing
+// line while that waits in the sequence (an error after the result:
+// codex exec's own word after a failed turn), so that the closing line
+// stays last; anything else queued lets it be.
+func (r *prettyRenderer) keepClosingLast(above bool) {
+	if r.closing == nil {
+		return
+	}
+	n := len(r.items)
+	if above && n >= 2 && r.items[n-2] == r.closing {
+		r.items[n-2], r.items[n-1] = r.items[n-1], r.closing
+		return
+	}
+	r.closing = nil
 }
 
 // endTool records how a call ended. A call still in the sequence turns
@@ -333,6 +352,9 @@ func (r *prettyRenderer) endTool(t *toolItem, ev *streaming.Event) {
 	t.exit = ev.ExitCode
 	t.durMS = ev.DurationMS
 	t.output = strings.Clone(eventtext.ToolOutput(ev)) // kept past Handle: the event's may be lent
+	if repeatsAnswer(r.call(ev.ID)) {
+		t.output = "" // its subagent's answer, shown above as text
+	}
 	t.endAt = r.cfg.Now()
 	if c := t.call; ev.Title != "" && ev.Title != c.Title || ev.Subject != "" && ev.Subject != c.Subject || ev.Name != "" && ev.Name != c.Name {
 		// The end says more than the start: a copy (the session's call

@@ -1,6 +1,7 @@
 package streaming
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 )
@@ -24,11 +25,18 @@ type Call struct {
 	// Mark is the handler's own: the session keeps it with the call and
 	// never reads it (a renderer's item for the call, the label it made).
 	Mark any
+	// RepeatsAnswer is set during the Handle of the call's tool.end when
+	// its output is the last message of the work it started (a subagent's
+	// answer, which was shown under it as text): a renderer that showed
+	// that text need not show the output again.
+	RepeatsAnswer bool
 
-	agent    string
-	seq      uint64
-	implicit bool  // started by the session, under the name "tool"
-	output   *text // the output so far (kept once, appended; nil: none yet)
+	answer    uint64 // the hash of the last text of the work under the call (hasAnswer)
+	hasAnswer bool
+	agent     string
+	seq       uint64
+	implicit  bool  // started by the session, under the name "tool"
+	output    *text // the output so far (kept once, appended; nil: none yet)
 }
 
 // Output is the call's output so far.
@@ -238,10 +246,17 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
+	t.RepeatsAnswer = t.hasAnswer && e.Output != "" && s.answerHash(e.Output) == t.answer
 	s.run.toolEnded(e)
 	err = s.out.Handle(e) // (the call is still open: State.Call finds it)
 	s.endTool(t)
 	return err
+}
+
+// answerHash is the hash a call keeps of its work's last text, and of its
+// output to compare: the white space around them does not count.
+func (s *Session) answerHash(text string) uint64 {
+	return maphash.String(s.stopped.seed, strings.TrimSpace(text))
 }
 
 // endTool ends t: O(1), however many calls are open. Its output's pieces
