@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/agentfmt/agentfmt/internal/diffview"
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -61,7 +62,7 @@ func (p *plainRenderer) diffLines(buf []string, diff []diffview.Line, n int) (li
 
 // styleDiffLine colours a line of a diff by its kind: removed red, added
 // green, hunk separators and notes dim, file names bold.
-func styleDiffLine(p Palette, k diffview.Kind, s string) string {
+func styleDiffLine(p palette.Palette, k diffview.Kind, s string) string {
 	switch k {
 	case diffview.File:
 		return p.Bold(s)

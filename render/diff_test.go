@@ -39,7 +39,7 @@ func editRun() []streaming.Event {
 func renderEvents(t *testing.T, format string, cfg Config, evs []streaming.Event) string {
 	t.Helper()
 	var out bytes.Buffer
-	cfg.Now = fixedNow
+	cfg.env.Now = fixedNow
 	r, err := New(format, &out, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +79,7 @@ func TestEditDiffs(t *testing.T) {
 		{"markdown", ToolsNone, []string{"- ✓ **Edit** `/p/clock.go` · +1 −1\n- ✓ **Write**"}, []string{"```"}},
 	} {
 		t.Run(tc.format+"/"+string(tc.tools), func(t *testing.T) {
-			got := renderEvents(t, tc.format, Config{Palette: NewPalette(false), Width: 80, Tools: tc.tools}, editRun())
+			got := renderEvents(t, tc.format, Config{Color: false, Width: 80, Tools: tc.tools}, editRun())
 			rest := got
 			for _, w := range tc.want {
 				i := strings.Index(rest, w)
@@ -102,7 +102,7 @@ func TestEditDiffs(t *testing.T) {
 // a collapsed section.
 func TestEditDiffFoldedInCI(t *testing.T) {
 	t.Parallel()
-	got := renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 80, CI: CIGitHub}, editRun())
+	got := renderEvents(t, "plain", Config{Color: false, Width: 80, CI: CIGitHub}, editRun())
 	_, log := simulateRunner(got, false)
 	joined := strings.Join(log, "\n")
 	want := "##[group]✓ Edit /p/clock.go · +1 −1\n  │  func now() time.Time {\n  │ -\treturn time.Now()\n  │ +\treturn clock.Now()\n  │  }\n##[endgroup]"
@@ -112,7 +112,7 @@ func TestEditDiffFoldedInCI(t *testing.T) {
 	if !strings.Contains(joined, "##[group]✓ Write /p/new.txt · +20 −0\n  │ +line 1\n") || !strings.Contains(joined, "+line 10\n") {
 		t.Errorf("the folded Write diff is not whole:\n%s", joined)
 	}
-	gl := renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 80, CI: CIGitLab}, editRun())
+	gl := renderEvents(t, "plain", Config{Color: false, Width: 80, CI: CIGitLab}, editRun())
 	if !strings.Contains(gl, "[collapsed=true]\r\x1b[0K✓ Edit /p/clock.go · +1 −1\n  │  func now()") {
 		t.Errorf("no collapsed GitLab section for the diff:\n%q", gl)
 	}

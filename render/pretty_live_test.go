@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -51,7 +52,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestPrettyRealClock(t *testing.T) {
 	t.Parallel()
 	var out syncBuffer
-	r, _ := New("pretty", &out, Config{Width: 80, Height: 24, Palette: NewPalette(false)})
+	r, _ := New("pretty", &out, Config{Width: 80, Height: 24, Color: false})
 	p := r.(*prettyRenderer)
 	running := func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.clock.running }
 
@@ -104,7 +105,7 @@ func TestPrettyFlushDrawsWhenIdle(t *testing.T) {
 	t.Parallel()
 	var out syncBuffer
 	tick := make(chan time.Time) // never fires
-	r, _ := New("pretty", &out, Config{Width: 80, Palette: NewPalette(false), Tick: tick})
+	r, _ := New("pretty", &out, Config{Width: 80, Color: false, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
 	_ = p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "first words"})
 	if out.String() != "" {
@@ -133,7 +134,7 @@ func TestPrettyWriteError(t *testing.T) {
 	t.Parallel()
 	fw := &failWriter{}
 	tick := make(chan time.Time, 1)
-	r, _ := New("pretty", fw, Config{Width: 80, Tick: tick})
+	r, _ := New("pretty", fw, Config{Width: 80, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
 	tick <- time.Now()
 	err := p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "hi\n"})
@@ -156,8 +157,7 @@ func TestPrettyResize(t *testing.T) {
 	tick := make(chan time.Time, 1)
 	resize := make(chan os.Signal, 1)
 	width := 40
-	r, _ := New("pretty", &out, Config{Width: 40, Height: 10, Palette: NewPalette(false), Tick: tick, Resize: resize,
-		TermSize: func() (int, int, bool) { return width, 10, true }})
+	r, _ := New("pretty", &out, Config{Width: 40, Height: 10, Color: false, Resize: resize, TermSize: func() (int, int, bool) { return width, 10, true }, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
 	tm := newTerm(40, 10)
 	sess := streaming.NewSession(p, streaming.Options{})
@@ -203,7 +203,7 @@ func TestPrettyResize(t *testing.T) {
 func TestNextDue(t *testing.T) {
 	t.Parallel()
 	shown := epoch
-	r, _ := New("pretty", io.Discard, Config{Width: 80, Tick: make(chan time.Time), Now: func() time.Time { return shown }})
+	r, _ := New("pretty", io.Discard, Config{Width: 80, env: renderenv.Env{Tick: make(chan time.Time), Now: func() time.Time { return shown }}})
 	p := r.(*prettyRenderer)
 	sess := streaming.NewSession(p, streaming.Options{})
 	wall := time.Unix(5000, 0)
