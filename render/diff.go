@@ -29,7 +29,8 @@ func editDiff(status streaming.ToolStatus, edits []streaming.FileEdit, subject s
 			files++
 		}
 	}
-	named := files == 1 && (edits[0].Path == subject || edits[0].Op == streaming.EditModify)
+	// The file is named already by the call's line, unless it is renamed.
+	named := files == 1 && edits[0].To == "" && (edits[0].Path == subject || edits[0].Op == streaming.EditModify)
 	lines = all[:0:0]
 	for _, l := range all {
 		if l.Kind == diffview.File && named {

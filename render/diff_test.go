@@ -115,3 +115,19 @@ func TestEditDiffFoldedInCI(t *testing.T) {
 		t.Errorf("no collapsed GitLab section for the diff:\n%q", gl)
 	}
 }
+
+// A renamed file's diff names it, old and new path, though the call's
+// line names the old one; the html page names it so too.
+func TestEditDiffRename(t *testing.T) {
+	t.Parallel()
+	edit := []streaming.FileEdit{{Path: "a.go", Op: streaming.EditModify, To: "b.go", Diff: "@@ -1 +1 @@\n-a\n+b"}}
+	evs := []streaming.Event{
+		{Kind: streaming.KindToolStart, ID: "p", Name: "apply_patch", Subject: "a.go", Edits: edit},
+		{Kind: streaming.KindToolEnd, ID: "p", Name: "apply_patch", Subject: "a.go", Status: streaming.ToolOK},
+	}
+	for _, format := range []string{"plain", "markdown"} {
+		if got := renderEvents(t, format, Config{Palette: NewPalette(false), Width: 80}, evs); !strings.Contains(got, "a.go → b.go") {
+			t.Errorf("%s does not name the rename:\n%s", format, got)
+		}
+	}
+}
