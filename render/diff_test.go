@@ -126,7 +126,7 @@ func TestEditDiffRename(t *testing.T) {
 		{Kind: streaming.KindToolEnd, ID: "p", Name: "apply_patch", Subject: "a.go", Status: streaming.ToolOK},
 	}
 	for _, format := range []string{"plain", "markdown"} {
-		if got := renderEvents(t, format, Config{Color: false, Width: 80}, evs); !strings.Contains(got, "a.go → b.go") {
+		if got := renderEvents(t, format, Config{Width: 80}, evs); !strings.Contains(got, "a.go → b.go") {
 			t.Errorf("%s does not name the rename:\n%s", format, got)
 		}
 	}
