@@ -67,7 +67,7 @@ func newRollout() *rollout {
 }
 
 func (r *rollout) Parse(l *parsers.Line, emit parsers.Emit) error {
-	r.o.Emit = emit
+	r.o.Emit, r.o.Time = emit, parsers.TimeOf(l.Get("timestamp"))
 	t := l.Str("type")
 	p := l.Get("payload")
 	if p.IsObject() && rolloutTypes[t] {
@@ -210,6 +210,7 @@ func (r *rollout) eventMsg(l *parsers.Line, p gjson.Result) error {
 		}
 		// Cumulative for the thread: passed on as it is, never added up.
 		r.usage = usageOf(t)
+		r.usage.ContextWindow = p.Get("info.model_context_window").Int()
 		ev := r.o.New(streaming.KindUsage)
 		u := *r.usage
 		ev.Usage = &u
