@@ -162,12 +162,12 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	errW.Close()
 	if err != nil {
 		p.gate.discard = true // no run to show a footer for
-		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete})
+		_ = p.out.Finish(render.Summary{Outcome: streaming.Incomplete})
 		return ExitNotFound, &exitError{code: ExitNotFound, msg: err.Error()}
 	}
 	a.cmd = cmd
 	p.agent = a
-	p.read = true
+	p.opened = true
 
 	// The agent is waited for while its output is read: once it has
 	// exited, what it wrote is read to the end, but a process it left
@@ -194,7 +194,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 
 	feed := newFeeder(stdout, p.tee, nil)
 	feed.side, feed.onSide, feed.clock = side, p.showStderr, clock
-	runErr := p.readSource(feed)
+	runErr := p.read(feed)
 	if p.lines == 0 && runErr == nil {
 		p.empty = append(p.empty, "")
 	}
