@@ -11,6 +11,7 @@ import (
 	"io"
 	"runtime/debug"
 
+	"github.com/agentfmt/agentfmt/internal/follow"
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/agentfmt/agentfmt/internal/parsers"
@@ -34,7 +35,7 @@ type chain struct {
 	tee *teeWriter
 	// follow is the file followed (--follow), which its agent writes on
 	// its own; the session tells it when a run ends (nil: none).
-	follow *follower
+	follow *follow.File
 	// lines counts the lines of the input read last.
 	lines int
 }
@@ -72,7 +73,7 @@ func newChain(env *Env, o *Options, format string, rend render.Renderer, stderr 
 // runEnded is the session telling that a run ended, or another began.
 func (c *chain) runEnded(ended bool) {
 	if c.follow != nil {
-		c.follow.runEnded(ended)
+		c.follow.RunEnded(ended)
 	}
 }
 
@@ -205,21 +206,21 @@ func exitOf(err error, otherwise int) (int, error) {
 
 // followSource reads a file followed as one of several streams, and
 // copies what it reads to the stream's --tee file (not the newlines the
-// follower adds to end a last line).
+// File adds to end a last line).
 type followSource struct {
-	fl  *follower
+	fl  *follow.File
 	tee *teeWriter
 }
 
 func (s *followSource) Read(p []byte) (int, error) {
 	n, err := s.fl.Read(p)
-	if n > 0 && !s.fl.synthetic {
+	if n > 0 && !s.fl.Added() {
 		s.tee.write(p[:n])
 	}
 	return n, err
 }
 
 // idle reports that the file has nothing more to give for now.
-func (s *followSource) idle() bool { return s.fl.atEnd() }
+func (s *followSource) idle() bool { return s.fl.AtEnd() }
 
 func (s *followSource) stop() {}

@@ -135,7 +135,7 @@ func newFeeder(src io.Reader, tee *teeWriter, sig <-chan os.Signal) *feeder {
 			}
 			n, err := src.Read(buf)
 			if n > 0 {
-				if !added(src) {
+				if a, ok := src.(interface{ Added() bool }); !ok || !a.Added() { // (a newline --follow adds)
 					tee.write(buf[:n])
 				}
 				select {

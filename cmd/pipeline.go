@@ -13,7 +13,9 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/agentfmt/agentfmt/internal/follow"
 	"github.com/agentfmt/agentfmt/internal/otlp"
+	"github.com/agentfmt/agentfmt/internal/pager"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -47,7 +49,7 @@ type pipeline struct {
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent *agentRun
 	// pager is the pager stdout goes through, nil for none.
-	pager   *pager
+	pager   *pager.Pager
 	closers []func()
 }
 
@@ -60,27 +62,8 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		return ExitUsage, err
 	}
 	pg := pagerFor(env, o, files)
-	if pg != nil && env.Signals != nil {
-		// While the pager runs, a Ctrl-C is the pager's (less stops a
-		// search with it), not the end of agentfmt.
-		penv := *env
-		sig, stop := make(chan os.Signal, 2), make(chan struct{})
-		defer close(stop)
-		go func() {
-			for {
-				select {
-				case s := <-env.Signals:
-					if s != os.Interrupt || !pg.paging() {
-						sig <- s
-					}
-				case <-stop:
-					return
-				}
-			}
-		}()
-		penv.Signals = sig
-		env = &penv
-	}
+	env, stop := pagerSignals(env, pg)
+	defer stop()
 	p, err := newPipeline(env, o, pg)
 	if err != nil {
 		return codeOf(err), err
@@ -128,7 +111,7 @@ func (p *pipeline) noteFile() {
 // pg, when not nil, is the pager the output goes through: it is decided
 // on the terminal (format, colour, width), and pretty writes no live
 // region into it.
-func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
+func newPipeline(env *Env, o *Options, pg *pager.Pager) (*pipeline, error) {
 	format, cfg := decide(env, o)
 	gate := &gateWriter{w: outWriter{env.Stdout}}
 	if pg != nil {
@@ -207,15 +190,15 @@ func (p *pipeline) readFile(name string) error {
 			src = eofReader{}
 		}
 	} else if p.o.Follow {
-		f, err := openFollow(p.env, name, p.stop, true)
+		f, err := follow.Open(name, p.env.followOptions(p.stop))
 		if err != nil {
 			return p.fileError(err)
 		}
 		p.follow = f
-		f.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
-		if f.f == nil {
+		f.Notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
+		if f.Absent() {
 			// (as tail -F says it: a mistyped name must not wait in silence)
-			f.say(name + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
+			f.Say(name + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
 		}
 		defer f.Close()
 		src = f

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/agentfmt/agentfmt/internal/execpath"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"io"
 	"os"
@@ -382,41 +383,9 @@ func (a *agentRun) explainRejected(p *pipeline) {
 // lookPath finds a command on the PATH of env, as exec.LookPath does on
 // the process's.
 func lookPath(env *Env, name string) (string, error) {
-	if strings.ContainsRune(name, filepath.Separator) {
-		if err := executable(name); err != nil {
-			return "", fmt.Errorf("%s: %w", name, err)
-		}
-		return name, nil
-	}
 	path := os.Getenv("PATH")
 	if env.Getenv != nil {
 		path = env.getenv("PATH")
 	}
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
-		}
-		p := filepath.Join(dir, name)
-		if executable(p) == nil {
-			if !filepath.IsAbs(p) {
-				p = "." + string(filepath.Separator) + p
-			}
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s: not found on PATH (is it installed?)", name)
-}
-
-func executable(path string) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if st.IsDir() {
-		return errors.New("is a directory")
-	}
-	if st.Mode()&0o111 == 0 {
-		return errors.New("not executable")
-	}
-	return nil
+	return execpath.Find(path, name)
 }

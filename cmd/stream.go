@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/agentfmt/agentfmt/internal/follow"
 	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -36,14 +37,15 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	if closing {
 		return nil
 	}
-	src, err := openFollow(ss.env, path, ss.stop, endWithRun)
+	fo := ss.env.followOptions(ss.stop)
+	fo.EndsWithRun, fo.EndGone, fo.QuietEnd = endWithRun, ss.endGone, ss.quietEnd
+	src, err := follow.Open(path, fo)
 	if err != nil {
 		ss.fileError(err)
 		return nil
 	}
-	src.endGone, src.quietEnd = ss.endGone, ss.quietEnd
 	if from > 0 {
-		src.skipTo(from)
+		src.SkipTo(from)
 	}
 	lane.Tag = ss.uniqueTag(lane.Tag, longTag)
 	s := &stream{set: ss, name: path, tag: lane.Tag}
@@ -68,9 +70,9 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 		return err
 	}
 	s.tee, s.follow = tee, src
-	src.notice = ss.noticer(s)
-	if src.f == nil {
-		src.say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
+	src.Notice = ss.noticer(s)
+	if src.Absent() {
+		src.Say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
 	}
 	ss.mu.Lock()
 	if ss.closing {
@@ -107,11 +109,7 @@ func (ss *streamSet) fileError(err error) {
 	ss.mu.Lock()
 	ss.fileErrs++
 	ss.mu.Unlock()
-	var ee *exitError
-	if errors.As(err, &ee) {
-		err = errors.New(ee.msg)
-	}
-	warnf(ss.stderr, "%v", err)
+	sayFileError(ss.stderr, err)
 }
 
 func (s *stream) close() {
@@ -153,7 +151,7 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	ss.mu.Unlock()
 	defer s.close()
 	if ss.onEnd != nil && !interrupted {
-		defer ss.onEnd(s.name, s.follow.offset())
+		defer ss.onEnd(s.name, s.follow.Offset())
 	}
 	err := s.err
 	var rerr *readError
