@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/agentfmt/agentfmt/internal/agentcli"
 	"github.com/agentfmt/agentfmt/internal/execpath"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"io"
@@ -33,7 +34,7 @@ func newRun(env *Env, o *Options, code *int) *cobra.Command {
 they are not there already, and render that stream. agentfmt's own flags go before AGENT; everything
 after AGENT is the agent's. What is added, for each agent agentfmt knows:
 
-` + agentTable() + `
+` + agentcli.Table() + `
 
 Any other command runs as it is. The agent's stderr is shown in place (lines of their own, never
 dimmed, in pretty and plain; on agentfmt's stderr, sanitised, for json, text, markdown); stdin is passed on; Ctrl-C, SIGTERM, SIGHUP
@@ -68,8 +69,8 @@ When the agent exits at once rejecting a flag agentfmt added (an older version),
 			return nil, cobra.ShellCompDirectiveDefault // the agent's own arguments
 		}
 		var names []string
-		for _, s := range agentSpecs {
-			names = append(names, s.names[0]+"\t"+s.title)
+		for _, s := range agentcli.Specs {
+			names = append(names, s.Names[0]+"\t"+s.Title)
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -80,7 +81,7 @@ When the agent exits at once rejecting a flag agentfmt added (an older version),
 // agentRun is the agent's process under 'agentfmt run'.
 type agentRun struct {
 	name  string // as typed
-	spec  *agentSpec
+	spec  *agentcli.Spec
 	added []string
 	cmd   *exec.Cmd
 
@@ -100,10 +101,10 @@ const stderrHead = 8 << 10
 
 // runAgent runs the agent and renders its stdout.
 func runAgent(env *Env, o *Options, name string, args []string) (code int, err error) {
-	spec, command := lookupAgent(name)
+	spec, command := agentcli.Lookup(name)
 	argv, added := args, []string(nil)
 	if spec != nil {
-		argv, added = spec.prepare(args)
+		argv, added = spec.Prepare(args)
 	}
 	path, err := lookPath(env, command)
 	if err != nil {
@@ -367,14 +368,14 @@ func (a *agentRun) explainRejected(p *pipeline) {
 	a.mu.Lock()
 	head := a.head.String()
 	a.mu.Unlock()
-	bad := a.spec.rejected(a.added, head)
+	bad := a.spec.Rejected(a.added, head)
 	if len(bad) == 0 {
 		return
 	}
 	msg := fmt.Sprintf("agentfmt: %s rejected %s, which 'agentfmt run' added for %s's JSON stream: this %s is probably too old",
-		a.name, strings.Join(bad, " "), a.spec.title, a.name)
-	if a.spec.since != "" {
-		msg += " (" + a.spec.since + ")"
+		a.name, strings.Join(bad, " "), a.spec.Title, a.name)
+	if a.spec.Since != "" {
+		msg += " (" + a.spec.Since + ")"
 	}
 	msg += fmt.Sprintf(". Update it, or run it with the flags it takes and pipe it in: %s … | agentfmt", a.name)
 	fmt.Fprintln(p.stderr, msg)
