@@ -261,7 +261,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	code := outcomeCode(outcome, sum.UntilMissing)
 	agentFailed := false
 	if outcome == streaming.Incomplete && p.agent != nil {
-		if c, why := p.agent.failure(); c != 0 && !interrupted {
+		if c, why := p.agent.proc.Failure(); c != 0 && !interrupted {
 			code, sum.Reason, reason, agentFailed = c, why, why, true
 			sum.Outcome, sum.NoResult = streaming.Failure, true
 		}
