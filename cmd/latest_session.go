@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/sessions"
-	"github.com/agentfmt/agentfmt/render"
 	"github.com/spf13/cobra"
 )
 
@@ -76,7 +76,7 @@ func sessionIDs(env *Env, prefix string) []string {
 		}
 		desc := s.Agent
 		if p := strings.Join(strings.Fields(s.Prompt), " "); p != "" {
-			desc += ": " + render.TruncateRunes(sanitize.Line(p), 50)
+			desc += ": " + eventtext.TruncateRunes(sanitize.Line(p), 50)
 		}
 		ids = append(ids, s.ID+"\t"+desc)
 	}

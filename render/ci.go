@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
 
@@ -147,8 +148,8 @@ func (m *ciMarkers) content(s string) string { return s }
 
 // commandData makes untrusted text one safe line of command data.
 func commandData(s string, n int) string {
-	s = strings.TrimSpace(oneLine(sanitize.String(s, sanitize.Options{})))
-	s = TruncateRunes(s, n)
+	s = strings.TrimSpace(eventtext.OneLine(sanitize.String(s, sanitize.Options{})))
+	s = eventtext.TruncateRunes(s, n)
 	s = strings.ReplaceAll(s, "%", "%25")
 	s = strings.ReplaceAll(s, "\r", "%0D")
 	s = strings.ReplaceAll(s, "##[", "##"+zwsp+"[")
@@ -162,7 +163,7 @@ func (m *ciMarkers) groupStart(title string) {
 	if m.lane != nil {
 		title = m.tag + " " + title
 	}
-	header := TruncateRunes(strings.TrimSpace(oneLine(sanitize.String(title, sanitize.Options{}))), 200)
+	header := eventtext.TruncateRunes(strings.TrimSpace(eventtext.OneLine(sanitize.String(title, sanitize.Options{}))), 200)
 	switch m.ci {
 	case CIGitHub:
 		m.raw("##[group]" + strings.ReplaceAll(header, "##[", "##"+zwsp+"[") + "\n")

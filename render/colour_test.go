@@ -70,7 +70,7 @@ func TestToolOutputColour(t *testing.T) {
 // other control sequence.
 func TestTextAnswerColour(t *testing.T) {
 	var b strings.Builder
-	r := &Text{w: &b, cfg: Config{Terminal: true}}
+	r := &textRenderer{w: &b, cfg: Config{Terminal: true}}
 	if err := r.Finish(Summary{Answer: "\x1b[32mok\x1b[0m \x1b[2J"}); err != nil {
 		t.Fatal(err)
 	}

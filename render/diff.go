@@ -49,12 +49,12 @@ func appendDiffStat(b []byte, add, del int) []byte {
 // buf's storage: each line sanitised and coloured by its kind, at most n
 // of them (0: all), the head and tail one after the other in lines, the
 // first h of them the head, with the number left out between them.
-func (p *Plain) diffLines(buf []string, diff []diffview.Line, n int) (lines []string, h, omitted int) {
+func (p *plainRenderer) diffLines(buf []string, diff []diffview.Line, n int) (lines []string, h, omitted int) {
 	lines = buf[:0]
 	for _, l := range diff {
 		lines = append(lines, styleDiffLine(p.p, l.Kind, p.clean(l.Text)))
 	}
-	head, omitted, tail := Preview(lines, n)
+	head, omitted, tail := previewLines(lines, n)
 	h = len(head)
 	return append(head, tail...), h, omitted
 }

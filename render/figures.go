@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -37,10 +38,10 @@ func resultFacts(run *streaming.Run) []string {
 		return splitFacts(appendResultFacts(nil, 0, 0, run.Usage))
 	}
 	facts := splitFacts(appendResultFacts(nil, run.DurationMS, run.Turns, run.Usage))
-	if o := OriginLabel(run.Origin); o != "" {
+	if o := eventtext.OriginLabel(run.Origin); o != "" {
 		facts = append([]string{clean(o)}, facts...)
 	}
-	if m := ModelsLabel(run.Models); m != "" {
+	if m := eventtext.ModelsLabel(run.Models); m != "" {
 		facts = append(facts, clean(m))
 	}
 	return facts

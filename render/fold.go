@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/simd"
 	"github.com/agentfmt/agentfmt/internal/view"
 )
@@ -14,21 +15,10 @@ import (
 // lines. The prompt is the person's own text (json keeps it whole); a
 // 1,000-line prompt pasted into a run would otherwise push the run itself
 // off the screen and fill a CI log.
-const (
-	// PromptHead and PromptTail are the lines a folded prompt shows first
-	// and last.
-	PromptHead = 8
-	PromptTail = 4
-	// PromptScreen is a screenful of rows where the height is not known
-	// (plain, markdown, html, a pretty renderer not on a terminal): a
-	// longer prompt is folded. Pretty and plain count the rows a line
-	// takes at their width; markdown and html count lines.
-	PromptScreen = 40
-)
 
-// promptFold folds a prompt as its lines come: the first PromptHead pass
+// promptFold folds a prompt as its lines come: the first eventtext.PromptHead pass
 // at once; the next are held while the prompt may still fit in limit
-// rows; past that only the last PromptTail are kept, and the others
+// rows; past that only the last eventtext.PromptTail are kept, and the others
 // counted. Held lines are copied into buffers that are used again (the
 // ring's, and those of the prompts before), so a long prompt costs no
 // allocation per line.
@@ -46,7 +36,7 @@ type promptFold struct {
 // newPromptFold folds at limit rows (at least a head and a tail and the
 // notice between them).
 func newPromptFold(limit int) promptFold {
-	return promptFold{limit: max(limit, PromptHead+PromptTail+1)}
+	return promptFold{limit: max(limit, eventtext.PromptHead+eventtext.PromptTail+1)}
 }
 
 // keep copies line into a buffer used again.
@@ -63,7 +53,7 @@ func (f *promptFold) keep(line string) []byte {
 func (f *promptFold) add(line string, rows int) (show bool) {
 	f.n++
 	f.rows += max(rows, 1)
-	if f.n <= PromptHead {
+	if f.n <= eventtext.PromptHead {
 		return true
 	}
 	if !f.folding && f.rows <= f.limit {
@@ -73,13 +63,13 @@ func (f *promptFold) add(line string, rows int) (show bool) {
 	if !f.folding {
 		// Past a screenful: fold, keeping the last lines.
 		f.folding = true
-		if k := len(f.held) - (PromptTail - 1); k > 0 {
+		if k := len(f.held) - (eventtext.PromptTail - 1); k > 0 {
 			f.omitted += k
 			f.spare = append(f.spare, f.held[:k]...)
 			f.held = append(f.held[:0], f.held[k:]...)
 		}
 	}
-	if len(f.held) < PromptTail {
+	if len(f.held) < eventtext.PromptTail {
 		f.held = append(f.held, f.keep(line))
 		return false
 	}
@@ -90,8 +80,8 @@ func (f *promptFold) add(line string, rows int) (show bool) {
 }
 
 // full reports that the fold keeps only its last lines now: a line that
-// PromptTail more lines follow need not be added, only counted (skip).
-func (f *promptFold) full() bool { return f.folding && len(f.held) == PromptTail }
+// eventtext.PromptTail more lines follow need not be added, only counted (skip).
+func (f *promptFold) full() bool { return f.folding && len(f.held) == eventtext.PromptTail }
 
 // skip counts k lines that as many later lines would push out of a full
 // fold (each taking one row).
@@ -112,8 +102,8 @@ func (f *promptFold) end() (omitted int, rest []string) {
 	}
 	omitted = f.omitted
 	spare := append(f.spare, f.held...)
-	if len(spare) > PromptScreen {
-		spare = spare[:PromptScreen]
+	if len(spare) > eventtext.PromptScreen {
+		spare = spare[:eventtext.PromptScreen]
 	}
 	for i := range spare {
 		if cap(spare[i]) > 4<<10 {
@@ -128,7 +118,7 @@ func (f *promptFold) end() (omitted int, rest []string) {
 // restart folds a new prompt at limit rows, with the buffers of the
 // prompts before (end has been called).
 func (f *promptFold) restart(limit int) {
-	f.limit = max(limit, PromptHead+PromptTail+1)
+	f.limit = max(limit, eventtext.PromptHead+eventtext.PromptTail+1)
 }
 
 // promptRows is about how many rows a prompt's line takes in avail cells

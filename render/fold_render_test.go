@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -30,7 +31,7 @@ func promptRun(n, piece int) []streaming.Event {
 
 // A prompt (or a compaction summary, which comes as one) longer than a
 // screenful is folded in pretty, plain and markdown (issue 24 item 6): its
-// first PromptHead lines, "… N more lines", its last PromptTail lines; a
+// first eventtext.PromptHead lines, "… N more lines", its last eventtext.PromptTail lines; a
 // shorter one is shown whole.
 func TestLongPromptFolded(t *testing.T) {
 	for _, tc := range []struct {
@@ -57,8 +58,8 @@ func TestLongPromptFolded(t *testing.T) {
 			if rows := strings.Count(got, "\n"); rows > 30 {
 				t.Errorf("%d rows for a folded prompt:\n%s", rows, got)
 			}
-			whole := renderEvents(t, format, Config{Palette: NewPalette(false), Width: 80}, promptRun(PromptScreen, tc.piece))
-			for i := 1; i <= PromptScreen; i++ {
+			whole := renderEvents(t, format, Config{Palette: NewPalette(false), Width: 80}, promptRun(eventtext.PromptScreen, tc.piece))
+			for i := 1; i <= eventtext.PromptScreen; i++ {
 				if !strings.Contains(whole, fmt.Sprintf("prompt line %d\n", i)) {
 					t.Fatalf("a prompt of a screenful lacks line %d:\n%s", i, whole)
 				}
@@ -100,7 +101,7 @@ func TestPromptFoldRows(t *testing.T) {
 // input goes idle) counts in the fold's head like any other.
 func TestPlainPromptFoldAfterFlush(t *testing.T) {
 	var b strings.Builder
-	p := NewPlain(&b, Config{Palette: NewPalette(false), Width: 80, ToolLines: 6, Tools: ToolsPreview, CI: CINone})
+	p := newPlainRenderer(&b, Config{Palette: NewPalette(false), Width: 80, ToolLines: 6, Tools: ToolsPreview, CI: CINone})
 	h := func(ev streaming.Event) {
 		if err := p.Handle(&ev); err != nil {
 			t.Fatal(err)

@@ -6,10 +6,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 )
 
 func TestPromptFold(t *testing.T) {
-	for _, n := range []int{1, PromptHead, PromptHead + 1, 20, 20 + 1, 30, 100} {
+	for _, n := range []int{1, eventtext.PromptHead, eventtext.PromptHead + 1, 20, 20 + 1, 30, 100} {
 		f := newPromptFold(20)
 		var shown []string
 		for i := 1; i <= n; i++ {
@@ -24,8 +26,8 @@ func TestPromptFold(t *testing.T) {
 			want = append(want, fmt.Sprint(i))
 		}
 		if n > 20 {
-			wantOmitted = n - PromptHead - PromptTail
-			want = append(want[:PromptHead:PromptHead], want[n-PromptTail:]...)
+			wantOmitted = n - eventtext.PromptHead - eventtext.PromptTail
+			want = append(want[:eventtext.PromptHead:eventtext.PromptHead], want[n-eventtext.PromptTail:]...)
 		}
 		got := append(shown, rest...)
 		if omitted != wantOmitted || !reflect.DeepEqual(got, want) {

@@ -1,6 +1,10 @@
 package render
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/internal/eventtext"
+)
 
 // Headed is implemented by the renderers that put a heading naming each
 // input above its events when several are read one after the other
@@ -18,18 +22,19 @@ func fileHeading(name string) string { return "==> " + name + " <==" }
 // Heading writes "==> name <==" (bold), after a blank line unless it is
 // the first thing written. The next session's header follows it without
 // one.
-func (p *Plain) Heading(name string) error {
+func (p *plainRenderer) Heading(name string) error {
 	p.endBlock()
+	p.writeClosing()
 	if p.printed {
 		p.emitLine(nil, 0, "")
 	}
-	p.emitLine(nil, 0, p.p.Bold(fileHeading(p.clean(oneLine(name)))))
+	p.emitLine(nil, 0, p.p.Bold(fileHeading(p.clean(eventtext.OneLine(name)))))
 	p.printed = false
 	return p.err()
 }
 
 // Heading queues "==> name <==" (bold) in the scrollback's order.
-func (r *Pretty) Heading(name string) error {
+func (r *prettyRenderer) Heading(name string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil || r.finished {
@@ -39,17 +44,17 @@ func (r *Pretty) Heading(name string) error {
 	if r.printed {
 		r.lines(0, "")
 	}
-	r.lines(0, r.p.Bold(fileHeading(r.clean(oneLine(name)))))
+	r.lines(0, r.p.Bold(fileHeading(r.clean(eventtext.OneLine(name)))))
 	r.printed = false
 	return r.err
 }
 
 // Heading writes a first-level heading naming the input; the input's
 // first run gets its own heading under it.
-func (m *Markdown) Heading(name string) error {
+func (m *markdownRenderer) Heading(name string) error {
 	m.endBlock()
 	m.begin(elemHeading)
-	m.w.WriteString("# " + codeSpan(strings.TrimSpace(oneLine(name))) + "\n")
+	m.w.WriteString("# " + codeSpan(strings.TrimSpace(eventtext.OneLine(name))) + "\n")
 	m.heading = false
 	return m.err()
 }

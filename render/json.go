@@ -13,11 +13,11 @@ import (
 )
 
 func init() {
-	Register("json", func(w io.Writer, cfg Config) Renderer { return NewJSON(w, cfg) })
+	Register("json", func(w io.Writer, cfg Config) Renderer { return newJSON(w, cfg) })
 }
 
-// JSON prints the events of docs/events.md, one object per line.
-type JSON struct {
+// jsonRenderer prints the events of docs/events.md, one object per line.
+type jsonRenderer struct {
 	w   *bufio.Writer
 	cfg Config
 	buf []byte
@@ -26,24 +26,24 @@ type JSON struct {
 	file string
 }
 
-// NewJSON returns a JSON renderer writing to w.
-func NewJSON(w io.Writer, cfg Config) *JSON {
-	return &JSON{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg}
+// newJSON returns a JSON renderer writing to w.
+func newJSON(w io.Writer, cfg Config) *jsonRenderer {
+	return &jsonRenderer{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg}
 }
 
 // Flush writes what is buffered.
-func (j *JSON) Flush() error { return j.w.Flush() }
+func (j *jsonRenderer) Flush() error { return j.w.Flush() }
 
 // Heading names the input the next events come from, as given on the
 // command line ("-" for stdin): with several FILEs, each event carries it
 // as "file" (its "line" counts that input's lines).
-func (j *JSON) Heading(name string) error {
+func (j *jsonRenderer) Heading(name string) error {
 	j.file = name
 	return nil
 }
 
 // Handle writes one event.
-func (j *JSON) Handle(ev *streaming.Event) error {
+func (j *jsonRenderer) Handle(ev *streaming.Event) error {
 	if len(ev.Text) > bigString || len(ev.Output) > bigString {
 		return j.handleBig(ev)
 	}
@@ -66,7 +66,7 @@ const bigString = 1 << 20
 // event's JSON: a quote inside a string value is escaped.
 const bigMark = "\x00agentfmt:big\x00"
 
-func (j *JSON) handleBig(ev *streaming.Event) error {
+func (j *jsonRenderer) handleBig(ev *streaming.Event) error {
 	e := *ev
 	field, key := &e.Text, `"text":`
 	if len(e.Output) > bigString {
@@ -115,10 +115,10 @@ func (j *JSON) handleBig(ev *streaming.Event) error {
 }
 
 // Finish flushes.
-func (j *JSON) Finish(Summary) error { return j.w.Flush() }
+func (j *jsonRenderer) Finish(Summary) error { return j.w.Flush() }
 
-// AppendEventJSON appends the JSON object of an event (without newline).
-func AppendEventJSON(b []byte, ev *streaming.Event) []byte { return appendEvent(b, ev, "") }
+// appendEventJSON appends the JSON object of an event (without newline).
+func appendEventJSON(b []byte, ev *streaming.Event) []byte { return appendEvent(b, ev, "") }
 
 // appendEvent appends the JSON object of an event read from file ("": the
 // only input).
@@ -216,6 +216,7 @@ func appendEvent(b []byte, ev *streaming.Event, file string) []byte {
 	case streaming.KindToolStart:
 		str("id", ev.ID)
 		str("name", ev.Name)
+		str("category", ev.Category)
 		str("title", ev.Title)
 		str("subject", ev.Subject)
 		raw("input", ev.Input)
@@ -229,6 +230,7 @@ func appendEvent(b []byte, ev *streaming.Event, file string) []byte {
 	case streaming.KindToolEnd:
 		str("id", ev.ID)
 		str("name", ev.Name)
+		str("category", ev.Category)
 		str("status", string(ev.Status))
 		b = appendEdits(b, ev.Edits)
 		b = append(b, `,"output":`...)
@@ -347,6 +349,9 @@ func appendUsage(b []byte, u *streaming.Usage) []byte {
 		b = append(b, `,"cost_usd":`...)
 		b = strconv.AppendFloat(b, u.CostUSD, 'f', -1, 64)
 	}
+	if u.ContextWindow > 0 {
+		b = strconv.AppendInt(append(b, `,"context_window":`...), u.ContextWindow, 10)
+	}
 	return b
 }
 
@@ -424,7 +429,7 @@ func appendEdits(b []byte, edits []streaming.FileEdit) []byte {
 		}
 		b = append(b, `{"path":`...)
 		b = appendString(b, e.Path)
-		for _, f := range [...]struct{ k, v string }{{"op", e.Op}, {"old", e.Old}, {"new", e.New}, {"diff", e.Diff}} {
+		for _, f := range [...]struct{ k, v string }{{"op", e.Op}, {"to", e.To}, {"old", e.Old}, {"new", e.New}, {"diff", e.Diff}} {
 			if f.v != "" {
 				b = append(append(append(b, `,"`...), f.k...), `":`...)
 				b = appendString(b, f.v)

@@ -23,7 +23,7 @@ func TestJSONOneLinePerEvent(t *testing.T) {
 		{Kind: streaming.KindUnknown, Type: "x", Text: "not json\nat all"},
 	}
 	var out bytes.Buffer
-	j := NewJSON(&out, Config{})
+	j := newJSON(&out, Config{})
 	for i := range evs {
 		if err := j.Handle(&evs[i]); err != nil {
 			t.Fatal(err)
@@ -63,14 +63,14 @@ func TestJSONBigFieldsStreamed(t *testing.T) {
 	}
 	for i := range evs {
 		var out bytes.Buffer
-		j := NewJSON(&out, Config{})
+		j := newJSON(&out, Config{})
 		if err := j.Handle(&evs[i]); err != nil {
 			t.Fatal(err)
 		}
 		if err := j.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		want := string(AppendEventJSON(nil, &evs[i])) + "\n"
+		want := string(appendEventJSON(nil, &evs[i])) + "\n"
 		if out.String() != want {
 			t.Errorf("%s: streamed JSON differs from the whole (%d vs %d bytes)", evs[i].Kind, out.Len(), len(want))
 		}

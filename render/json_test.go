@@ -13,7 +13,7 @@ import (
 func TestJSONEscapesTerminalControls(t *testing.T) {
 	in := "a\x1b]0;t\x07b\u009b2Jc\u202ed\u2066e\x7ff\xffg\u2028h"
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Line: 3, Message: "m", Text: in}
-	out := string(AppendEventJSON(nil, &ev))
+	out := string(appendEventJSON(nil, &ev))
 	for _, raw := range []string{"\x1b", "\x07", "\u009b", "\u202e", "\u2066", "\x7f", "\xff", "\u2028"} {
 		if strings.Contains(out, raw) {
 			t.Errorf("raw %q in %s", raw, out)
@@ -65,7 +65,7 @@ func TestJSONEveryKindIsValid(t *testing.T) {
 		{Kind: streaming.KindNotice, Text: "note"},
 	}
 	for _, ev := range kinds {
-		out := AppendEventJSON(nil, &ev)
+		out := appendEventJSON(nil, &ev)
 		var m map[string]any
 		if err := json.Unmarshal(out, &m); err != nil {
 			t.Errorf("%s: not JSON: %v: %s", ev.Kind, err, out)
@@ -85,7 +85,7 @@ func TestJSONResultDurationWhenKnown(t *testing.T) {
 		want string
 	}{{0, ""}, {1200, `"duration_ms":1200`}} {
 		ev := streaming.Event{Kind: streaming.KindResult, OK: true, Turns: 1, DurationMS: tc.ms}
-		out := string(AppendEventJSON(nil, &ev))
+		out := string(appendEventJSON(nil, &ev))
 		if got := strings.Contains(out, "duration_ms"); got != (tc.want != "") || !strings.Contains(out, tc.want) {
 			t.Errorf("duration %d: %s", tc.ms, out)
 		}
@@ -97,14 +97,14 @@ func TestJSONResultDurationWhenKnown(t *testing.T) {
 func TestJSONStream(t *testing.T) {
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Line: 2, Message: "m", Text: "x", Stream: "claude·1a2b"}
 	var m map[string]any
-	if err := json.Unmarshal(AppendEventJSON(nil, &ev), &m); err != nil {
+	if err := json.Unmarshal(appendEventJSON(nil, &ev), &m); err != nil {
 		t.Fatal(err)
 	}
 	if m["stream"] != "claude·1a2b" {
 		t.Errorf("stream = %v, want claude·1a2b", m["stream"])
 	}
 	ev.Stream = ""
-	if out := AppendEventJSON(nil, &ev); strings.Contains(string(out), `"stream"`) {
+	if out := appendEventJSON(nil, &ev); strings.Contains(string(out), `"stream"`) {
 		t.Errorf("a single stream's event names a stream: %s", out)
 	}
 }

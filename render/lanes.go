@@ -54,15 +54,15 @@ type View interface {
 	Finish(interrupted bool) error
 }
 
-// ViewFormats are the formats that show several streams at once.
-var ViewFormats = []string{"pretty", "plain", "json", "none"}
+// viewFormats are the formats that show several streams at once.
+var viewFormats = []string{"pretty", "plain", "json", "none"}
 
 // NewView returns the view of several streams in format.
 func NewView(format string, w io.Writer, cfg Config) (View, error) {
 	cfg = cfg.withDefaults()
 	switch format {
 	case "json":
-		return &jsonView{j: NewJSON(ciWriter(format, cfg, w), cfg)}, nil
+		return &jsonView{j: newJSON(ciWriter(format, cfg, w), cfg)}, nil
 	case "plain":
 		return newPlainView(w, cfg), nil
 	case "pretty":
@@ -88,7 +88,7 @@ func tagStyle(p Palette, tag string) func(string) string {
 // stream's tag.
 type jsonView struct {
 	mu sync.Mutex
-	j  *JSON
+	j  *jsonRenderer
 }
 
 func (v *jsonView) Lane(l Lane) Renderer { return &jsonLane{v: v, tag: l.Tag} }

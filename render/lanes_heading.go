@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"time"
+
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 )
 
 // A stream's heading in the pretty view's live region, which becomes its
@@ -22,7 +24,7 @@ func (l *prettyLane) describe() []string {
 	if s := l.info.Session; s != "" {
 		_, short, ok := strings.Cut(tag, "·")
 		if !ok || !strings.HasPrefix(s, short) {
-			parts = append(parts, TruncateRunes(s, 9))
+			parts = append(parts, eventtext.TruncateRunes(s, 9))
 		}
 	}
 	return parts
@@ -99,10 +101,10 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 		}
 		if u := r.run.usage; u != nil {
 			if t := u.Total(); t > 0 {
-				facts = append(facts, Tokens(t)+" tokens")
+				facts = append(facts, formatTokens(t)+" tokens")
 			}
 			if knownCost(u) {
-				facts = append(facts, Cost(u.CostUSD))
+				facts = append(facts, formatCost(u.CostUSD))
 			}
 		}
 	case l.result != nil && l.result.ok && l.info.Saved && (l.end == nil || l.end.Stopped):
@@ -118,7 +120,7 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 		mark, state = p.Dim("·"), p.Dim("idle")
 	case l.end != nil:
 		mark, state = p.Yellow("…"), p.Yellow("incomplete")
-		if why := l.r.clean(oneLine(l.end.Reason)); why != "" {
+		if why := l.r.clean(eventtext.OneLine(l.end.Reason)); why != "" {
 			state += p.Yellow(": " + why)
 		}
 	default:
@@ -149,9 +151,9 @@ func (l *prettyLane) waitingOn() string {
 	if first == nil {
 		return ""
 	}
-	name := l.r.clean(oneLine(first.call.Name))
+	name := l.r.clean(eventtext.OneLine(first.call.Name))
 	if n := l.r.running; n > 1 {
-		name += " +" + Tokens(int64(n-1))
+		name += " +" + formatTokens(int64(n-1))
 	}
 	return name
 }

@@ -103,7 +103,7 @@ func (v *plainView) Finish(bool) error {
 // and whole lines go on to the view.
 type plainLane struct {
 	v     *plainView
-	p     *Plain
+	p     *plainRenderer
 	tag   string
 	tagW  int
 	style func(string) string

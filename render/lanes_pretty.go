@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -77,7 +78,7 @@ func newPrettyView(w io.Writer, cfg Config) *prettyView {
 // prettyLane is one stream of a prettyView.
 type prettyLane struct {
 	v     *prettyView
-	r     *Pretty
+	r     *prettyRenderer
 	info  Lane
 	style func(string) string
 	seq   int   // v.seq when it last received an event
@@ -136,7 +137,7 @@ func (v *prettyView) Lane(l Lane) Renderer {
 	cfg := v.cfg
 	cfg.Height, cfg.Tick, cfg.TermSize, cfg.Resize = laneHeight, nil, nil, nil
 	ln := &prettyLane{v: v, info: l, style: tagStyle(v.p, l.Tag)}
-	ln.r = NewPretty(io.Discard, cfg)
+	ln.r = newPretty(io.Discard, cfg)
 	ln.r.host = v
 	ln.r.scr.width = v.scr.width
 	v.lanes = append(v.lanes, ln)
@@ -175,7 +176,7 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 			l.info.Session = l.r.clean(ev.SessionID)
 		}
 	case streaming.KindResult:
-		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(oneLine(ev.Reason)), facts: resultFacts(runOf(l.r.st, ev))}
+		l.result = &laneResult{ok: ev.OK, reason: l.r.clean(eventtext.OneLine(ev.Reason)), facts: resultFacts(runOf(l.r.st, ev))}
 	}
 	if err := l.r.Handle(ev); err != nil {
 		return err
@@ -392,9 +393,9 @@ func (v *prettyView) arrange(dst []row) []row {
 				running++
 			}
 		}
-		s := "… " + Tokens(int64(hidden)) + " more stream" + plural(hidden)
+		s := "… " + formatTokens(int64(hidden)) + " more stream" + plural(hidden)
 		if running > 0 {
-			s += " (" + Tokens(int64(running)) + " running)"
+			s += " (" + formatTokens(int64(running)) + " running)"
 		}
 		s = truncCells(s, v.scr.width)
 		dst = append(dst, row{s: v.p.Dim(s), w: cells(s)})

@@ -61,7 +61,7 @@ func newStream(t testing.TB, r Renderer, log string) *stream {
 // for r (cmd's formatShows): not for text, none, nor a plain lane.
 func showsEdits(r Renderer) bool {
 	switch r.(type) {
-	case *Text, none, *plainLane:
+	case *textRenderer, none, *plainLane:
 		return false
 	}
 	return true
@@ -381,7 +381,7 @@ func TestViewRefusesOneRunFormats(t *testing.T) {
 			t.Errorf("-o %s: %v", f, err)
 		}
 	}
-	for _, f := range ViewFormats {
+	for _, f := range viewFormats {
 		if _, err := NewView(f, io.Discard, Config{Now: fixedNow}); err != nil {
 			t.Errorf("-o %s: %v", f, err)
 		}

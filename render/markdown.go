@@ -6,14 +6,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 func init() {
-	Register("markdown", func(w io.Writer, cfg Config) Renderer { return NewMarkdown(w, cfg) })
+	Register("markdown", func(w io.Writer, cfg Config) Renderer { return newMarkdown(w, cfg) })
 }
 
-// Markdown writes a transcript fit for a pull-request comment or a job
+// markdownRenderer writes a transcript fit for a pull-request comment or a job
 // summary ($GITHUB_STEP_SUMMARY), append-only as the events come:
 //
 //   - a heading per run (agent, model), then what happened, in order;
@@ -34,7 +35,7 @@ func init() {
 // follows), and @mentions are defused (a transcript posted as a comment
 // pings nobody). Inside code spans and fences text is left as it is.
 // Control characters are shown visibly, as everywhere.
-type Markdown struct {
+type markdownRenderer struct {
 	w   *bufio.Writer
 	cfg Config
 
@@ -67,8 +68,8 @@ const (
 	elemLine
 )
 
-// NewMarkdown returns a markdown renderer writing to w.
-func NewMarkdown(w io.Writer, cfg Config) *Markdown {
+// newMarkdown returns a markdown renderer writing to w.
+func newMarkdown(w io.Writer, cfg Config) *markdownRenderer {
 	if cfg.ToolLines <= 0 {
 		cfg.ToolLines = 6
 	}
@@ -78,23 +79,23 @@ func NewMarkdown(w io.Writer, cfg Config) *Markdown {
 	if cfg.Tools == "" {
 		cfg.Tools = ToolsPreview
 	}
-	return &Markdown{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg, fold: newPromptFold(PromptScreen)}
+	return &markdownRenderer{w: bufio.NewWriterSize(w, outBuffer), cfg: cfg, fold: newPromptFold(eventtext.PromptScreen)}
 }
 
 // Flush writes what is buffered.
-func (m *Markdown) Flush() error { return m.w.Flush() }
+func (m *markdownRenderer) Flush() error { return m.w.Flush() }
 
 // begin starts an element of kind k: a blank line separates it from the
 // previous element unless both are items of one list or lines of one
 // quote.
-func (m *Markdown) begin(k elem) {
+func (m *markdownRenderer) begin(k elem) {
 	if m.last != elemNone && !(k == m.last && (k == elemList || k == elemQuote)) {
 		m.w.WriteByte('\n')
 	}
 	m.last = k
 }
 
-func (m *Markdown) ensureHeading(ev *streaming.Event) {
+func (m *markdownRenderer) ensureHeading(ev *streaming.Event) {
 	if m.heading {
 		return
 	}
@@ -126,7 +127,7 @@ func (m *Markdown) ensureHeading(ev *streaming.Event) {
 }
 
 // Handle renders one event.
-func (m *Markdown) Handle(ev *streaming.Event) error {
+func (m *markdownRenderer) Handle(ev *streaming.Event) error {
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
 		m.text(ev)
@@ -168,12 +169,20 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.endBlock()
 	case streaming.KindToolEnd:
 		edits := ev.Edits
-		if m.st != nil && len(edits) == 0 {
-			if c := m.st.Call(ev.ID); c != nil {
-				edits = c.Edits // the start's
-			}
+		var c *streaming.Call
+		if m.st != nil {
+			c = m.st.Call(ev.ID)
+		}
+		if c != nil && len(edits) == 0 {
+			edits = c.Edits // the start's
 		}
 		m.ensureHeading(nil)
+		if repeatsAnswer(c) {
+			// Its output is its subagent's answer, shown above as text.
+			e := *ev
+			e.Output = ""
+			ev = &e
+		}
 		m.tool(ev, edits)
 	case streaming.KindPlan:
 		m.ensureHeading(nil)
@@ -181,7 +190,7 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.w.WriteString("**Plan**\n\n")
 		for _, e := range ev.Entries {
 			box := "- [ ] "
-			switch PlanMark(e.Status) {
+			switch eventtext.PlanMark(e.Status) {
 			case "☑":
 				box = "- [x] "
 			case "◐":
@@ -189,7 +198,7 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 			case "☒":
 				box = "- [ ] ~~"
 			}
-			text := inline(oneLine(e.Text))
+			text := inline(eventtext.OneLine(e.Text))
 			if strings.HasSuffix(box, "~~") {
 				text += "~~"
 			}
@@ -201,7 +210,7 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.begin(elemList)
 		line := "- ? permission for **" + inline(ev.Name) + "**"
 		if ev.Title != "" {
-			line += " " + codeSpan(oneLine(ev.Title))
+			line += " " + codeSpan(eventtext.OneLine(ev.Title))
 		}
 		var opts []string
 		for _, o := range ev.Options {
@@ -222,7 +231,7 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 	case streaming.KindStatus:
 		if ev.Level == streaming.LevelWarning {
 			m.ensureHeading(nil)
-			m.quote("⚠️ " + inline(oneLine(ev.Text)))
+			m.quote("⚠️ " + inline(eventtext.OneLine(ev.Text)))
 		}
 	case streaming.KindError:
 		m.ensureHeading(nil)
@@ -240,24 +249,24 @@ func (m *Markdown) Handle(ev *streaming.Event) error {
 		m.quote(codeSpan(ev.Text))
 	case streaming.KindNotice:
 		m.ensureHeading(nil)
-		m.quote("*agentfmt: " + inline(oneLine(ev.Text)) + "*")
+		m.quote("*agentfmt: " + inline(eventtext.OneLine(ev.Text)) + "*")
 	}
 	return m.err()
 }
 
-func (m *Markdown) err() error {
+func (m *markdownRenderer) err() error {
 	_, err := m.w.Write(nil)
 	return err
 }
 
-func (m *Markdown) quote(line string) {
+func (m *markdownRenderer) quote(line string) {
 	m.begin(elemQuote)
 	m.w.WriteString("> " + line + "\n")
 }
 
 // quoteText quotes a multi-line text, the first line after a lead.
-func (m *Markdown) quoteText(lead, text string) {
-	lines := Lines(clean(text))
+func (m *markdownRenderer) quoteText(lead, text string) {
+	lines := splitLines(clean(text))
 	if len(lines) == 0 {
 		lines = []string{""}
 	}
@@ -276,10 +285,10 @@ func (m *Markdown) quoteText(lead, text string) {
 // UseState gives the renderer the session's state (streaming.StateUser):
 // the calls still open when an interrupted run finishes are written from
 // it.
-func (m *Markdown) UseState(st streaming.State) { m.st = st }
+func (m *markdownRenderer) UseState(st streaming.State) { m.st = st }
 
 // outcomeLine is the bold result line of a run with its facts.
-func (m *Markdown) outcomeLine(run *streaming.Run, ok, incomplete bool, reason string) string {
+func (m *markdownRenderer) outcomeLine(run *streaming.Run, ok, incomplete bool, reason string) string {
 	var head string
 	switch {
 	case ok:
@@ -290,9 +299,9 @@ func (m *Markdown) outcomeLine(run *streaming.Run, ok, incomplete bool, reason s
 		head = "**✗ Failed**"
 	}
 	if !ok && reason != "" {
-		head += ": " + inline(oneLine(reason))
+		head += ": " + inline(eventtext.OneLine(reason))
 	}
-	origin, models := OriginLabel(run.Origin), ModelsLabel(run.Models)
+	origin, models := eventtext.OriginLabel(run.Origin), eventtext.ModelsLabel(run.Models)
 	if origin != "" {
 		head += " · " + inline(origin)
 	}
@@ -306,7 +315,7 @@ func (m *Markdown) outcomeLine(run *streaming.Run, ok, incomplete bool, reason s
 }
 
 // Finish writes the end of a run that did not finish, and flushes.
-func (m *Markdown) Finish(s Summary) error {
+func (m *markdownRenderer) Finish(s Summary) error {
 	m.endBlock()
 	if m.st != nil {
 		// An interrupted run: the session did not end its calls.

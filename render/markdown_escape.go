@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
 
@@ -38,7 +39,7 @@ func fenceOf(s string) string {
 // codeSpan returns s as inline code: one line, delimited by a backtick
 // run longer than any inside it.
 func codeSpan(s string) string {
-	s = clean(oneLine(s))
+	s = clean(eventtext.OneLine(s))
 	if s == "" {
 		return ""
 	}

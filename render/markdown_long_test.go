@@ -25,7 +25,7 @@ func longMarkdownPrompt() []streaming.Event {
 // that was left: 8 GB for a 250 KB prompt).
 func TestMarkdownLongTextLinear(t *testing.T) {
 	evs := longMarkdownPrompt()
-	r := NewMarkdown(io.Discard, Config{})
+	r := newMarkdown(io.Discard, Config{})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for i := range evs {
@@ -44,7 +44,7 @@ func BenchmarkMarkdownPrompt(b *testing.B) {
 	b.SetBytes(int64(len(evs[1].Text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r := NewMarkdown(io.Discard, Config{})
+		r := newMarkdown(io.Discard, Config{})
 		for i := range evs {
 			if err := r.Handle(&evs[i]); err != nil {
 				b.Fatal(err)

@@ -102,8 +102,8 @@ func TestMarkdownFences(t *testing.T) {
 	if !strings.Contains(got, "Here:\n```sh\nls\n```\n\n**✓ Done**") {
 		t.Errorf("open fence not closed:\n%s", got)
 	}
-	if Fence("a ``` b ````` c") != "``````" || Fence("plain") != "```" {
-		t.Errorf("Fence: %q", Fence("a ``` b ````` c"))
+	if fence("a ``` b ````` c") != "``````" || fence("plain") != "```" {
+		t.Errorf("Fence: %q", fence("a ``` b ````` c"))
 	}
 }
 

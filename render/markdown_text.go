@@ -11,7 +11,7 @@ import (
 )
 
 // text writes assistant text, prompt echoes and thinking.
-func (m *Markdown) text(ev *streaming.Event) {
+func (m *markdownRenderer) text(ev *streaming.Event) {
 	id := blockID{msg: ev.Message, kind: ev.Kind, index: ev.Block}
 	if !m.inBlock || id != m.cur {
 		// Another block's text (messages interleaved) interrupts this one.
@@ -33,7 +33,7 @@ func (m *Markdown) text(ev *streaming.Event) {
 	m.addText(ev.Text)
 }
 
-func (m *Markdown) addText(s string) {
+func (m *markdownRenderer) addText(s string) {
 	if len(m.partial) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
@@ -60,7 +60,7 @@ func (m *Markdown) addText(s string) {
 
 // line writes a complete line of the block, unless it is a prompt's line
 // that may be folded (held until the block ends).
-func (m *Markdown) line(s string) {
+func (m *markdownRenderer) line(s string) {
 	if m.role == streaming.RoleUser && !m.fold.add(s, 1) {
 		return
 	}
@@ -72,7 +72,7 @@ func (m *Markdown) line(s string) {
 // and the CI log rather than a <details>: a transcript goes into pull
 // request comments, 65,536 characters at most, and job summaries, where
 // a pasted prompt would crowd out the run itself.)
-func (m *Markdown) endFold() {
+func (m *markdownRenderer) endFold() {
 	omitted, rest := m.fold.end()
 	if omitted > 0 {
 		m.textLine("*" + moreLines(omitted) + "*")
@@ -83,11 +83,11 @@ func (m *Markdown) endFold() {
 }
 
 // quoted reports whether the current block is written as a quote.
-func (m *Markdown) quoted() bool {
+func (m *markdownRenderer) quoted() bool {
 	return m.parent != "" || m.role == streaming.RoleUser || m.cur.kind == streaming.KindThinkingDelta
 }
 
-func (m *Markdown) textLine(s string) {
+func (m *markdownRenderer) textLine(s string) {
 	s = clean(s)
 	// Blank lines are written only between lines of the block: none
 	// before its first line or after its last.
@@ -146,7 +146,7 @@ func (m *Markdown) textLine(s string) {
 // endBlock finishes the current text block: its last line, a fence it
 // left open, or the thinking summary. It is called when the session ends
 // the block (block.stop) and when something else is written first.
-func (m *Markdown) endBlock() {
+func (m *markdownRenderer) endBlock() {
 	if !m.inBlock {
 		return
 	}

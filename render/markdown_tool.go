@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -12,16 +13,16 @@ import (
 
 // tool writes a finished tool call as a list item with its output, or
 // the diff of the file edits it made.
-func (m *Markdown) tool(ev *streaming.Event, edits []streaming.FileEdit) {
+func (m *markdownRenderer) tool(ev *streaming.Event, edits []streaming.FileEdit) {
 	diff, add, del, showDiff := editDiff(ev.Status, edits, ev.Subject)
 	m.begin(elemList)
-	line := "- " + StatusMark(ev.Status) + " "
+	line := "- " + eventtext.StatusMark(ev.Status) + " "
 	if ev.Parent != "" {
-		line = "- ↳ " + StatusMark(ev.Status) + " "
+		line = "- ↳ " + eventtext.StatusMark(ev.Status) + " "
 	}
 	line += "**" + inline(ev.Name) + "**"
-	if arg := KeyArg(ev); arg != "" {
-		line += " " + codeSpan(TruncateRunes(arg, 200))
+	if arg := eventtext.KeyArg(ev); arg != "" {
+		line += " " + codeSpan(eventtext.TruncateRunes(arg, 200))
 	}
 	var facts []string
 	if showDiff {
@@ -31,7 +32,7 @@ func (m *Markdown) tool(ev *streaming.Event, edits []streaming.FileEdit) {
 		facts = append(facts, fmt.Sprintf("exit %d", *ev.ExitCode))
 	}
 	if ev.DurationMS > 0 {
-		facts = append(facts, Duration(ev.DurationMS))
+		facts = append(facts, eventtext.Duration(ev.DurationMS))
 	}
 	if ev.Status != streaming.ToolOK && ev.Status != streaming.ToolError && ev.Status != "" {
 		facts = append(facts, string(ev.Status))
@@ -55,10 +56,10 @@ func (m *Markdown) tool(ev *streaming.Event, edits []streaming.FileEdit) {
 		for i, l := range diff {
 			ls[i] = clean(l.Text)
 		}
-		head, omitted, tail = Preview(ls, 2*n)
+		head, omitted, tail = previewLines(ls, 2*n)
 	} else {
 		// Only the lines shown are split out and cleaned.
-		head, omitted, tail = PreviewText(ToolOutput(ev), n, cleanOutput)
+		head, omitted, tail = previewCleaned(eventtext.ToolOutput(ev), n, cleanOutput)
 	}
 	if len(head) == 0 && len(tail) == 0 {
 		return
@@ -78,8 +79,8 @@ func (m *Markdown) tool(ev *streaming.Event, edits []streaming.FileEdit) {
 // fenced writes lines in a code fence, indented, its info string info
 // (the language): the fence is longer than any run of backticks in them,
 // so nothing inside can close it.
-func (m *Markdown) fenced(indent, info string, lines []string) {
-	fence := Fence(strings.Join(lines, "\n"))
+func (m *markdownRenderer) fenced(indent, info string, lines []string) {
+	fence := fence(strings.Join(lines, "\n"))
 	m.w.WriteString(indent + fence + info + "\n")
 	for _, l := range lines {
 		m.w.WriteString(strings.TrimRight(indent+l, " \t") + "\n")
@@ -87,9 +88,9 @@ func (m *Markdown) fenced(indent, info string, lines []string) {
 	m.w.WriteString(indent + fence + "\n")
 }
 
-// Fence returns a backtick fence longer than any backtick run in s (at
+// fence returns a backtick fence longer than any backtick run in s (at
 // least three).
-func Fence(s string) string {
+func fence(s string) string {
 	return strings.Repeat("`", max(3, longestBackticks(s)+1))
 }
 

@@ -63,3 +63,32 @@ func TestResultFactsNoZeroCost(t *testing.T) {
 		}
 	}
 }
+
+// The run's closing line stays last: an error that comes after the
+// result (codex exec's own word after a failed turn) is shown above it,
+// in pretty and plain. Anything else after the result lets it go first.
+func TestClosingLineStaysLast(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Config{Width: 80})
+	d.push(streaming.Event{Kind: streaming.KindSessionStart, Agent: "codex"})
+	d.push(streaming.Event{Kind: streaming.KindError, Text: "no npm", Fatal: true})
+	d.push(streaming.Event{Kind: streaming.KindResult, Reason: "no npm"})
+	d.push(streaming.Event{Kind: streaming.KindError, Text: "codex exec exited non-zero"})
+	d.push(streaming.Event{Kind: streaming.KindSessionStart, Agent: "codex"})
+	d.push(streaming.Event{Kind: streaming.KindResult, OK: true})
+	d.push(streaming.Event{Kind: streaming.KindError, Text: "late"})
+	d.text("m1", "next\n")
+	pretty, plain := d.finish(false)
+	want := []string{"✗ error: codex exec exited non-zero", "── ✗ failed: no npm", "● codex", "✗ error: late", "── ✓ done", "next"}
+	for name, out := range map[string]string{"pretty": strings.Join(vtcheck.Screen(pretty, 80), "\n"), "plain": string(plain)} {
+		at := 0
+		for _, w := range want {
+			i := strings.Index(out[at:], w)
+			if i < 0 {
+				t.Errorf("%s: %q not after the lines before it:\n%s", name, w, out)
+				break
+			}
+			at += i + len(w)
+		}
+	}
+}

@@ -2,16 +2,18 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 func init() {
-	Register("plain", func(w io.Writer, cfg Config) Renderer { return NewPlain(w, cfg) })
+	Register("plain", func(w io.Writer, cfg Config) Renderer { return newPlainRenderer(w, cfg) })
 }
 
 // blockID identifies the text block being printed.
@@ -21,10 +23,10 @@ type blockID struct {
 	index int
 }
 
-// Plain is the append-only renderer for CI logs, files and pipes: no cursor
+// plainRenderer is the append-only renderer for CI logs, files and pipes: no cursor
 // movement, text printed as complete lines while it streams, a start line
 // and an end line for each tool call.
-type Plain struct {
+type plainRenderer struct {
 	w   *bufio.Writer
 	cfg Config
 	p   Palette
@@ -50,10 +52,16 @@ type Plain struct {
 	buf     []byte          // scratch for a line being made
 	lines   []string        // scratch for tool output lines
 	ci      ciMarkers
+
+	// The run's closing line waits (closing) until something else than
+	// an error or a notice comes, so that those (codex exec's own word
+	// after a failed turn) go above it: the closing line stays last. It
+	// is written at the next idle moment (Flush) whatever comes.
+	closing []byte
 }
 
-// NewPlain returns a plain renderer writing to w.
-func NewPlain(w io.Writer, cfg Config) *Plain {
+// newPlainRenderer returns a plain renderer writing to w.
+func newPlainRenderer(w io.Writer, cfg Config) *plainRenderer {
 	p := newPlain(cfg)
 	p.ci, p.w = newCIMarkers(cfg, w)
 	return p
@@ -61,8 +69,8 @@ func NewPlain(w io.Writer, cfg Config) *Plain {
 
 // newPlain is a plain renderer without its writer and CI markers (a lane
 // of several streams gets them from its view).
-func newPlain(cfg Config) *Plain {
-	p := &Plain{cfg: cfg, p: cfg.Palette}
+func newPlain(cfg Config) *plainRenderer {
+	p := &plainRenderer{cfg: cfg, p: cfg.Palette}
 	if p.p.Dim == nil {
 		p.p = NewPalette(false)
 	}
@@ -74,14 +82,15 @@ func newPlain(cfg Config) *Plain {
 // The unfinished last line of streaming text is written first, so that a
 // hung agent's last words are in the log; the line is finished in place
 // when the rest of it arrives (append-only, no cursor movement).
-func (p *Plain) Flush() error {
+func (p *plainRenderer) Flush() error {
+	p.writeClosing()
 	p.showPartial()
 	return p.w.Flush()
 }
 
 // cleanOutput sanitises tool output: its SGR colour is left out, or let
 // through with --allow-color (and nothing else).
-func (p *Plain) cleanOutput(s string) string {
+func (p *plainRenderer) cleanOutput(s string) string {
 	o := sanitize.Options{SGR: sanitize.DropSGR}
 	if p.cfg.AllowColor {
 		o.SGR = sanitize.PassSGR
@@ -89,33 +98,33 @@ func (p *Plain) cleanOutput(s string) string {
 	return sanitize.String(s, o)
 }
 
-func (p *Plain) clean(s string) string {
+func (p *plainRenderer) clean(s string) string {
 	return sanitize.String(s, sanitize.Options{})
 }
 
-func (p *Plain) depthOf(parent string) int { return callDepth(p.st, parent) }
+func (p *plainRenderer) depthOf(parent string) int { return callDepth(p.st, parent) }
 
 // emitLine writes one finished line with the event's indent and timestamp.
-func (p *Plain) emitLine(ev *streaming.Event, depth int, s string) {
+func (p *plainRenderer) emitLine(ev *streaming.Event, depth int, s string) {
 	p.emitPrefixed(ev, depth, "", s)
 }
 
 // emitPrefixed is emitLine(ev, depth, prefix+s) without joining them.
-func (p *Plain) emitPrefixed(ev *streaming.Event, depth int, prefix, s string) {
+func (p *plainRenderer) emitPrefixed(ev *streaming.Event, depth int, prefix, s string) {
 	p.emitStart(ev, depth, prefix)
 	p.w.WriteString(s)
 	p.w.WriteByte('\n')
 }
 
 // styledLine is emitLine(ev, depth, style(prefix+s)).
-func (p *Plain) styledLine(ev *streaming.Event, depth int, style func(string) string, prefix, s string) {
+func (p *plainRenderer) styledLine(ev *streaming.Event, depth int, style func(string) string, prefix, s string) {
 	p.emitStart(ev, depth, "")
 	p.styled(style, prefix, s)
 	p.w.WriteByte('\n')
 }
 
 // styled writes style(prefix+s), without joining them when colour is off.
-func (p *Plain) styled(style func(string) string, prefix, s string) {
+func (p *plainRenderer) styled(style func(string) string, prefix, s string) {
 	if p.p.off {
 		p.w.WriteString(prefix)
 		p.w.WriteString(s)
@@ -125,7 +134,7 @@ func (p *Plain) styled(style func(string) string, prefix, s string) {
 }
 
 // styledBytes writes style(string(b)), b itself when colour is off.
-func (p *Plain) styledBytes(style func(string) string, b []byte) {
+func (p *plainRenderer) styledBytes(style func(string) string, b []byte) {
 	if p.p.off {
 		p.w.Write(b)
 		return
@@ -134,7 +143,7 @@ func (p *Plain) styledBytes(style func(string) string, b []byte) {
 }
 
 // emitStart writes the start of a line: timestamp, indent, prefix.
-func (p *Plain) emitStart(ev *streaming.Event, depth int, prefix string) {
+func (p *plainRenderer) emitStart(ev *streaming.Event, depth int, prefix string) {
 	if p.cfg.Timestamps && ev != nil && !ev.Time.IsZero() {
 		p.w.WriteString(p.p.Dim(ev.Time.Local().Format("15:04:05")))
 		p.w.WriteByte(' ')
@@ -146,8 +155,20 @@ func (p *Plain) emitStart(ev *streaming.Event, depth int, prefix string) {
 	p.printed = true
 }
 
+// writeClosing writes the run's closing line held back (closing).
+func (p *plainRenderer) writeClosing() {
+	if len(p.closing) > 0 {
+		p.w.Write(p.closing)
+		p.closing = p.closing[:0]
+	}
+}
+
 // Handle renders one event.
-func (p *Plain) Handle(ev *streaming.Event) error {
+func (p *plainRenderer) Handle(ev *streaming.Event) error {
+	if len(p.closing) > 0 && ev.Kind != streaming.KindError && ev.Kind != streaming.KindNotice &&
+		ev.Kind != streaming.KindUsage && ev.Kind != streaming.KindMessageStop && ev.Kind != streaming.KindBlockStop {
+		p.writeClosing()
+	}
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta:
 		p.text(ev)
@@ -158,7 +179,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 			return nil
 		}
 		p.emitLine(ev, p.depthOf(ev.Parent), p.p.Yellow("↻ revised:"))
-		for _, l := range Lines(p.ci.content(p.clean(ev.Text))) {
+		for _, l := range splitLines(p.ci.content(p.clean(ev.Text))) {
 			p.emitLine(ev, p.depthOf(ev.Parent), l)
 		}
 		return p.err()
@@ -210,7 +231,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		}
 		p.emitLine(ev, d, p.p.Bold("Plan"))
 		for _, e := range ev.Entries {
-			p.emitLine(ev, d+1, PlanMark(e.Status)+" "+p.clean(oneLine(e.Text)))
+			p.emitLine(ev, d+1, eventtext.PlanMark(e.Status)+" "+p.clean(eventtext.OneLine(e.Text)))
 		}
 	case streaming.KindPermissionRequest:
 		var opts []string
@@ -219,7 +240,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		}
 		line := p.p.Yellow("? permission") + " " + p.clean(ev.Name)
 		if ev.Title != "" {
-			line += " " + p.clean(oneLine(ev.Title))
+			line += " " + p.clean(eventtext.OneLine(ev.Title))
 		}
 		if len(opts) > 0 {
 			line += p.p.Dim(" [" + strings.Join(opts, " / ") + "]")
@@ -230,7 +251,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 	case streaming.KindModeChange:
 		p.emitLine(ev, d, p.p.Dim("· mode "+p.clean(ev.From)+" → "+p.clean(ev.To)))
 	case streaming.KindStatus:
-		msg := p.clean(oneLine(ev.Text))
+		msg := p.clean(eventtext.OneLine(ev.Text))
 		if ev.Level == streaming.LevelWarning {
 			p.ci.warning(msg)
 			p.styledLine(ev, d, p.p.Yellow, "⚠ ", msg)
@@ -242,11 +263,11 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 		if ev.Fatal || ev.Level != streaming.LevelWarning {
 			p.emitPrefixed(ev, d, p.p.Red("✗ error: "), p.ci.content(msg))
 		} else {
-			p.ci.warning(oneLine(msg))
+			p.ci.warning(eventtext.OneLine(msg))
 			p.emitPrefixed(ev, d, p.p.Yellow("⚠ "), p.ci.content(msg))
 		}
 	case streaming.KindResult:
-		p.resultLine(ev)
+		p.holdResultLine(ev)
 	case streaming.KindRaw, streaming.KindStderr:
 		p.emitLine(ev, 0, p.ci.content(p.clean(ev.Text)))
 	case streaming.KindUnknown:
@@ -261,7 +282,7 @@ func (p *Plain) Handle(ev *streaming.Event) error {
 	return p.err()
 }
 
-func (p *Plain) err() error {
+func (p *plainRenderer) err() error {
 	// bufio.Writer keeps the first write error; report it.
 	if _, err := p.w.Write(nil); err != nil {
 		return err
@@ -269,7 +290,7 @@ func (p *Plain) err() error {
 	return nil
 }
 
-func (p *Plain) toolEnd(ev *streaming.Event, d int) {
+func (p *plainRenderer) toolEnd(ev *streaming.Event, d int) {
 	// The end line's label is its start line's when made from the same
 	// name, input and title.
 	label := p.endLabel(ev)
@@ -287,7 +308,7 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 		facts = strconv.AppendInt(append(facts, factSep+"exit "...), int64(*ev.ExitCode), 10)
 	}
 	if ev.DurationMS > 0 {
-		facts = appendDuration(append(facts, factSep...), ev.DurationMS)
+		facts = eventtext.AppendDuration(append(facts, factSep...), ev.DurationMS)
 	}
 	if ev.Status != streaming.ToolOK && ev.Status != streaming.ToolError {
 		facts = append(append(facts, factSep...), ev.Status...)
@@ -304,6 +325,8 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	case ev.Status == streaming.ToolOK && madePlan(p.call(ev.ID)):
 		// The plan it made is shown; its output is a note to the model
 		// (Claude's "Todos have been modified successfully…").
+	case repeatsAnswer(p.call(ev.ID)):
+		// Its output is its subagent's answer, shown above as text.
 	case showDiff:
 		if n > 0 {
 			n *= 2 // a diff gets twice the rows, as in pretty
@@ -312,18 +335,18 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	default:
 		// Only the lines shown are split off and sanitised: the output
 		// can be megabytes.
-		lines, h, omitted = previewText(p.lines, ToolOutput(ev), n, p.cleanOutput)
+		lines, h, omitted = previewText(p.lines, eventtext.ToolOutput(ev), n, p.cleanOutput)
 	}
 	if len(lines) > 0 && p.ci.folds() {
 		// In a CI log the end line is the header of the folded output.
-		title := StatusMark(ev.Status) + " " + ev.Name
-		if arg := KeyArg(ev); arg != "" {
+		title := eventtext.StatusMark(ev.Status) + " " + ev.Name
+		if arg := eventtext.KeyArg(ev); arg != "" {
 			title += " " + arg
 		}
 		p.ci.groupStart(title + string(facts))
 	} else {
 		p.emitStart(ev, d, "")
-		mark := StatusMark(ev.Status)
+		mark := eventtext.StatusMark(ev.Status)
 		switch ev.Status {
 		case streaming.ToolOK:
 			mark = p.p.Green(mark)
@@ -365,10 +388,26 @@ func (p *Plain) toolEnd(ev *streaming.Event, d int) {
 	}
 }
 
+// holdResultLine makes the run's closing line and holds it back
+// (closing).
+func (p *plainRenderer) holdResultLine(ev *streaming.Event) {
+	p.writeClosing()
+	if err := p.w.Flush(); err != nil {
+		return // (kept by the writer: Handle returns it)
+	}
+	w := p.w
+	var b bytes.Buffer
+	p.w = bufio.NewWriterSize(&b, 256)
+	p.resultLine(ev)
+	p.w.Flush()
+	p.w = w
+	p.closing = append(p.closing[:0], b.Bytes()...)
+}
+
 // resultLine is "── ✓ done · facts" or "── ✗ failed: reason · facts".
-func (p *Plain) resultLine(ev *streaming.Event) {
+func (p *plainRenderer) resultLine(ev *streaming.Event) {
 	if !ev.OK {
-		p.ci.errorAnnotation("agent run failed: " + oneLine(ev.Reason))
+		p.ci.errorAnnotation("agent run failed: " + eventtext.OneLine(ev.Reason))
 	}
 	p.emitStart(ev, 0, "── ")
 	if ev.OK {
@@ -376,26 +415,27 @@ func (p *Plain) resultLine(ev *streaming.Event) {
 	} else {
 		p.w.WriteString(p.p.Red("✗ failed"))
 		if ev.Reason != "" {
-			p.styled(p.p.Red, ": ", p.clean(oneLine(ev.Reason)))
+			p.styled(p.p.Red, ": ", p.clean(eventtext.OneLine(ev.Reason)))
 		}
 	}
 	run := runOf(p.st, ev)
-	if o := OriginLabel(run.Origin); o != "" {
+	if o := eventtext.OriginLabel(run.Origin); o != "" {
 		p.styled(p.p.Dim, factSep, p.clean(o))
 	}
 	if facts := appendResultFacts(p.buf[:0], run.DurationMS, run.Turns, run.Usage); len(facts) > 0 {
 		p.buf = facts
 		p.styledBytes(p.p.Dim, facts)
 	}
-	if m := ModelsLabel(run.Models); m != "" {
+	if m := eventtext.ModelsLabel(run.Models); m != "" {
 		p.styled(p.p.Dim, factSep, p.clean(m))
 	}
 	p.w.WriteByte('\n')
 }
 
 // Finish writes the closing line of a run that did not finish.
-func (p *Plain) Finish(s Summary) error {
+func (p *plainRenderer) Finish(s Summary) error {
 	p.endBlock()
+	p.writeClosing()
 	switch {
 	case s.Stopped:
 	case s.Interrupted:
@@ -404,11 +444,11 @@ func (p *Plain) Finish(s Summary) error {
 		what, style := "… incomplete: ", p.p.Yellow
 		if s.Outcome == streaming.Failure {
 			what, style = "✗ failed: ", p.p.Red
-			p.ci.errorAnnotation("agent run failed: " + oneLine(s.Reason))
+			p.ci.errorAnnotation("agent run failed: " + eventtext.OneLine(s.Reason))
 		} else {
 			p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
 		}
-		line := "── " + style(what+p.clean(oneLine(s.Reason)))
+		line := "── " + style(what+p.clean(eventtext.OneLine(s.Reason)))
 		if facts := appendResultFacts(nil, 0, 0, runOf(p.st, nil).Usage); len(facts) > 0 {
 			line += p.p.Dim(string(facts))
 		}

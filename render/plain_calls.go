@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -12,7 +13,7 @@ import (
 // allocation for the session's Call.Mark each call).
 
 // UseState gives the renderer the session's state (streaming.StateUser).
-func (p *Plain) UseState(st streaming.State) { p.st = st }
+func (p *plainRenderer) UseState(st streaming.State) { p.st = st }
 
 // callDepth is how deep the work under the tool call parent is nested,
 // as the session says (1 for a call it does not hold).
@@ -29,7 +30,7 @@ func callDepth(st streaming.State, parent string) int {
 }
 
 // call is the session's open tool call id, or nil.
-func (p *Plain) call(id string) *streaming.Call {
+func (p *plainRenderer) call(id string) *streaming.Call {
 	if p.st == nil {
 		return nil
 	}
@@ -38,19 +39,19 @@ func (p *Plain) call(id string) *streaming.Call {
 
 // startTool returns the label of a call's start line, valid until the
 // next label.
-func (p *Plain) startTool(ev *streaming.Event) string {
+func (p *plainRenderer) startTool(ev *streaming.Event) string {
 	p.lbuf = p.appendLabel(p.lbuf[:0], ev)
 	return view.String(p.lbuf)
 }
 
 // endLabel is the label of a call's end line, valid until the next label.
-func (p *Plain) endLabel(ev *streaming.Event) string { return p.startTool(ev) }
+func (p *plainRenderer) endLabel(ev *streaming.Event) string { return p.startTool(ev) }
 
 // appendLabel appends a tool call's name and key argument.
-func (p *Plain) appendLabel(b []byte, ev *streaming.Event) []byte {
+func (p *plainRenderer) appendLabel(b []byte, ev *streaming.Event) []byte {
 	b = append(b, p.p.Bold(p.clean(ev.Name))...)
-	if arg := KeyArg(ev); arg != "" {
-		b = append(append(b, ' '), p.clean(TruncateRunes(arg, max(20, p.cfg.Width-len(ev.Name)-4)))...)
+	if arg := eventtext.KeyArg(ev); arg != "" {
+		b = append(append(b, ' '), p.clean(eventtext.TruncateRunes(arg, max(20, p.cfg.Width-len(ev.Name)-4)))...)
 	}
 	return b
 }
@@ -67,3 +68,8 @@ func madePlan(c *streaming.Call) bool {
 	_, ok := c.Mark.(planMade)
 	return ok
 }
+
+// repeatsAnswer reports that call c's output is the answer of the work it
+// started, which was shown as that work's text (a subagent's last message
+// and its Task's result): it is shown once.
+func repeatsAnswer(c *streaming.Call) bool { return c != nil && c.RepeatsAnswer }

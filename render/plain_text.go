@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/mdterm"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/view"
@@ -15,10 +16,10 @@ import (
 // come, the unfinished last line shown on Flush, thinking summaries.
 
 // showPartial writes what is new of the partial last line of the text block.
-func (p *Plain) showPartial() {
+func (p *plainRenderer) showPartial() {
 	if !p.inBlock || len(p.partial) <= p.shown ||
 		(p.curKind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull) ||
-		(p.curUser && p.fold.n >= PromptHead) { // a prompt's line past its head may be folded
+		(p.curUser && p.fold.n >= eventtext.PromptHead) { // a prompt's line past its head may be folded
 		return
 	}
 	rest := view.String(p.partial[p.shown:]) // (written before partial changes)
@@ -44,7 +45,7 @@ const partialMost = 64 << 10
 // holdLine keeps text, the unfinished end of a line, or writes it when
 // the line has grown past partialMost (a prompt's line is held whole: it
 // may be folded). A long delta is written from itself, not copied.
-func (p *Plain) holdLine(text string) {
+func (p *plainRenderer) holdLine(text string) {
 	if p.curUser || len(p.partial)+len(text) <= partialMost {
 		p.partial = append(p.partial, text...)
 		return
@@ -66,7 +67,7 @@ func (p *Plain) holdLine(text string) {
 
 // writeFragment writes a piece of the unfinished line: its start, with
 // the line's prefix, or more of a line already started.
-func (p *Plain) writeFragment(frag string) {
+func (p *plainRenderer) writeFragment(frag string) {
 	if !p.lineOpen {
 		prefix, shown := p.lineParts(frag)
 		p.emitStart(nil, p.curDepth, prefix)
@@ -101,7 +102,7 @@ func lastRuneStart(s string) int {
 }
 
 // fragment is how a piece of a line already started is shown.
-func (p *Plain) fragment(s string) string {
+func (p *plainRenderer) fragment(s string) string {
 	s = p.clean(s)
 	if p.curKind == streaming.KindThinkingDelta {
 		return p.p.Dim(s)
@@ -111,7 +112,7 @@ func (p *Plain) fragment(s string) string {
 
 // finishShown ends a line whose start showPartial wrote: the rest of the
 // partial line, then rest, then the newline.
-func (p *Plain) finishShown(rest string) {
+func (p *plainRenderer) finishShown(rest string) {
 	s := view.String(p.partial[p.shown:])
 	if rest != "" {
 		s += rest
@@ -128,7 +129,7 @@ func (p *Plain) finishShown(rest string) {
 }
 
 // text prints assistant text and thinking as complete lines.
-func (p *Plain) text(ev *streaming.Event) {
+func (p *plainRenderer) text(ev *streaming.Event) {
 	if !p.inBlock || ev.Kind != p.curKind || ev.Block != p.curIndex || ev.Message != string(p.curMsg) {
 		// Another block's text (two messages interleaved) interrupts the
 		// one being printed; the session ends blocks (block.stop).
@@ -141,7 +142,7 @@ func (p *Plain) text(ev *streaming.Event) {
 		p.lineNo = 0
 		p.thinking.reset()
 		if p.curUser {
-			p.fold.restart(PromptScreen)
+			p.fold.restart(eventtext.PromptScreen)
 		}
 	}
 	if ev.Kind == streaming.KindThinkingDelta && p.cfg.Thinking != ThinkingFull {
@@ -186,7 +187,7 @@ func (p *Plain) text(ev *streaming.Event) {
 // starts answers with "\n\n"), as pretty, markdown and -o text leave them
 // out: text's lines up to the first that is not blank, while no line of
 // the block has been written. A blank start still unfinished is held.
-func (p *Plain) skipLeadingBlank(text string) string {
+func (p *plainRenderer) skipLeadingBlank(text string) string {
 	for p.lineNo == 0 && !p.lineOpen {
 		i := strings.IndexByte(text, '\n')
 		if i < 0 || !mdterm.IsBlank(view.String(p.partial)) || !mdterm.IsBlank(text[:i]) {
@@ -199,11 +200,11 @@ func (p *Plain) skipLeadingBlank(text string) string {
 }
 
 // skipFolded counts the lines at the start of text that the last
-// PromptTail lines of text push out of the prompt's full fold, and
+// eventtext.PromptTail lines of text push out of the prompt's full fold, and
 // returns the rest of text.
-func (p *Plain) skipFolded(text string) string {
+func (p *plainRenderer) skipFolded(text string) string {
 	j := len(text)
-	for range PromptTail + 1 {
+	for range eventtext.PromptTail + 1 {
 		if j = strings.LastIndexByte(text[:j], '\n'); j < 0 {
 			return text
 		}
@@ -222,7 +223,7 @@ const spaces = "                                "
 // prompt (which may be folded). Assistant text at the top level is written in one piece; a
 // subagent's lines get their indent as textLine gives it. It returns how
 // much of text it printed.
-func (p *Plain) textLines(text string) int {
+func (p *plainRenderer) textLines(text string) int {
 	if len(p.partial) > 0 || p.lineOpen || p.cfg.Timestamps || p.cfg.CI != CINone || p.curUser ||
 		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
 		return 0
@@ -250,7 +251,7 @@ func (p *Plain) textLines(text string) int {
 // writer's free buffer and handed over in one Write; a line that does not
 // fit goes in pieces, which fill the buffer and flush it, as writing
 // every line in pieces would.
-func (p *Plain) indentedLines(body string) {
+func (p *plainRenderer) indentedLines(body string) {
 	indent := spaces[:2*p.curDepth]
 	b := p.w.AvailableBuffer()
 	for len(body) > 0 {
@@ -269,7 +270,7 @@ func (p *Plain) indentedLines(body string) {
 	p.w.Write(b)
 }
 
-func (p *Plain) textLine(ev *streaming.Event, s string) {
+func (p *plainRenderer) textLine(ev *streaming.Event, s string) {
 	// A CRLF line end is a line end, not a carriage return to show.
 	s = strings.TrimSuffix(s, "\r")
 	if p.curUser && !p.fold.add(s, promptRows(s, p.cfg.Width-2*p.curDepth-2)) {
@@ -281,7 +282,7 @@ func (p *Plain) textLine(ev *streaming.Event, s string) {
 
 // endFold writes what a prompt held after its head: all of it, or
 // "… N more lines" and its last lines.
-func (p *Plain) endFold() {
+func (p *plainRenderer) endFold() {
 	omitted, rest := p.fold.end()
 	if omitted > 0 {
 		p.emitStart(nil, p.curDepth, "  ")
@@ -297,7 +298,7 @@ func (p *Plain) endFold() {
 
 // lineParts is the prefix and the shown form of a text line of the current
 // block (or of the start of one).
-func (p *Plain) lineParts(s string) (prefix, shown string) {
+func (p *plainRenderer) lineParts(s string) (prefix, shown string) {
 	s = p.clean(s)
 	switch {
 	case p.curKind == streaming.KindThinkingDelta:
@@ -318,7 +319,7 @@ func (p *Plain) lineParts(s string) (prefix, shown string) {
 // endBlock finishes printing the current text block: its partial last
 // line, or the thinking summary. It is called when the session ends the
 // block (block.stop) and when something else must be printed first.
-func (p *Plain) endBlock() {
+func (p *plainRenderer) endBlock() {
 	if !p.inBlock {
 		return
 	}
@@ -361,6 +362,6 @@ func (t *thinkingSummary) line(width int) string {
 	if text != "" && utf8.RuneCount(t.head) == t.n && utf8.RuneCountInString(text) <= max(10, width-10) {
 		return "thinking: " + text
 	}
-	suffix := fmt.Sprintf(" (%s chars)", Tokens(int64(t.n)))
-	return "thinking: " + TruncateRunes(text, max(10, width-10-len(suffix))) + suffix
+	suffix := fmt.Sprintf(" (%s chars)", formatTokens(int64(t.n)))
+	return "thinking: " + eventtext.TruncateRunes(text, max(10, width-10-len(suffix))) + suffix
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -19,7 +20,7 @@ import (
 func TestPlainToolCalls(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out bytes.Buffer
-	p := NewPlain(&out, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+	p := newPlainRenderer(&out, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
 		Thinking: ThinkingSummary, Tools: ToolsNone, CI: CINone})
 	sess := streaming.NewSession(p, streaming.Options{})
 	depth := map[string]int{}
@@ -65,11 +66,11 @@ func TestPlainToolCalls(t *testing.T) {
 			Name: s[len(id)+len(parent) : len(id)+len(parent)+len(name)], Input: s[len(id)+len(parent)+len(name):], Subject: subj(s[len(id)+len(parent)+len(name):]),
 			Status: streaming.ToolOK}
 		d := depthOf(parent)
-		want := strings.Repeat("  ", d) + "▸ " + name + " " + TruncateRunes(cmd, 100-len(name)-4) + "\n"
+		want := strings.Repeat("  ", d) + "▸ " + name + " " + eventtext.TruncateRunes(cmd, 100-len(name)-4) + "\n"
 		if kind == streaming.KindToolStart {
 			depth[id] = d + 1
 		} else {
-			want = strings.Repeat("  ", d) + "✓ " + name + " " + TruncateRunes(cmd, 100-len(name)-4) + "\n"
+			want = strings.Repeat("  ", d) + "✓ " + name + " " + eventtext.TruncateRunes(cmd, 100-len(name)-4) + "\n"
 			delete(depth, id)
 		}
 		out.Reset()

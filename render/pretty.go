@@ -6,14 +6,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 func init() {
-	Register("pretty", func(w io.Writer, cfg Config) Renderer { return NewPretty(w, cfg) })
+	Register("pretty", func(w io.Writer, cfg Config) Renderer { return newPretty(w, cfg) })
 }
 
-// Pretty is the live terminal renderer. Finished output goes to
+// prettyRenderer is the live terminal renderer. Finished output goes to
 // the scrollback once and is never rewritten; the live region at the bottom
 // (running tool calls, the thinking line, the partial last line of text, a
 // status line) is redrawn in place at most about 30 times a second.
@@ -22,7 +23,7 @@ func init() {
 // drawn by a timer (Config.Tick in tests, where each tick received during
 // Handle or Flush draws one frame), by Flush when the input is idle, and
 // at Finish. Every write goes through one mutex.
-type Pretty struct {
+type prettyRenderer struct {
 	mu  sync.Mutex
 	cfg Config
 	p   Palette
@@ -41,6 +42,7 @@ type Pretty struct {
 	inBlock bool // a block is open (thinking not shown is open with neither)
 
 	run     prettyRun
+	closing item      // the run's closing line, while it is the last item queued
 	printed bool      // anything queued yet
 	now     time.Time // the time of the frame being drawn
 
@@ -69,9 +71,9 @@ type Pretty struct {
 // sinceMax is how much text and output may arrive between two frames.
 const sinceMax = 512 << 10
 
-// NewPretty returns a live renderer writing to w.
-func NewPretty(w io.Writer, cfg Config) *Pretty {
-	r := &Pretty{cfg: cfg, p: cfg.Palette}
+// newPretty returns a live renderer writing to w.
+func newPretty(w io.Writer, cfg Config) *prettyRenderer {
+	r := &prettyRenderer{cfg: cfg, p: cfg.Palette}
 	if r.p.Dim == nil {
 		r.p = NewPalette(false)
 	}
@@ -93,7 +95,7 @@ func NewPretty(w io.Writer, cfg Config) *Pretty {
 
 // Stats reports how many frames were drawn, how many of them wrote to the
 // terminal and how many bytes were written (benchmarks and tests).
-func (r *Pretty) Stats() (frames, writes int, bytes int64) {
+func (r *prettyRenderer) Stats() (frames, writes int, bytes int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.frames, r.scr.frames, r.scr.written
@@ -101,7 +103,7 @@ func (r *Pretty) Stats() (frames, writes int, bytes int64) {
 
 // Handle records one event. It never writes, except that with Config.Tick
 // a pending tick draws a frame.
-func (r *Pretty) Handle(ev *streaming.Event) error {
+func (r *prettyRenderer) Handle(ev *streaming.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil || r.finished {
@@ -123,7 +125,7 @@ func (r *Pretty) Handle(ev *streaming.Event) error {
 }
 
 // handleLocked is Handle, r.mu held.
-func (r *Pretty) handleLocked(ev *streaming.Event) error {
+func (r *prettyRenderer) handleLocked(ev *streaming.Event) error {
 	if ev.Kind == streaming.KindTextDelta || ev.Kind == streaming.KindThinkingDelta {
 		// The hot path: one more piece of the open block.
 		if r.inBlock && r.curID.msg == ev.Message && r.curID.index == ev.Block && r.curID.kind == ev.Kind {
@@ -160,7 +162,7 @@ func (r *Pretty) handleLocked(ev *streaming.Event) error {
 }
 
 // touch marks the region dirty and lets the clock know.
-func (r *Pretty) touch() {
+func (r *prettyRenderer) touch() {
 	if r.host != nil {
 		r.clock.dirty = true
 		r.host.touched()
@@ -175,11 +177,11 @@ func (r *Pretty) touch() {
 	}
 }
 
-func (r *Pretty) dirty() bool { return r.clock.dirty }
+func (r *prettyRenderer) dirty() bool { return r.clock.dirty }
 
 // Flush draws the region now if it changed and the frame rate allows; the
 // command calls it when the input is idle.
-func (r *Pretty) Flush() error {
+func (r *prettyRenderer) Flush() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.finished || r.err != nil {
@@ -197,7 +199,7 @@ func (r *Pretty) Flush() error {
 
 // eachRunning calls f with each call still running: in the sequence, or
 // with its header committed.
-func (r *Pretty) eachRunning(f func(t *toolItem)) {
+func (r *prettyRenderer) eachRunning(f func(t *toolItem)) {
 	for _, it := range r.items {
 		switch t := it.(type) {
 		case *toolItem:
@@ -220,7 +222,7 @@ func (r *Pretty) eachRunning(f func(t *toolItem)) {
 // Finish finalises the live region as it stands (a partial line, running
 // calls marked interrupted or incomplete), writes the closing line of a
 // run that did not finish, shows the cursor again and stops the clock.
-func (r *Pretty) Finish(s Summary) error {
+func (r *prettyRenderer) Finish(s Summary) error {
 	r.mu.Lock()
 	if r.finished {
 		r.mu.Unlock()
@@ -244,7 +246,7 @@ func (r *Pretty) Finish(s Summary) error {
 	}
 	if r.run.active {
 		if d := r.cfg.Now().Sub(r.run.start); d >= time.Second {
-			facts = append([]string{Duration(d.Milliseconds())}, facts...)
+			facts = append([]string{eventtext.Duration(d.Milliseconds())}, facts...)
 		}
 	}
 	tail := ""
@@ -256,9 +258,9 @@ func (r *Pretty) Finish(s Summary) error {
 	case s.Interrupted:
 		r.lines(0, "── "+p.Yellow("⊘ interrupted")+tail)
 	case s.Outcome == streaming.Failure && s.NoResult:
-		r.lines(0, "── "+p.Red("✗ failed: "+r.clean(oneLine(s.Reason)))+tail)
+		r.lines(0, "── "+p.Red("✗ failed: "+r.clean(eventtext.OneLine(s.Reason)))+tail)
 	case s.Outcome == streaming.Incomplete:
-		r.lines(0, "── "+p.Yellow("… incomplete: "+r.clean(oneLine(s.Reason)))+tail)
+		r.lines(0, "── "+p.Yellow("… incomplete: "+r.clean(eventtext.OneLine(s.Reason)))+tail)
 	}
 	if s.UntilMissing {
 		r.lines(0, p.Yellow("── the final answer lacks the completion marker "+r.clean(r.cfg.Until)))

@@ -47,12 +47,12 @@ func answer100K() string {
 
 // streamAnswer sends text to a pretty renderer as one-character deltas,
 // with a redraw tick every `every` deltas, and returns the output.
-func streamAnswer(tb testing.TB, text string, every int, colour bool, out io.Writer) *Pretty {
+func streamAnswer(tb testing.TB, text string, every int, colour bool, out io.Writer) *prettyRenderer {
 	tick := make(chan time.Time, 1)
 	now := epoch
 	r, _ := New("pretty", out, Config{Width: 80, Height: 24, Palette: NewPalette(colour), Tick: tick,
 		Now: func() time.Time { return now }})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Role: streaming.RoleAssistant}
 	n := 0
 	for i, c := range text {
@@ -162,7 +162,7 @@ func BenchmarkPrettyStream(b *testing.B) {
 func BenchmarkPrettyHandleDelta(b *testing.B) {
 	tick := make(chan time.Time)
 	r, _ := New("pretty", io.Discard, Config{Width: 80, Palette: NewPalette(true), Tick: tick})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "x"}
 	_ = p.Handle(&ev)
 	b.ReportAllocs()

@@ -100,7 +100,7 @@ type clock struct {
 }
 
 // kick makes sure the clock will draw the dirty region (real timer only).
-func (r *Pretty) kick() {
+func (r *prettyRenderer) kick() {
 	if r.cfg.Tick != nil || r.finished {
 		return
 	}
@@ -108,7 +108,7 @@ func (r *Pretty) kick() {
 }
 
 // due is the clock's frameTimer.due.
-func (r *Pretty) due(now time.Time, resized bool) (time.Time, bool) {
+func (r *prettyRenderer) due(now time.Time, resized bool) (time.Time, bool) {
 	if r.finished {
 		return time.Time{}, false
 	}
@@ -125,7 +125,7 @@ func (r *Pretty) due(now time.Time, resized bool) (time.Time, bool) {
 }
 
 // nextDue is when the next frame is needed, if any is.
-func (r *Pretty) nextDue(now time.Time) (time.Time, bool) {
+func (r *prettyRenderer) nextDue(now time.Time) (time.Time, bool) {
 	var due time.Time
 	ok := false
 	set := func(t time.Time) {
@@ -153,7 +153,7 @@ func (r *Pretty) nextDue(now time.Time) (time.Time, bool) {
 }
 
 // pollTicks draws one frame if Config.Tick has delivered (tests).
-func (r *Pretty) pollTicks() {
+func (r *prettyRenderer) pollTicks() {
 	got := false
 	for {
 		select {
@@ -170,7 +170,7 @@ func (r *Pretty) pollTicks() {
 }
 
 // spinner is the spinner frame for the time being drawn.
-func (r *Pretty) spinner() string {
+func (r *prettyRenderer) spinner() string {
 	n := r.now.UnixNano() / int64(spinnerInterval)
 	return spinnerFrames[int(n%int64(len(spinnerFrames)))]
 }
@@ -181,7 +181,7 @@ func (r *Pretty) spinner() string {
 // frame drawn for the old width in that moment moves the cursor by rows
 // that the terminal no longer has, which leaves words twice on the screen
 // or erases some. Reading the size costs one system call per frame.
-func (r *Pretty) pollResize() {
+func (r *prettyRenderer) pollResize() {
 	for r.cfg.Resize != nil {
 		select {
 		case <-r.cfg.Resize:

@@ -18,10 +18,10 @@ type driver struct {
 	now   time.Time
 	tick  chan time.Time
 	out   bytes.Buffer
-	pr    *Pretty
+	pr    *prettyRenderer
 	sess  *streaming.Session
 	plain bytes.Buffer
-	pl    *Plain
+	pl    *plainRenderer
 	psess *streaming.Session
 
 	every int // a tick after every n events (0: only explicit ticks)
@@ -53,12 +53,12 @@ func newDriver(t testing.TB, cfg Config) *driver {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.pr = r.(*Pretty)
+	d.pr = r.(*prettyRenderer)
 	d.sess = streaming.NewSession(d.pr, streaming.Options{})
 	pcfg := cfg
 	pcfg.Palette = NewPalette(false)
 	pr, _ := New("plain", &d.plain, pcfg)
-	d.pl = pr.(*Plain)
+	d.pl = pr.(*plainRenderer)
 	d.psess = streaming.NewSession(d.pl, streaming.Options{})
 	return d
 }

@@ -3,23 +3,24 @@ package render
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // clean makes agent text safe for the terminal.
-func (r *Pretty) clean(s string) string { return sanitize.String(s, sanitize.Options{}) }
+func (r *prettyRenderer) clean(s string) string { return sanitize.String(s, sanitize.Options{}) }
 
 // UseState gives the renderer the session's state (streaming.StateUser):
 // each open call keeps its item there (Call.Mark). It is read while an
 // event is handled, never while a frame is drawn.
-func (r *Pretty) UseState(st streaming.State) { r.st = st }
+func (r *prettyRenderer) UseState(st streaming.State) { r.st = st }
 
 // depthOf is the nesting depth of work started by the call parent.
-func (r *Pretty) depthOf(parent string) int { return callDepth(r.st, parent) }
+func (r *prettyRenderer) depthOf(parent string) int { return callDepth(r.st, parent) }
 
 // call is the session's open call id, or nil.
-func (r *Pretty) call(id string) *streaming.Call {
+func (r *prettyRenderer) call(id string) *streaming.Call {
 	if r.st == nil {
 		return nil
 	}
@@ -27,7 +28,7 @@ func (r *Pretty) call(id string) *streaming.Call {
 }
 
 // item is the item of the session's open call id, or nil.
-func (r *Pretty) item(id string) *toolItem {
+func (r *prettyRenderer) item(id string) *toolItem {
 	if c := r.call(id); c != nil {
 		t, _ := c.Mark.(*toolItem)
 		return t
@@ -42,7 +43,7 @@ func (r *Pretty) item(id string) *toolItem {
 // then: a header item takes its place, so its work follows it whatever
 // the timing of frames, and its done line goes after the work when it
 // ends. A replay and a live feed show the same order.
-func (r *Pretty) child(parent string) {
+func (r *prettyRenderer) child(parent string) {
 	if parent == "" {
 		return
 	}
@@ -59,7 +60,7 @@ func (r *Pretty) child(parent string) {
 }
 
 // push appends an item to the sequence.
-func (r *Pretty) push(it item) {
+func (r *prettyRenderer) push(it item) {
 	if !r.sawSession && len(r.early) > 0 {
 		r.flushEarly()
 	}
@@ -71,7 +72,7 @@ func (r *Pretty) push(it item) {
 }
 
 // flushEarly queues the lines held back for the session header.
-func (r *Pretty) flushEarly() {
+func (r *prettyRenderer) flushEarly() {
 	early := r.early
 	r.early = nil
 	r.sawSession = true // what follows is in order
@@ -81,7 +82,7 @@ func (r *Pretty) flushEarly() {
 }
 
 // lines queues finished lines at a depth.
-func (r *Pretty) lines(depth int, ss ...string) {
+func (r *prettyRenderer) lines(depth int, ss ...string) {
 	li := &linesItem{}
 	for _, s := range ss {
 		// Kept past Handle (laid out in a later frame): a copy, as the
@@ -92,7 +93,7 @@ func (r *Pretty) lines(depth int, ss ...string) {
 }
 
 // activate starts the status line's clock when a run shows activity.
-func (r *Pretty) activate() {
+func (r *prettyRenderer) activate() {
 	if !r.run.active {
 		r.run.active = true
 		r.run.start = r.cfg.Now()
@@ -100,7 +101,7 @@ func (r *Pretty) activate() {
 }
 
 // startBlock opens a text or thinking block.
-func (r *Pretty) startBlock(ev *streaming.Event) {
+func (r *prettyRenderer) startBlock(ev *streaming.Event) {
 	r.endBlock()
 	r.activate()
 	r.run.status = ""
@@ -128,7 +129,7 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 	if t.user {
 		screen := r.height
 		if screen <= 0 {
-			screen = PromptScreen
+			screen = eventtext.PromptScreen
 		}
 		f := newPromptFold(screen)
 		t.fold = &f
@@ -142,7 +143,7 @@ func (r *Pretty) startBlock(ev *streaming.Event) {
 // endBlock closes the open block; its last line is final. It is called
 // when the session ends the block (block.stop) and when something else is
 // shown first (more of the block, should it come, is a new item below).
-func (r *Pretty) endBlock() {
+func (r *prettyRenderer) endBlock() {
 	if !r.inBlock {
 		return
 	}
@@ -160,7 +161,7 @@ func (r *Pretty) endBlock() {
 
 // handle records every event but text and thinking deltas, as plain
 // words them.
-func (r *Pretty) handle(ev *streaming.Event) {
+func (r *prettyRenderer) handle(ev *streaming.Event) {
 	r.run.noteUsage(runOf(r.st, ev))
 	switch ev.Kind {
 	case streaming.KindMessageStart, streaming.KindMessageStop, streaming.KindTextSentence:
@@ -189,7 +190,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		if ev.Level == streaming.LevelWarning {
 			// Retries and rate limits also stay on the status line until
 			// the agent gets going again.
-			r.run.status = oneLine(r.clean(ev.Text))
+			r.run.status = eventtext.OneLine(r.clean(ev.Text))
 		}
 	}
 	r.endBlock()
@@ -225,7 +226,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 			return
 		}
 		out := []string{p.Yellow("↻ revised:")}
-		for _, l := range Lines(r.clean(ev.Text)) {
+		for _, l := range splitLines(r.clean(ev.Text)) {
 			out = append(out, expandTabs(l))
 		}
 		r.lines(d, out...)
@@ -265,7 +266,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		}
 		line := p.Yellow("? permission") + " " + r.clean(ev.Name)
 		if ev.Title != "" {
-			line += " " + r.clean(oneLine(ev.Title))
+			line += " " + r.clean(eventtext.OneLine(ev.Title))
 		}
 		if len(opts) > 0 {
 			line += p.Dim(" [" + strings.Join(opts, " / ") + "]")
@@ -276,9 +277,9 @@ func (r *Pretty) handle(ev *streaming.Event) {
 	case streaming.KindModeChange:
 		r.lines(d, p.Dim("· mode "+r.clean(ev.From)+" → "+r.clean(ev.To)))
 	case streaming.KindStatus:
-		line := p.Dim("· " + r.clean(oneLine(ev.Text)))
+		line := p.Dim("· " + r.clean(eventtext.OneLine(ev.Text)))
 		if ev.Level == streaming.LevelWarning {
-			line = p.Yellow("⚠ " + r.clean(oneLine(ev.Text)))
+			line = p.Yellow("⚠ " + r.clean(eventtext.OneLine(ev.Text)))
 		}
 		if !r.sawSession && !r.printed {
 			// Hooks run before the session starts: their lines go below
@@ -288,7 +289,7 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		}
 		r.lines(d, line)
 	case streaming.KindError:
-		msg := Lines(r.clean(ev.Text))
+		msg := splitLines(r.clean(ev.Text))
 		if len(msg) == 0 {
 			msg = []string{""}
 		}
@@ -300,24 +301,43 @@ func (r *Pretty) handle(ev *streaming.Event) {
 		r.lines(d, msg...)
 	case streaming.KindResult:
 		r.resultLine(ev)
+		r.closing = r.items[len(r.items)-1]
+		return
 	case streaming.KindRaw, streaming.KindStderr:
 		r.lines(0, expandTabs(r.clean(strings.TrimRight(ev.Text, "\r\n"))))
 	case streaming.KindUnknown:
 		if ev.Type != "" {
-			r.lines(d, p.Dim("· unknown event "+r.clean(oneLine(ev.Type))))
+			r.lines(d, p.Dim("· unknown event "+r.clean(eventtext.OneLine(ev.Type))))
 		} else {
 			// No type to name: show how the line starts.
-			r.lines(d, p.Dim("· unknown line "+TruncateRunes(r.clean(strings.Join(strings.Fields(ev.Text), " ")), 60)))
+			r.lines(d, p.Dim("· unknown line "+eventtext.TruncateRunes(r.clean(strings.Join(strings.Fields(ev.Text), " ")), 60)))
 		}
 	case streaming.KindNotice:
 		r.lines(0, p.Yellow("agentfmt: "+r.clean(ev.Text)))
 	}
+	r.keepClosingLast(ev.Kind == streaming.KindError || ev.Kind == streaming.KindNotice)
+}
+
+// keepClosingLast moves the item just queued above the run's closing
+// line while that waits in the sequence (an error after the result:
+// codex exec's own word after a failed turn), so that the closing line
+// stays last; anything else queued lets it be.
+func (r *prettyRenderer) keepClosingLast(above bool) {
+	if r.closing == nil {
+		return
+	}
+	n := len(r.items)
+	if above && n >= 2 && r.items[n-2] == r.closing {
+		r.items[n-2], r.items[n-1] = r.items[n-1], r.closing
+		return
+	}
+	r.closing = nil
 }
 
 // endTool records how a call ended. A call still in the sequence turns
 // into its done line in place; one whose header was committed moves to
 // the end of the sequence.
-func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
+func (r *prettyRenderer) endTool(t *toolItem, ev *streaming.Event) {
 	if !t.ended {
 		r.running--
 	}
@@ -331,7 +351,10 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 	}
 	t.exit = ev.ExitCode
 	t.durMS = ev.DurationMS
-	t.output = strings.Clone(ToolOutput(ev)) // kept past Handle: the event's may be lent
+	t.output = strings.Clone(eventtext.ToolOutput(ev)) // kept past Handle: the event's may be lent
+	if repeatsAnswer(r.call(ev.ID)) {
+		t.output = "" // its subagent's answer, shown above as text
+	}
 	t.endAt = r.cfg.Now()
 	if c := t.call; ev.Title != "" && ev.Title != c.Title || ev.Subject != "" && ev.Subject != c.Subject || ev.Name != "" && ev.Name != c.Name {
 		// The end says more than the start: a copy (the session's call
@@ -360,7 +383,7 @@ func (r *Pretty) endTool(t *toolItem, ev *streaming.Event) {
 
 // resultLine is plain's closing line of a run, written when the result
 // arrives.
-func (r *Pretty) resultLine(ev *streaming.Event) {
+func (r *prettyRenderer) resultLine(ev *streaming.Event) {
 	p := r.p
 	facts := resultFacts(runOf(r.st, ev))
 	var head string
@@ -369,7 +392,7 @@ func (r *Pretty) resultLine(ev *streaming.Event) {
 	} else {
 		head = p.Red("✗ failed")
 		if ev.Reason != "" {
-			head += p.Red(": " + r.clean(oneLine(ev.Reason)))
+			head += p.Red(": " + r.clean(eventtext.OneLine(ev.Reason)))
 		}
 	}
 	line := "── " + head

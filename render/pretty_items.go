@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 )
 
@@ -14,18 +15,18 @@ import (
 // completion, as docs/formats/cline.md tells of Kilo's CLI).
 type item interface {
 	// settle folds in what arrived since the last frame (streaming text).
-	settle(r *Pretty)
+	settle(r *prettyRenderer)
 	// complete reports that the item will not change any more.
 	complete() bool
 	// commit appends the rows that are final: all of them once the item
 	// is complete, the finished rows of a text still streaming.
-	commit(r *Pretty, dst []row) []row
+	commit(r *prettyRenderer, dst []row) []row
 	// live appends the rows the live region shows for the item.
-	live(r *Pretty, dst []row) []row
+	live(r *prettyRenderer, dst []row) []row
 }
 
 // indentW is the indent of a nesting depth, capped so some room is left.
-func (r *Pretty) indentW(depth int) int {
+func (r *prettyRenderer) indentW(depth int) int {
 	return min(2*depth, max(0, r.scr.width-20))
 }
 
@@ -97,8 +98,8 @@ func (t *thinkItem) add(s string) {
 	}
 }
 
-func (t *thinkItem) settle(*Pretty) {}
-func (t *thinkItem) complete() bool { return t.closed }
+func (t *thinkItem) settle(*prettyRenderer) {}
+func (t *thinkItem) complete() bool         { return t.closed }
 
 // oneLineText folds text onto one line for a summary: sanitised, runs of
 // white space as one space, a cut rune at the start dropped.
@@ -109,23 +110,23 @@ func oneLineText(b []byte) string {
 	return strings.Join(strings.Fields(sanitize.String(string(b), sanitize.Options{})), " ")
 }
 
-func (t *thinkItem) commit(r *Pretty, dst []row) []row {
+func (t *thinkItem) commit(r *prettyRenderer, dst []row) []row {
 	if !t.closed {
 		return dst
 	}
 	return t.finalRow(r, dst)
 }
 
-func (t *thinkItem) finalRow(r *Pretty, dst []row) []row {
+func (t *thinkItem) finalRow(r *prettyRenderer, dst []row) []row {
 	iw := r.indentW(t.depth)
 	head := "✻ thinking"
 	if d := t.end.Sub(t.start); d >= time.Second {
-		head += " for " + Duration(d.Milliseconds())
+		head += " for " + eventtext.Duration(d.Milliseconds())
 	}
 	// "✻ thinking for 3.2s: first words … (1.2k chars)", as plain says it:
 	// the words cut to fit, the count whole; a thought shown whole needs
 	// no count.
-	suffix := " (" + Tokens(int64(t.n)) + " chars)"
+	suffix := " (" + formatTokens(int64(t.n)) + " chars)"
 	text := head
 	if s := oneLineText(t.head); s != "" {
 		room := r.scr.width - iw - cells(head) - 2
@@ -144,7 +145,7 @@ func (t *thinkItem) finalRow(r *Pretty, dst []row) []row {
 	return wrapStyled(dst, r.p.Dim(text), r.scr.width-iw, ind, ind, iw, true)
 }
 
-func (t *thinkItem) live(r *Pretty, dst []row) []row {
+func (t *thinkItem) live(r *prettyRenderer, dst []row) []row {
 	if t.closed {
 		return t.finalRow(r, dst)
 	}
@@ -170,12 +171,12 @@ type logLine struct {
 	hang  int    // more indent on the rows after the first
 }
 
-func (l *linesItem) settle(*Pretty) {}
-func (l *linesItem) complete() bool { return true }
+func (l *linesItem) settle(*prettyRenderer) {}
+func (l *linesItem) complete() bool         { return true }
 
-func (l *linesItem) commit(r *Pretty, dst []row) []row { return l.live(r, dst) }
+func (l *linesItem) commit(r *prettyRenderer, dst []row) []row { return l.live(r, dst) }
 
-func (l *linesItem) live(r *Pretty, dst []row) []row {
+func (l *linesItem) live(r *prettyRenderer, dst []row) []row {
 	for _, ln := range l.lines {
 		dst = r.styledRows(dst, ln.depth, ln.s, ln.hang)
 	}
@@ -187,10 +188,10 @@ func (l *linesItem) live(r *Pretty, dst []row) []row {
 // committed, with its work after it and its done line after that.
 type headerItem struct{ t *toolItem }
 
-func (h *headerItem) settle(*Pretty) {}
-func (h *headerItem) complete() bool { return true }
+func (h *headerItem) settle(*prettyRenderer) {}
+func (h *headerItem) complete() bool         { return true }
 
-func (h *headerItem) commit(r *Pretty, dst []row) []row {
+func (h *headerItem) commit(r *prettyRenderer, dst []row) []row {
 	t := h.t
 	if !t.ended {
 		t.opened = true
@@ -199,7 +200,7 @@ func (h *headerItem) commit(r *Pretty, dst []row) []row {
 	return t.headerRow(r, dst)
 }
 
-func (h *headerItem) live(r *Pretty, dst []row) []row {
+func (h *headerItem) live(r *prettyRenderer, dst []row) []row {
 	if h.t.ended {
 		return h.t.headerRow(r, dst)
 	}

@@ -51,7 +51,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestPrettyRealClock(t *testing.T) {
 	var out syncBuffer
 	r, _ := New("pretty", &out, Config{Width: 80, Height: 24, Palette: NewPalette(false)})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	running := func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.clock.running }
 
 	s := streaming.NewSession(p, streaming.Options{})
@@ -103,7 +103,7 @@ func TestPrettyFlushDrawsWhenIdle(t *testing.T) {
 	var out syncBuffer
 	tick := make(chan time.Time) // never fires
 	r, _ := New("pretty", &out, Config{Width: 80, Palette: NewPalette(false), Tick: tick})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	_ = p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "first words"})
 	if out.String() != "" {
 		t.Errorf("Handle wrote: %q", out.String())
@@ -131,7 +131,7 @@ func TestPrettyWriteError(t *testing.T) {
 	fw := &failWriter{}
 	tick := make(chan time.Time, 1)
 	r, _ := New("pretty", fw, Config{Width: 80, Tick: tick})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	tick <- time.Now()
 	err := p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "hi\n"})
 	if !errors.Is(err, syscall.EPIPE) {
@@ -154,7 +154,7 @@ func TestPrettyResize(t *testing.T) {
 	width := 40
 	r, _ := New("pretty", &out, Config{Width: 40, Height: 10, Palette: NewPalette(false), Tick: tick, Resize: resize,
 		TermSize: func() (int, int, bool) { return width, 10, true }})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	tm := newTerm(40, 10)
 	sess := streaming.NewSession(p, streaming.Options{})
 	text := func(s string) {
@@ -199,7 +199,7 @@ func TestPrettyResize(t *testing.T) {
 func TestNextDue(t *testing.T) {
 	shown := epoch
 	r, _ := New("pretty", io.Discard, Config{Width: 80, Tick: make(chan time.Time), Now: func() time.Time { return shown }})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	sess := streaming.NewSession(p, streaming.Options{})
 	wall := time.Unix(5000, 0)
 	if _, ok := p.nextDue(wall); ok {

@@ -28,7 +28,7 @@ func streamLong(tb testing.TB, text string) {
 	now := epoch
 	r, _ := New("pretty", io.Discard, Config{Width: 100, Height: 40, Palette: NewPalette(true), Tick: tick,
 		Now: func() time.Time { return now }})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Role: streaming.RoleAssistant}
 	for i := 0; i < len(text); i += 8 << 10 {
 		ev.Text = text[i:min(i+8<<10, len(text))]

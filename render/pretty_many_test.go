@@ -19,7 +19,7 @@ func openTools(tb testing.TB, n int, live func()) {
 	now := epoch
 	r, _ := New("pretty", io.Discard, Config{Width: 100, Height: 40, Palette: NewPalette(true), Tick: tick,
 		Now: func() time.Time { return now }})
-	p := r.(*Pretty)
+	p := r.(*prettyRenderer)
 	s := streaming.NewSession(p, streaming.Options{})
 	frame := func(i int) {
 		if i%50 == 0 {

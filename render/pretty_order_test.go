@@ -33,7 +33,7 @@ func feedLog(t testing.TB, data string, width int, paced bool) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr := r.(*Pretty)
+	pr := r.(*prettyRenderer)
 	sess := streaming.NewSession(pr, streaming.Options{})
 	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Scribble: true}, sess)
 	if err != nil {

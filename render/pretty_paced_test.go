@@ -23,7 +23,7 @@ import (
 // liveWatch is the pretty renderer with the latest plan kept aside, so a
 // test knows what the live region should show.
 type liveWatch struct {
-	*Pretty
+	*prettyRenderer
 	plan []streaming.PlanEntry
 }
 
@@ -36,7 +36,7 @@ func (w *liveWatch) Handle(ev *streaming.Event) error {
 			w.plan = append(w.plan, e)
 		}
 	}
-	return w.Pretty.Handle(ev)
+	return w.prettyRenderer.Handle(ev)
 }
 
 // liveReport is what a paced replay saw on the screen.
@@ -77,7 +77,7 @@ func replayLive(t testing.TB, data []byte, width, height, every int, step time.D
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &liveWatch{Pretty: r.(*Pretty)}
+	w := &liveWatch{prettyRenderer: r.(*prettyRenderer)}
 	sess := streaming.NewSession(w, streaming.Options{})
 	dec, err := parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Scribble: true}, sess)
 	if err != nil {

@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -26,9 +27,9 @@ type planItem struct {
 	entries []streaming.PlanEntry
 }
 
-func (p *planItem) settle(*Pretty) {}
-func (p *planItem) complete() bool { return true }
-func (p *planItem) commit(r *Pretty, dst []row) []row {
+func (p *planItem) settle(*prettyRenderer) {}
+func (p *planItem) complete() bool         { return true }
+func (p *planItem) commit(r *prettyRenderer, dst []row) []row {
 	if r.plans.item == p {
 		r.plans.item = nil // printed: a newer plan is a new item
 	}
@@ -38,7 +39,7 @@ func (p *planItem) commit(r *Pretty, dst []row) []row {
 // heldBack reports that item it waits behind a running call, as the
 // events tell it (not as frames happen to have committed): it comes after
 // the logical head of the sequence.
-func (r *Pretty) heldBack(it item) bool {
+func (r *prettyRenderer) heldBack(it item) bool {
 	r.advanceHead()
 	for i := r.lhead; i < len(r.items); i++ {
 		if r.items[i] == it {
@@ -47,7 +48,7 @@ func (r *Pretty) heldBack(it item) bool {
 	}
 	return false
 }
-func (p *planItem) live(r *Pretty, dst []row) []row {
+func (p *planItem) live(r *prettyRenderer, dst []row) []row {
 	n := len(dst)
 	dst = r.styledRows(dst, p.depth, r.p.Bold("Plan"), 0)
 	dst = r.checklist(dst, p.entries, p.depth)
@@ -56,9 +57,9 @@ func (p *planItem) live(r *Pretty, dst []row) []row {
 }
 
 // checklist lays out plan entries, one per line, wrapped under their text.
-func (r *Pretty) checklist(dst []row, entries []streaming.PlanEntry, depth int) []row {
+func (r *prettyRenderer) checklist(dst []row, entries []streaming.PlanEntry, depth int) []row {
 	for _, e := range entries {
-		mark := PlanMark(e.Status)
+		mark := eventtext.PlanMark(e.Status)
 		text := r.clean(strings.Join(strings.Fields(e.Text), " "))
 		switch e.Status {
 		case streaming.PlanCompleted:
@@ -75,7 +76,7 @@ func (r *Pretty) checklist(dst []row, entries []streaming.PlanEntry, depth int) 
 
 // styledRows wraps one styled line at a depth; rows after the first are
 // indented by hang more cells.
-func (r *Pretty) styledRows(dst []row, depth int, s string, hang int) []row {
+func (r *prettyRenderer) styledRows(dst []row, depth int, s string, hang int) []row {
 	iw := r.indentW(depth)
 	ind := strings.Repeat(" ", iw)
 	avail := r.scr.width - iw
@@ -94,7 +95,7 @@ func (r *Pretty) styledRows(dst []row, depth int, s string, hang int) []row {
 }
 
 // plan records a plan event.
-func (r *Pretty) plan(ev *streaming.Event, depth int) {
+func (r *prettyRenderer) plan(ev *streaming.Event, depth int) {
 	var key strings.Builder
 	for _, e := range ev.Entries {
 		key.WriteString(e.Status + "\x00" + e.Text + "\x00")

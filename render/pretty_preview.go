@@ -26,7 +26,7 @@ type previewLine struct {
 // layoutLine wraps a line in avail cells, cut to at most maxRows rows
 // (0: no limit) at a break between words, the last row ending in a mark
 // with the line's length in characters.
-func (r *Pretty) layoutLine(s string, avail, maxRows int) []termwrap.Line {
+func (r *prettyRenderer) layoutLine(s string, avail, maxRows int) []termwrap.Line {
 	if maxRows <= 0 || len(s) <= avail*maxRows {
 		return termwrap.Wrap(s, avail)
 	}
@@ -106,7 +106,7 @@ func boundRows(lines []previewLine, omitted, budget int) (head []termwrap.Line, 
 }
 
 // previewRows lays out a bounded preview below a tool line.
-func (r *Pretty) previewRows(dst []row, head []termwrap.Line, hidden int, tail []termwrap.Line, depth int, bar string) []row {
+func (r *prettyRenderer) previewRows(dst []row, head []termwrap.Line, hidden int, tail []termwrap.Line, depth int, bar string) []row {
 	iw := r.indentW(depth)
 	ind := strings.Repeat(" ", iw)
 	pre := ind + r.p.Dim(bar)
@@ -126,7 +126,7 @@ func (r *Pretty) previewRows(dst []row, head []termwrap.Line, hidden int, tail [
 }
 
 // preview appends the head and tail of a tool's output, bounded in rows.
-func (r *Pretty) preview(dst []row, output string, depth int) []row {
+func (r *prettyRenderer) preview(dst []row, output string, depth int) []row {
 	if r.cfg.Tools == ToolsNone || output == "" {
 		return dst
 	}
@@ -156,7 +156,7 @@ func (r *Pretty) preview(dst []row, output string, depth int) []row {
 // drawn (only colour, bold, dim, italic, underline), let through as it
 // came with --allow-color, left out without colour; a progress line's
 // carriage returns leave what a terminal shows.
-func (r *Pretty) outputOptions() sanitize.Options {
+func (r *prettyRenderer) outputOptions() sanitize.Options {
 	o := sanitize.Options{SGR: sanitize.DrawSGR, Overwrite: true}
 	switch {
 	case r.cfg.AllowColor:
@@ -171,7 +171,7 @@ func (r *Pretty) outputOptions() sanitize.Options {
 // red, added lines green, hunk headers dim, each file named when the call
 // changes more than the one its line names; bounded like any preview, in
 // twice the rows.
-func (r *Pretty) diffPreview(dst []row, edits []streaming.FileEdit, subject string, depth int) []row {
+func (r *prettyRenderer) diffPreview(dst []row, edits []streaming.FileEdit, subject string, depth int) []row {
 	if r.cfg.Tools == ToolsNone {
 		return dst
 	}

@@ -8,7 +8,7 @@ import (
 
 // frame settles what arrived, commits what is complete, lays out the live
 // region and writes the difference. final (Finish) commits everything.
-func (r *Pretty) frame(final bool) {
+func (r *prettyRenderer) frame(final bool) {
 	if r.host != nil {
 		r.host.frame() // one lane of several: the view draws them all
 		return
@@ -24,7 +24,7 @@ func (r *Pretty) frame(final bool) {
 
 // layout settles what arrived and returns the rows that go to the
 // scrollback now and the live region's rows, in r.commitBuf and r.liveBuf.
-func (r *Pretty) layout() (commit, live []row) {
+func (r *prettyRenderer) layout() (commit, live []row) {
 	r.now = r.cfg.Now()
 	r.clock.last = time.Now()
 	r.clock.dirty = false
@@ -44,7 +44,7 @@ func (r *Pretty) layout() (commit, live []row) {
 // fit re-wraps rows wider than the terminal (made before it got narrower,
 // or a name longer than a row), so that no row ever soft-wraps and the
 // row count stays true.
-func (r *Pretty) fit(rows []row) []row {
+func (r *prettyRenderer) fit(rows []row) []row {
 	for i := 0; i < len(rows); i++ {
 		if rows[i].w > r.scr.width {
 			split := wrapStyled(nil, rows[i].s, r.scr.width, "", "", 0, false)
@@ -60,7 +60,7 @@ func (r *Pretty) fit(rows []row) []row {
 
 // maxRows is the tallest the live region may be: a row less than the
 // screen, so the cursor can always reach its top.
-func (r *Pretty) maxRows() int {
+func (r *prettyRenderer) maxRows() int {
 	h := r.height
 	if h <= 0 {
 		h = 20
@@ -81,7 +81,7 @@ const shrinkRoom = 3
 // row that fits the narrower width (most running calls, plan entries and
 // the status line), none on a terminal that cuts rows instead
 // (Config.NoReflow).
-func (r *Pretty) reflowed(rw row) int {
+func (r *prettyRenderer) reflowed(rw row) int {
 	if r.scr.noReflow {
 		return 0
 	}
@@ -94,7 +94,7 @@ func (r *Pretty) reflowed(rw row) int {
 // a text re-wrapped for a terminal shrinkRoom times narrower still fit;
 // it depends on the screen alone, so that where a block is cut does not
 // depend on how far the run has got.
-func (r *Pretty) liveFull() int {
+func (r *prettyRenderer) liveFull() int {
 	return max(r.maxRows()/shrinkRoom, min(r.maxRows(), 6))
 }
 
@@ -106,7 +106,7 @@ func (r *Pretty) liveFull() int {
 // what arrived, not by what a frame has laid out), never by when frames
 // are drawn, so a replay and a live feed of one log end alike. It looks
 // at no more items than the screen has rows.
-func (r *Pretty) crowd() {
+func (r *prettyRenderer) crowd() {
 	r.advanceHead()
 	h := r.lhead
 	if h >= len(r.items)-1 {
@@ -153,7 +153,7 @@ func (r *Pretty) crowd() {
 // split puts a header in the place of running call t at index i of the
 // sequence: its running line while it waits, its header once committed;
 // its done line will be pushed at the end when it ends.
-func (r *Pretty) split(i int, t *toolItem) {
+func (r *prettyRenderer) split(i int, t *toolItem) {
 	r.items[i] = &headerItem{t: t}
 	t.split = true
 }
@@ -161,7 +161,7 @@ func (r *Pretty) split(i int, t *toolItem) {
 // advanceHead moves the logical head to the first item that holds the
 // rest back, whether or not the items before it have reached the
 // scrollback yet.
-func (r *Pretty) advanceHead() {
+func (r *prettyRenderer) advanceHead() {
 	for r.lhead < len(r.items) && passed(r.items[r.lhead]) {
 		r.lhead++
 	}
@@ -183,7 +183,7 @@ func passed(it item) bool {
 
 // commitReady moves complete items at the head of the sequence to the
 // scrollback, with the finished rows of a text still streaming.
-func (r *Pretty) commitReady(dst []row) []row {
+func (r *prettyRenderer) commitReady(dst []row) []row {
 	for len(r.items) > 0 {
 		head := r.items[0]
 		if head.complete() {
@@ -196,7 +196,7 @@ func (r *Pretty) commitReady(dst []row) []row {
 	return dst
 }
 
-func (r *Pretty) pop() {
+func (r *prettyRenderer) pop() {
 	if r.lhead > 0 {
 		r.lhead--
 	}
@@ -208,7 +208,7 @@ func (r *Pretty) pop() {
 }
 
 // settle folds the text that arrived into the text items still taking it.
-func (r *Pretty) settle() {
+func (r *prettyRenderer) settle() {
 	keep := r.unsettled[:0]
 	for _, t := range r.unsettled {
 		t.settle(r)
@@ -227,7 +227,7 @@ func (r *Pretty) settle() {
 // up until the screen is full, and what does not fit is counted, not
 // laid out ("… 12 more running"). A frame costs the same with 80,000
 // calls running as with 20.
-func (r *Pretty) liveRows(dst []row) []row {
+func (r *prettyRenderer) liveRows(dst []row) []row {
 	limit := r.maxRows()
 	// Calls that ended left r.opened: drop them (their done line is in
 	// the sequence).
@@ -267,7 +267,7 @@ func (r *Pretty) liveRows(dst []row) []row {
 		shownRunning++
 	}
 	if more := r.running - shownRunning; (i > 0 || j > 0) && more > 0 {
-		s := truncCells("… "+Tokens(int64(more))+" more running", r.scr.width)
+		s := truncCells("… "+formatTokens(int64(more))+" more running", r.scr.width)
 		dst = append(dst, row{s: r.p.Dim(s), w: cells(s)})
 	}
 	for k := len(parts) - 1; k >= 0; k-- {
@@ -310,7 +310,7 @@ func isRunning(it item) bool {
 // seconds of a run that began at the top of the screen may leave a copy
 // of some in the scrollback, where a region without them would hide what
 // runs from everyone.
-func (r *Pretty) clip(live []row, above int) []row {
+func (r *prettyRenderer) clip(live []row, above int) []row {
 	limit := r.maxRows()
 	fits := func(n, g int) bool { return g <= above && n+g <= limit }
 	// The bottom rows from from on, and the rows to keep above them,
@@ -378,14 +378,14 @@ func (r *Pretty) clip(live []row, above int) []row {
 
 // statusRow is the run so far: elapsed time, tokens, cost, and the latest
 // status (a retry, a rate limit, compaction).
-func (r *Pretty) statusRow() row {
+func (r *prettyRenderer) statusRow() row {
 	facts := []string{elapsed(r.now.Sub(r.run.start))}
 	if u := r.run.usage; u != nil {
 		if t := u.Total(); t > 0 {
-			facts = append(facts, Tokens(t)+" tokens")
+			facts = append(facts, formatTokens(t)+" tokens")
 		}
 		if knownCost(u) {
-			facts = append(facts, Cost(u.CostUSD))
+			facts = append(facts, formatCost(u.CostUSD))
 		}
 	}
 	s := r.p.Dim("● " + strings.Join(facts, " · "))

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/mdterm"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
@@ -86,7 +87,7 @@ const (
 
 func (t *textItem) complete() bool { return t.settled }
 
-func (t *textItem) settle(r *Pretty) {
+func (t *textItem) settle(r *prettyRenderer) {
 	if t.settled {
 		return
 	}
@@ -138,7 +139,7 @@ func (t *textItem) settle(r *Pretty) {
 }
 
 // cutLine ends a line too long to hold at its last space (or at lineMax).
-func (t *textItem) cutLine(r *Pretty) {
+func (t *textItem) cutLine(r *prettyRenderer) {
 	cut := bytes.LastIndexByte(t.line[:lineMax], ' ') + 1
 	if cut <= 0 {
 		cut = lineMax
@@ -153,7 +154,7 @@ func (t *textItem) cutLine(r *Pretty) {
 }
 
 // endLine files the current line, complete, into the open block.
-func (t *textItem) endLine(r *Pretty) {
+func (t *textItem) endLine(r *prettyRenderer) {
 	if t.user {
 		if t.fold != nil && !t.fold.add(view.String(t.line), promptRows(view.String(t.line), t.avail(r))) {
 			// Held: the prompt may be folded.
@@ -179,7 +180,7 @@ func (t *textItem) endLine(r *Pretty) {
 
 // endFold puts in block what a prompt held after its head: all of it,
 // or "… N more lines" and its last lines.
-func (t *textItem) endFold(r *Pretty) {
+func (t *textItem) endFold(r *prettyRenderer) {
 	omitted, rest := t.fold.end()
 	if len(t.block) == 0 {
 		t.promptFirst = false
@@ -205,7 +206,7 @@ func (t *textItem) flushPrompt() {
 
 // file puts a complete line of markdown into the open block, or ends the
 // block.
-func (t *textItem) file(r *Pretty, line string) {
+func (t *textItem) file(r *prettyRenderer, line string) {
 	if t.inFence {
 		if t.fence.Closes(line) {
 			t.flush(r, true)
@@ -248,7 +249,7 @@ func (t *textItem) file(r *Pretty, line string) {
 // blockMax bytes: the live region stays small (each frame redraws it)
 // and the text goes to the scrollback as it comes. A table is kept whole
 // up to blockMax, so that its columns line up.
-func (t *textItem) grow(r *Pretty, line string) {
+func (t *textItem) grow(r *prettyRenderer, line string) {
 	t.est += max(1, (len(line)+t.avail(r)-1)/t.avail(r))
 	table := !t.inFence && len(t.block) > 0 && t.block[0] == '|'
 	if len(t.block) > blockMax || !table && t.est > max(4, r.liveFull()-2) {
@@ -259,7 +260,7 @@ func (t *textItem) grow(r *Pretty, line string) {
 // flush turns the open block into a chunk. end says the block is
 // complete; otherwise (a block too long to hold) what is held is shown
 // and the block goes on.
-func (t *textItem) flush(r *Pretty, end bool) {
+func (t *textItem) flush(r *prettyRenderer, end bool) {
 	if t.inFence {
 		if len(t.block) == 0 && t.fenceCont && !end {
 			return
@@ -290,7 +291,7 @@ func (t *textItem) add(c chunk) {
 }
 
 // avail is the width the text is laid out in.
-func (t *textItem) avail(r *Pretty) int {
+func (t *textItem) avail(r *prettyRenderer) int {
 	return max(r.scr.width-r.indentW(t.depth)-t.prefixW(), 8)
 }
 
@@ -303,7 +304,7 @@ func (t *textItem) prefixW() int {
 
 // prefixes are what each row starts with (the first, the others, an
 // empty one): the indent of the depth, then "› " or "┆ ".
-func (t *textItem) prefixes(r *Pretty, first bool) (string, string, string) {
+func (t *textItem) prefixes(r *prettyRenderer, first bool) (string, string, string) {
 	ind := strings.Repeat(" ", r.indentW(t.depth))
 	switch {
 	case t.think:
@@ -317,7 +318,7 @@ func (t *textItem) prefixes(r *Pretty, first bool) (string, string, string) {
 }
 
 // render lays out a chunk at the current width.
-func (t *textItem) render(r *Pretty, c *chunk) []row {
+func (t *textItem) render(r *prettyRenderer, c *chunk) []row {
 	w := t.avail(r)
 	if c.rows != nil && c.width == r.scr.width {
 		return c.rows
@@ -343,7 +344,7 @@ func (t *textItem) render(r *Pretty, c *chunk) []row {
 	return c.rows
 }
 
-func (t *textItem) commit(r *Pretty, dst []row) []row {
+func (t *textItem) commit(r *prettyRenderer, dst []row) []row {
 	for i := range t.chunks {
 		dst = append(dst, t.render(r, &t.chunks[i])...)
 		t.chunks[i] = chunk{}
@@ -352,7 +353,7 @@ func (t *textItem) commit(r *Pretty, dst []row) []row {
 	return dst
 }
 
-func (t *textItem) live(r *Pretty, dst []row) []row {
+func (t *textItem) live(r *prettyRenderer, dst []row) []row {
 	for i := range t.chunks {
 		dst = append(dst, t.render(r, &t.chunks[i])...)
 	}
@@ -364,7 +365,7 @@ func (t *textItem) live(r *Pretty, dst []row) []row {
 		t.shown.n, t.shown.width, t.shown.lines = len(t.block), r.scr.width, t.lines
 	}
 	dst = append(dst, t.shown.rows...)
-	if len(t.line) > 0 && (t.fold == nil || t.fold.n < PromptHead) {
+	if len(t.line) > 0 && (t.fold == nil || t.fold.n < eventtext.PromptHead) {
 		first, rest, empty := t.prefixes(r, t.lines == 0)
 		if len(t.block) > 0 || t.inFence || t.lines > 0 {
 			first = rest
@@ -385,7 +386,7 @@ func (t *textItem) live(r *Pretty, dst []row) []row {
 // plain tail of its text (the region shows only its bottom rows anyway).
 // It changes only when a line ends, so a frame costs little more than
 // the partial line.
-func (t *textItem) blockRows(r *Pretty, dst []row) []row {
+func (t *textItem) blockRows(r *prettyRenderer, dst []row) []row {
 	if t.user || (len(t.block) == 0 && !t.inFence) {
 		return dst
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/diffview"
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -66,20 +67,20 @@ type toolEnd struct {
 	doneWidth int   // the width they were made for
 }
 
-func (t *toolItem) settle(*Pretty) {}
-func (t *toolItem) complete() bool { return t.ended }
+func (t *toolItem) settle(*prettyRenderer) {}
+func (t *toolItem) complete() bool         { return t.ended }
 
 func (t *toolItem) keyArg() string {
 	if n := len(t.call.Subject) + len(t.call.Title) + 1; n != t.keyLen {
 		ev := streaming.Event{Title: t.call.Title, Subject: t.call.Subject}
-		t.key = sanitize.String(KeyArg(&ev), sanitize.Options{})
+		t.key = sanitize.String(eventtext.KeyArg(&ev), sanitize.Options{})
 		t.keyLen = n
 	}
 	return t.key
 }
 
 // label is "Name key-argument", the argument cut to fit in room cells.
-func (t *toolItem) label(r *Pretty, room int) (string, int) {
+func (t *toolItem) label(r *prettyRenderer, room int) (string, int) {
 	name := sanitize.String(t.call.Name, sanitize.Options{})
 	nw := cells(name)
 	s, w := r.p.Bold(name), nw
@@ -116,7 +117,7 @@ func elapsed(d time.Duration) string {
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // runningRows is the spinner line and the last line of output so far.
-func (t *toolItem) runningRows(r *Pretty, dst []row) []row {
+func (t *toolItem) runningRows(r *prettyRenderer, dst []row) []row {
 	iw := r.indentW(t.depth)
 	suffix := ""
 	if d := r.now.Sub(t.start); d >= time.Second {
@@ -151,7 +152,7 @@ func lastLine(b []byte, o sanitize.Options) string {
 }
 
 // headerRow is the committed start line of a call whose work follows it.
-func (t *toolItem) headerRow(r *Pretty, dst []row) []row {
+func (t *toolItem) headerRow(r *prettyRenderer, dst []row) []row {
 	iw := r.indentW(t.depth)
 	label, lw := t.label(r, r.scr.width-iw-2)
 	return append(dst, row{s: strings.Repeat(" ", iw) + r.p.Cyan("▸ ") + label, w: iw + 2 + lw})
@@ -160,7 +161,7 @@ func (t *toolItem) headerRow(r *Pretty, dst []row) []row {
 // doneRows is the done (or failed) line and the output preview, made once
 // per terminal width: a finished call may wait in the region for many
 // frames.
-func (t *toolItem) doneRows(r *Pretty, dst []row) []row {
+func (t *toolItem) doneRows(r *prettyRenderer, dst []row) []row {
 	if t.done == nil || t.doneWidth != r.scr.width {
 		t.done = t.makeDone(r, t.done[:0])
 		t.doneWidth = r.scr.width
@@ -168,18 +169,18 @@ func (t *toolItem) doneRows(r *Pretty, dst []row) []row {
 	return append(dst, t.done...)
 }
 
-func (t *toolItem) makeDone(r *Pretty, dst []row) []row {
+func (t *toolItem) makeDone(r *prettyRenderer, dst []row) []row {
 	iw := r.indentW(t.depth)
-	mark := StatusMark(t.status)
+	mark := eventtext.StatusMark(t.status)
 	var facts []string
 	if t.exit != nil {
 		facts = append(facts, fmt.Sprintf("exit %d", *t.exit))
 	}
 	switch {
 	case t.durMS > 0:
-		facts = append(facts, Duration(t.durMS))
+		facts = append(facts, eventtext.Duration(t.durMS))
 	case t.endAt.Sub(t.start) >= time.Second:
-		facts = append(facts, Duration(t.endAt.Sub(t.start).Milliseconds()))
+		facts = append(facts, eventtext.Duration(t.endAt.Sub(t.start).Milliseconds()))
 	}
 	switch {
 	case t.running:
@@ -234,14 +235,14 @@ func (t *toolItem) showsDiff() bool {
 	return add+del > 0
 }
 
-func (t *toolItem) commit(r *Pretty, dst []row) []row {
+func (t *toolItem) commit(r *prettyRenderer, dst []row) []row {
 	if !t.ended {
 		return dst
 	}
 	return t.doneRows(r, dst)
 }
 
-func (t *toolItem) live(r *Pretty, dst []row) []row {
+func (t *toolItem) live(r *prettyRenderer, dst []row) []row {
 	if t.ended {
 		return t.doneRows(r, dst)
 	}

@@ -13,8 +13,8 @@ func cleanPlain(s string) string { return sanitize.String(s, sanitize.Options{})
 // PreviewText gives what Preview(Lines(clean(out)), n) gives.
 func checkPreviewText(t *testing.T, out string, n int) {
 	t.Helper()
-	wh, wo, wt := Preview(Lines(cleanPlain(out)), n)
-	gh, gox, gt := PreviewText(out, n, cleanPlain)
+	wh, wo, wt := previewLines(splitLines(cleanPlain(out)), n)
+	gh, gox, gt := previewCleaned(out, n, cleanPlain)
 	if len(wt) == 0 {
 		wt = nil
 	}

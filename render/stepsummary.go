@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -45,46 +46,46 @@ func StepSummary(f *streaming.Run, s Summary, answer, until, input string) strin
 		fmt.Fprintf(&b, "### … %s did not finish%s\n", who, run)
 	}
 	if !s.Interrupted && !s.Stopped && s.Outcome != streaming.Success && s.Reason != "" {
-		fmt.Fprintf(&b, "\n%s\n", inline(oneLine(s.Reason)))
+		fmt.Fprintf(&b, "\n%s\n", inline(eventtext.OneLine(s.Reason)))
 	}
 	if s.UntilMissing {
 		fmt.Fprintf(&b, "\n**The final answer lacks the completion marker** %s\n", codeSpan(until))
 	}
 	dur, turns, tokens, cost := "–", "–", "–", "–"
 	if d := f.Duration(); d > 0 {
-		dur = Duration(d)
+		dur = eventtext.Duration(d)
 	}
 	if f.Turns > 0 {
 		turns = fmt.Sprintf("%d", f.Turns)
 	}
 	if u := f.Usage; u != nil {
 		if u.Total() > 0 {
-			in := Tokens(u.InputTokens)
+			in := formatTokens(u.InputTokens)
 			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
-				in += " + " + Tokens(c) + " cached"
+				in += " + " + formatTokens(c) + " cached"
 			}
-			tokens = in + " in, " + Tokens(u.OutputTokens) + " out"
+			tokens = in + " in, " + formatTokens(u.OutputTokens) + " out"
 		}
 		if knownCost(u) {
-			cost = Cost(u.CostUSD)
+			cost = formatCost(u.CostUSD)
 		}
 	}
 	b.WriteString("\n| Duration | Turns | Tokens | Cost | Tool calls |\n|---|---|---|---|---|\n")
 	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", dur, turns, tokens, cost, toolList(f))
 	if strings.TrimSpace(answer) != "" {
 		b.WriteString("\n#### Final answer\n\n")
-		b.WriteString(MarkdownText(answer))
+		b.WriteString(markdownText(answer))
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
-// MarkdownText is an assistant text made safe to embed in a markdown
+// markdownText is an assistant text made safe to embed in a markdown
 // document, as the transcript writes it: raw HTML and mentions defused
 // outside code, a fence left open closed, control characters visible.
-func MarkdownText(s string) string {
+func markdownText(s string) string {
 	var b strings.Builder
-	m := &Markdown{w: bufio.NewWriter(&b), cfg: Config{Thinking: ThinkingSummary}, heading: true, last: elemText}
+	m := &markdownRenderer{w: bufio.NewWriter(&b), cfg: Config{Thinking: ThinkingSummary}, heading: true, last: elemText}
 	m.inBlock, m.lineNo = true, 1
 	m.cur.kind = streaming.KindTextDelta
 	m.role = streaming.RoleAssistant

@@ -10,22 +10,22 @@ import (
 )
 
 func init() {
-	Register("text", func(w io.Writer, cfg Config) Renderer { return &Text{w: w, cfg: cfg} })
+	Register("text", func(w io.Writer, cfg Config) Renderer { return &textRenderer{w: w, cfg: cfg} })
 }
 
-// Text prints only the final answer, for answer=$(agent | agentfmt -o text).
+// textRenderer prints only the final answer, for answer=$(agent | agentfmt -o text).
 // The answer is written as it is for a script; on a terminal it is
 // sanitised like every other renderer's content, its SGR colour left out.
-type Text struct {
+type textRenderer struct {
 	w   io.Writer
 	cfg Config
 }
 
 // Handle ignores events: the answer comes with Finish.
-func (t *Text) Handle(*streaming.Event) error { return nil }
+func (t *textRenderer) Handle(*streaming.Event) error { return nil }
 
 // Finish writes the final answer with one trailing newline.
-func (t *Text) Finish(s Summary) error {
+func (t *textRenderer) Finish(s Summary) error {
 	if s.Answer == "" {
 		return nil
 	}

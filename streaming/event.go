@@ -157,6 +157,9 @@ const (
 type FileEdit struct {
 	Path string
 	Op   string // EditModify, EditCreate, EditDelete
+	// To is, for an edit that renames the file, its new path (Path is
+	// the old one), when the agent says so.
+	To   string
 	Old  string
 	New  string
 	Diff string // a unified diff (hunks, with or without file headers)
@@ -214,8 +217,12 @@ type Event struct {
 	Text string
 
 	// tools and permissions
-	ID         string     // tool call id, permission request id
-	Name       string     // tool name (MCP prefixes cleaned), permission tool
+	ID   string // tool call id, permission request id
+	Name string // tool name (MCP prefixes cleaned), permission tool
+	// Category is what kind of tool a call's is (tool.start, tool.end),
+	// from one table for every agent: "read", "edit", "command",
+	// "search", "fetch", "task", "plan", "ask" or "other".
+	Category   string
 	Input      string     // tool input as JSON text
 	Title      string     // a human title for the call, when the agent gives one; for session.start, what the run is (a subagent's own transcript)
 	Subject    string     // what the call is about: its command, path, pattern (filled by the parsers)
@@ -272,7 +279,7 @@ func (ev *Event) Clone() Event {
 	c.Kind, c.Status = Kind(strings.Clone(string(c.Kind))), ToolStatus(strings.Clone(string(c.Status)))
 	c.BlockKind = Kind(strings.Clone(string(c.BlockKind)))
 	for _, s := range [...]*string{&c.Agent, &c.Restates, &c.Stream, &c.SessionID, &c.Model, &c.CWD, &c.Message, &c.Role, &c.Parent,
-		&c.Part, &c.Text, &c.ID, &c.Name, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Display, &c.Choice, &c.From, &c.To,
+		&c.Part, &c.Text, &c.ID, &c.Name, &c.Category, &c.Input, &c.Title, &c.Subject, &c.Output, &c.Display, &c.Choice, &c.From, &c.To,
 		&c.Level, &c.Reason, &c.Type, &c.Origin} {
 		*s = strings.Clone(*s)
 	}
@@ -323,7 +330,7 @@ func CloneEdits(es []FileEdit) []FileEdit {
 	}
 	out := make([]FileEdit, len(es))
 	for i, e := range es {
-		out[i] = FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op), Old: strings.Clone(e.Old),
+		out[i] = FileEdit{Path: strings.Clone(e.Path), Op: strings.Clone(e.Op), To: strings.Clone(e.To), Old: strings.Clone(e.Old),
 			New: strings.Clone(e.New), Diff: strings.Clone(e.Diff)}
 	}
 	return out

@@ -259,3 +259,35 @@ func TestSessionRunRandom(t *testing.T) {
 		checkRun(t, data)
 	}
 }
+
+// TestCategoryCarried: a call's category goes from its start to its end
+// (and to the end the session makes at Close); a call started
+// implicitly takes the category of the start that names it later.
+func TestCategoryCarried(t *testing.T) {
+	t.Parallel()
+	got := map[string]string{}
+	s := NewSession(HandlerFunc(func(ev *Event) error {
+		if ev.Kind == KindToolEnd {
+			got[ev.ID] = ev.Category
+		}
+		return nil
+	}), Options{})
+	for _, ev := range []Event{
+		{Kind: KindToolStart, ID: "a", Name: "Read", Category: "read"},
+		{Kind: KindToolEnd, ID: "a"},
+		{Kind: KindToolOutputDelta, ID: "b", Text: "x"},
+		{Kind: KindToolStart, ID: "b", Name: "Bash", Category: "command"},
+		{Kind: KindToolEnd, ID: "b"},
+		{Kind: KindToolStart, ID: "c", Name: "Task", Category: "task"},
+	} {
+		if err := s.Push(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"a": "read", "b": "command", "c": "task"}; !maps.Equal(got, want) {
+		t.Errorf("categories at the ends %v, want %v", got, want)
+	}
+}

@@ -86,3 +86,59 @@ func TestState(t *testing.T) {
 		t.Errorf("marks at the ends %v, %d open", marks, len(s.Calls()))
 	}
 }
+
+// TestRepeatsAnswer: a call whose output is the last message of its
+// subagent (white space around it aside) says so at its tool.end; an
+// output that says more, or a call with no subagent text, does not.
+func TestRepeatsAnswer(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, last, output string
+		want               bool
+	}{
+		{"the same answer", "Totals are float64 sums.", "Totals are float64 sums.\n", true},
+		{"more than the answer", "Totals are float64 sums.", "Totals are float64 sums.\nagentId: a1", false},
+		{"an earlier message", "Done.", "Looking.", false},
+		{"the only message", "", "Looking.", true},
+		{"no subagent text", "-", "Totals.", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			u := &stateUser{}
+			s := NewSession(u, Options{})
+			var got *bool
+			u.fn = func(u *stateUser, ev *Event) {
+				if ev.Kind == KindToolEnd && ev.ID == "task" {
+					r := u.st.Call("task").RepeatsAnswer
+					got = &r
+				}
+			}
+			evs := []Event{{Kind: KindToolStart, ID: "task", Name: "Task"}}
+			if c.last != "-" {
+				evs = append(evs,
+					Event{Kind: KindMessageStart, Message: "m1", Role: RoleAssistant, Parent: "task"},
+					Event{Kind: KindTextDelta, Message: "m1", Parent: "task", Text: "Looking."},
+					Event{Kind: KindMessageStop, Message: "m1", Parent: "task"})
+			}
+			if c.last != "" && c.last != "-" {
+				evs = append(evs,
+					Event{Kind: KindMessageStart, Message: "m2", Role: RoleAssistant, Parent: "task"},
+					Event{Kind: KindTextDelta, Message: "m2", Parent: "task", Text: c.last},
+					Event{Kind: KindMessageStop, Message: "m2", Parent: "task"})
+			}
+			evs = append(evs, Event{Kind: KindToolEnd, ID: "task", Output: c.output})
+			for _, ev := range evs {
+				if err := s.Push(&ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got == nil {
+				t.Fatal("no tool.end")
+			}
+			if *got != c.want {
+				t.Errorf("RepeatsAnswer %v, want %v", *got, c.want)
+			}
+		})
+	}
+}

@@ -178,6 +178,13 @@ func (s *Session) messageStop(ev *Event) error {
 // and keeps its text only when it is the run's answer.
 func (s *Session) forget(m *message) {
 	delete(s.msgs, m.id)
+	if c := s.tools[m.parent]; c != nil && m.parent != "" && m.role == RoleAssistant {
+		// The work under a call said this last: its answer, if the call's
+		// output repeats it (toolEnd).
+		if a := m.answerText(); a != "" {
+			c.answer, c.hasAnswer = s.answerHash(a), true
+		}
+	}
 	st := &stopped{blocks: m.shown, next: m.next}
 	m.shown = nil
 	for _, b := range m.blocks {

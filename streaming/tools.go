@@ -1,6 +1,7 @@
 package streaming
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 )
@@ -12,6 +13,7 @@ import (
 // sets only Mark.
 type Call struct {
 	ID, Name, Parent, Title, Subject string
+	Category                         string // as Event.Category
 	Input                            string // the input as the start gave it (JSON)
 	// Depth is how deep the work the call starts is nested: 1 for a call
 	// of the main agent, one more for each subagent level (a call whose
@@ -23,11 +25,18 @@ type Call struct {
 	// Mark is the handler's own: the session keeps it with the call and
 	// never reads it (a renderer's item for the call, the label it made).
 	Mark any
+	// RepeatsAnswer is set during the Handle of the call's tool.end when
+	// its output is the last message of the work it started (a subagent's
+	// answer, which was shown under it as text): a renderer that showed
+	// that text need not show the output again.
+	RepeatsAnswer bool
 
-	agent    string
-	seq      uint64
-	implicit bool  // started by the session, under the name "tool"
-	output   *text // the output so far (kept once, appended; nil: none yet)
+	answer    uint64 // the hash of the last text of the work under the call (hasAnswer)
+	hasAnswer bool
+	agent     string
+	seq       uint64
+	implicit  bool  // started by the session, under the name "tool"
+	output    *text // the output so far (kept once, appended; nil: none yet)
 }
 
 // Output is the call's output so far.
@@ -102,6 +111,7 @@ func (s *Session) toolStart(ev *Event) error {
 	}
 	t := s.openTool(ev.Agent, ev.ID, ev.Name, ev.Parent, ev.Input, ev.Title, ev.Subject)
 	t.Edits = CloneEdits(ev.Edits)
+	t.Category = kept(t.Category, ev.Category)
 	return s.out.Handle(ev)
 }
 
@@ -109,7 +119,8 @@ func (s *Session) toolStart(ev *Event) error {
 // a later state of a call on the wire (an item updated, a frame after
 // its stream) may know its title, input, subject or file edits, which
 // then replace the call's. Its name replaces only the one the session
-// made up for a call started implicitly ("tool"); its id, parent and
+// made up for a call started implicitly ("tool"), and its category the
+// one the session had none or a made-up name's for; its id, parent and
 // depth never change. Nothing is passed on: the call's line is shown
 // once, and its end and a renderer's view of the open call (State) read
 // what the update left.
@@ -128,6 +139,10 @@ func (c *Call) update(ev *Event) {
 	}
 	if ev.Name != "" && c.implicit {
 		c.Name, c.implicit = strings.Clone(ev.Name), false
+		c.Category = "" // the made-up name's
+	}
+	if ev.Category != "" && c.Category == "" {
+		c.Category = strings.Clone(ev.Category)
 	}
 }
 
@@ -157,9 +172,10 @@ func (s *Session) ensureTool(ev *Event) (*Call, error) {
 		name = "tool"
 	}
 	t := s.openTool(ev.Agent, ev.ID, name, ev.Parent, "", ev.Title, "")
+	t.Category = strings.Clone(ev.Category)
 	t.implicit = ev.Name == ""
 	s.ev = Event{Kind: KindToolStart, Agent: ev.Agent, Line: ev.Line, Time: ev.Time,
-		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title}
+		ID: t.ID, Name: t.Name, Parent: t.Parent, Title: t.Title, Category: t.Category}
 	return t, s.out.Handle(&s.ev)
 }
 
@@ -224,13 +240,23 @@ func (s *Session) toolEnd(ev *Event) error {
 	if e.Subject == "" {
 		e.Subject = t.Subject
 	}
+	if e.Category == "" {
+		e.Category = t.Category
+	}
 	if e.Status == "" {
 		e.Status = ToolOK
 	}
+	t.RepeatsAnswer = t.hasAnswer && e.Output != "" && s.answerHash(e.Output) == t.answer
 	s.run.toolEnded(e)
 	err = s.out.Handle(e) // (the call is still open: State.Call finds it)
 	s.endTool(t)
 	return err
+}
+
+// answerHash is the hash a call keeps of its work's last text, and of its
+// output to compare: the white space around them does not count.
+func (s *Session) answerHash(text string) uint64 {
+	return maphash.String(s.stopped.seed, strings.TrimSpace(text))
 }
 
 // endTool ends t: O(1), however many calls are open. Its output's pieces
@@ -253,7 +279,7 @@ func (s *Session) closeTools(line int) error {
 	}
 	for _, t := range s.Calls() {
 		s.ev = Event{Kind: KindToolEnd, Agent: t.agent, Line: line, ID: t.ID, Name: t.Name, Parent: t.Parent,
-			Input: t.Input, Title: t.Title, Subject: t.Subject, Status: ToolIncomplete, Output: t.Output()}
+			Input: t.Input, Title: t.Title, Subject: t.Subject, Category: t.Category, Status: ToolIncomplete, Output: t.Output()}
 		s.run.toolEnded(&s.ev)
 		err := s.out.Handle(&s.ev)
 		s.endTool(t)

@@ -87,6 +87,17 @@ func (b *bounded) String() string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// containsFold reports whether s holds word (ASCII, lower case) in any
+// case, without a lower-case copy of s.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
+}
+
 // provider is the gen_ai.provider.name of a run: the model's maker, as
 // the model's name or the agent says it ("" when neither does).
 func provider(agent, model string) string {

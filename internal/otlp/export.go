@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -50,7 +49,7 @@ type Exporter struct {
 	tp       *sdktrace.TracerProvider
 	endpoint string
 	flush    time.Duration
-	counts   *counter
+	batch    *batcher
 }
 
 // DefaultEndpoint is the OTLP/HTTP endpoint of a collector on this
@@ -119,14 +118,9 @@ func Start(cfg Config) (*Exporter, error) {
 	if err != nil && res == nil {
 		return nil, err
 	}
-	counts := &counter{}
-	wrapped := &countingExporter{SpanExporter: inner, counts: counts}
-	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithResource(res),
-		sdktrace.WithSpanProcessor(counts),
-		sdktrace.WithBatcher(wrapped, sdktrace.WithMaxQueueSize(cfg.Queue), sdktrace.WithMaxExportBatchSize(cfg.Queue/4),
-			sdktrace.WithExportTimeout(cfg.Flush)))
-	return &Exporter{tp: tp, endpoint: cfg.Endpoint, flush: cfg.Flush, counts: counts}, nil
+	b := newBatcher(inner, cfg.Queue, cfg.Queue/4, batchEvery, cfg.Flush)
+	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSpanProcessor(b))
+	return &Exporter{tp: tp, endpoint: cfg.Endpoint, flush: cfg.Flush, batch: b}, nil
 }
 
 // Tracer is what a Trace starts its spans with.
@@ -141,11 +135,10 @@ func (e *Exporter) Shutdown() string {
 	ctx, cancel := context.WithTimeout(context.Background(), e.flush)
 	defer cancel()
 	serr := e.tp.Shutdown(ctx)
-	ended, sent := e.counts.ended.Load(), e.counts.sent.Load()
+	ended, sent, why := e.batch.counts()
 	if sent >= ended {
 		return ""
 	}
-	why := e.counts.firstErr()
 	switch {
 	case why != nil:
 	case serr != nil:
@@ -154,49 +147,6 @@ func (e *Exporter) Shutdown() string {
 		why = errors.New("the queue was full")
 	}
 	return fmt.Sprintf("%d of %d spans not exported to %s: %v", ended-sent, ended, e.endpoint, why)
-}
-
-// counter counts the spans that ended (a span processor ahead of the
-// batcher) and those that were sent, and keeps the first export error.
-type counter struct {
-	ended, sent atomic.Int64
-	mu          sync.Mutex
-	err         error
-}
-
-func (c *counter) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-func (c *counter) OnEnd(sdktrace.ReadOnlySpan)                     { c.ended.Add(1) }
-func (c *counter) Shutdown(context.Context) error                  { return nil }
-func (c *counter) ForceFlush(context.Context) error                { return nil }
-
-func (c *counter) failed(err error) {
-	c.mu.Lock()
-	if c.err == nil {
-		c.err = err
-	}
-	c.mu.Unlock()
-}
-
-func (c *counter) firstErr() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
-}
-
-// countingExporter counts what its exporter sent.
-type countingExporter struct {
-	sdktrace.SpanExporter
-	counts *counter
-}
-
-func (c *countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
-	err := c.SpanExporter.ExportSpans(ctx, spans)
-	if err != nil {
-		c.counts.failed(err)
-		return err
-	}
-	c.counts.sent.Add(int64(len(spans)))
-	return nil
 }
 
 var quietOnce sync.Once

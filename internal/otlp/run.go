@@ -18,24 +18,33 @@ type run struct {
 	span  trace.Span
 	agent string
 	model string
+	// provider is the gen_ai.provider.name of the agent and model.
+	provider string
 	// begun: a session.start filled the span in (a second one begins
 	// another run).
 	begun bool
 	// resulted: the run's result came.
 	resulted bool
-	// calls are the open tool calls by id; seq numbers them in the order
-	// they started (those left open at the end end in that order).
+	// calls are the open tool calls by id (nil until the first); seq
+	// numbers them in the order they started (those left open at the end
+	// end in that order).
 	calls map[string]*call
 	seq   int
-	// turnStart is when the last model turn began, lastChat when the last
-	// chat span ended, by the call id of the subagent ("" for the run).
-	turnStart map[string]time.Time
-	lastChat  map[string]time.Time
+	// turns are the model turns of the run's own agent (a subagent's are
+	// its call's).
+	turns turns
 	// prompt is the user's text (Options.Content).
 	prompt bounded
 	// attrs are the span's attributes gathered as the run goes, set once
 	// as it ends (each SetAttributes grows the span's own list).
 	attrs []attribute.KeyValue
+}
+
+// turns is when an agent's model turn began (started: one did since the
+// last chat span) and when its last chat span ended.
+type turns struct {
+	start, last time.Time
+	started     bool
 }
 
 // call is a tool call's span, and the span of the subagent it started
@@ -46,13 +55,18 @@ type call struct {
 	span   trace.Span
 	sub    trace.Span
 	subCtx context.Context
+	turns  turns
+	// name and id are the call's, extra its other attributes from its
+	// start (content, edits): all are set as it ends, in one call.
+	name, id string
+	extra    []attribute.KeyValue
 }
 
 func (r *run) sessionStart(ev *streaming.Event) {
 	r.begun = true
 	if a := r.t.name(ev.Agent); a != "" && a != r.agent {
 		r.agent = a
-		r.span.SetName("invoke_agent " + a)
+		r.span.SetName(r.t.spanName("invoke_agent", a))
 		r.attrs = append(r.attrs, semconv.GenAIAgentName(a))
 	}
 	if ev.SessionID != "" {
@@ -62,69 +76,87 @@ func (r *run) sessionStart(ev *streaming.Event) {
 		r.model = r.t.name(ev.Model)
 		r.attrs = append(r.attrs, semconv.GenAIRequestModel(r.model))
 	}
-	if p := provider(r.agent, r.model); p != "" {
-		r.attrs = append(r.attrs, semconv.GenAIProviderNameKey.String(p))
+	r.provider = provider(r.agent, r.model)
+	if r.provider != "" {
+		r.attrs = append(r.attrs, semconv.GenAIProviderNameKey.String(r.provider))
 	}
 	if ev.Title != "" {
 		r.attrs = append(r.attrs, attribute.String("agentfmt.run.title", clean(ev.Title)))
 	}
 }
 
-// parent is the context the spans of an event hang from: the subagent of
-// the call that started it (begun now, if this is its first event), else
-// the run.
-func (r *run) parent(id string, at time.Time) (context.Context, string) {
-	if id == "" {
-		return r.ctx, ""
-	}
-	c := r.calls[id]
+// parent is the context the spans of an event hang from, and the turns
+// of its agent: the subagent of the call that started it (begun now, if
+// this is its first event), else the run.
+func (r *run) parent(id string, at time.Time) (context.Context, *turns) {
+	c := r.call(id)
 	if c == nil {
-		return r.ctx, ""
+		return r.ctx, &r.turns
 	}
 	if c.sub == nil {
-		c.subCtx, c.sub = r.t.tracer.Start(c.ctx, "invoke_agent "+r.agent, trace.WithTimestamp(at),
-			trace.WithAttributes(semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentName(r.agent),
-				attribute.String("agentfmt.parent_call.id", clean(id))))
-		r.lastChat[id] = at
+		c.subCtx, c.sub = r.t.start(c.ctx, r.t.spanName("invoke_agent", r.agent), at, trace.SpanKindInternal)
+		r.t.set(c.sub, append(r.t.attrs(), semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentName(r.agent),
+			attribute.String("agentfmt.parent_call.id", c.id)))
+		c.turns.last = at
 	}
-	return c.subCtx, id
+	return c.subCtx, &c.turns
 }
 
-func (r *run) toolStart(ev *streaming.Event, at time.Time) {
-	if r.calls[ev.ID] != nil {
-		return
+// call is the open call id, nil for none (and for "", the run's own).
+func (r *run) call(id string) *call {
+	if id == "" {
+		return nil
+	}
+	return r.calls[id]
+}
+
+// turnsOf is the turns of the agent of the call id (the run's for "").
+func (r *run) turnsOf(id string) *turns {
+	if c := r.call(id); c != nil {
+		return &c.turns
+	}
+	return &r.turns
+}
+
+func (r *run) toolStart(ev *streaming.Event, at time.Time) *call {
+	if c := r.calls[ev.ID]; c != nil {
+		return c
 	}
 	ctx, _ := r.parent(ev.Parent, at)
-	name := r.t.name(ev.Name)
-	attrs := []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(name),
-		semconv.GenAIToolCallID(clean(ev.ID))}
+	c := &call{name: r.t.name(ev.Name), id: clean(ev.ID)}
 	if r.t.opts.Content {
-		attrs = r.t.content(attrs, "gen_ai.tool.call.arguments", ev.Input)
+		c.extra = r.t.content(c.extra, "gen_ai.tool.call.arguments", ev.Input)
 		if s := ev.Subject; s != "" {
-			attrs = r.t.content(attrs, "agentfmt.tool.subject", s)
+			c.extra = r.t.content(c.extra, "agentfmt.tool.subject", s)
 		}
 	}
-	attrs = appendEdits(attrs, ev.Edits)
+	c.extra = appendEdits(c.extra, ev.Edits)
 	r.seq++
-	c := &call{seq: r.seq}
-	c.ctx, c.span = r.t.tracer.Start(ctx, "execute_tool "+name, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
-	r.calls[strings.Clone(ev.ID)] = c
+	c.seq = r.seq
+	c.ctx, c.span = r.t.start(ctx, r.t.spanName("execute_tool", c.name), at, trace.SpanKindInternal)
+	key := c.id
+	if key != ev.ID {
+		key = strings.Clone(ev.ID) // (clean replaced invalid bytes)
+	}
+	if r.calls == nil {
+		r.calls = map[string]*call{}
+	}
+	r.calls[key] = c
+	return c
 }
 
 func (r *run) toolEnd(ev *streaming.Event, at time.Time) {
 	c := r.calls[ev.ID]
 	if c == nil {
-		r.toolStart(ev, at)
-		c = r.calls[ev.ID]
+		c = r.toolStart(ev, at)
 	}
-	attrs := make([]attribute.KeyValue, 0, 6)
-	attrs = append(attrs, attribute.String("agentfmt.tool.status", r.t.name(string(ev.Status))))
+	kv := append(c.head(r.t.attrs()), attribute.String("agentfmt.tool.status", r.t.name(string(ev.Status))))
 	if ev.ExitCode != nil {
-		attrs = append(attrs, attribute.Int("process.exit.code", *ev.ExitCode))
+		kv = append(kv, attribute.Int("process.exit.code", *ev.ExitCode))
 	}
-	attrs = appendEdits(attrs, ev.Edits)
+	kv = appendEdits(kv, ev.Edits)
 	if r.t.opts.Content {
-		attrs = r.t.content(attrs, "gen_ai.tool.call.result", ev.Output)
+		kv = r.t.content(kv, "gen_ai.tool.call.result", ev.Output)
 	}
 	switch ev.Status {
 	case streaming.ToolError:
@@ -132,25 +164,32 @@ func (r *run) toolEnd(ev *streaming.Event, at time.Time) {
 		if ev.ExitCode != nil {
 			what = "exit status " + itoa(*ev.ExitCode)
 		}
-		attrs = append(attrs, failure(c.span, "tool_error", what))
+		kv = append(kv, failure(c.span, "tool_error", what))
 	case streaming.ToolIncomplete:
-		attrs = append(attrs, attribute.String("agentfmt.incomplete", "the call never ended"))
+		kv = append(kv, attribute.String("agentfmt.incomplete", "the call never ended"))
 	}
-	c.span.SetAttributes(attrs...)
-	c.end(at, "")
+	c.end(r.t, at, "", kv)
 	delete(r.calls, ev.ID)
 }
 
-// end ends the call's span and its subagent's; why says why a call that
-// did not end ends here ("": it ended).
-func (c *call) end(at time.Time, why string) {
+// head appends the attributes of the call's start to kv.
+func (c *call) head(kv []attribute.KeyValue) []attribute.KeyValue {
+	kv = append(kv, semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(c.name), semconv.GenAIToolCallID(c.id))
+	return append(kv, c.extra...)
+}
+
+// end sets the call's attributes, kv (its head first), and ends its span
+// and its subagent's; why says why a call that did not end ends here
+// ("": it ended).
+func (c *call) end(t *Trace, at time.Time, why string, kv []attribute.KeyValue) {
 	if why != "" {
-		c.span.SetAttributes(attribute.String("agentfmt.incomplete", why))
+		kv = append(kv, attribute.String("agentfmt.incomplete", why))
 	}
+	t.set(c.span, kv)
 	if c.sub != nil {
-		c.sub.End(trace.WithTimestamp(at))
+		t.end(c.sub, at)
 	}
-	c.span.End(trace.WithTimestamp(at))
+	t.end(c.span, at)
 }
 
 // chat records a model turn the stream marked with usage: a chat span
@@ -159,30 +198,28 @@ func (r *run) chat(ev *streaming.Event, at time.Time) {
 	if ev.Usage == nil {
 		return
 	}
-	ctx, key := r.parent(ev.Parent, at)
-	start, ok := r.turnStart[key]
-	if !ok || start.Before(r.lastChat[key]) {
-		start = r.lastChat[key]
+	ctx, tu := r.parent(ev.Parent, at)
+	start := tu.start
+	if !tu.started || start.Before(tu.last) {
+		start = tu.last
 	}
 	if start.IsZero() || start.After(at) {
 		start = at
 	}
-	delete(r.turnStart, key)
-	r.lastChat[key] = at
-	model := r.model
+	tu.started, tu.last = false, at
 	name := "chat"
-	attrs := []attribute.KeyValue{semconv.GenAIOperationNameChat}
-	if model != "" {
-		name += " " + model
-		attrs = append(attrs, semconv.GenAIRequestModel(model))
+	kv := append(r.t.attrs(), semconv.GenAIOperationNameChat)
+	if r.model != "" {
+		name = r.t.spanName("chat", r.model)
+		kv = append(kv, semconv.GenAIRequestModel(r.model))
 	}
-	if p := provider(r.agent, model); p != "" {
-		attrs = append(attrs, semconv.GenAIProviderNameKey.String(p))
+	if r.provider != "" {
+		kv = append(kv, semconv.GenAIProviderNameKey.String(r.provider))
 	}
-	attrs = appendUsage(attrs, ev.Usage)
-	_, span := r.t.tracer.Start(ctx, name, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(attrs...))
-	span.End(trace.WithTimestamp(at))
+	kv = appendUsage(kv, ev.Usage)
+	_, span := r.t.start(ctx, name, start, trace.SpanKindClient)
+	r.t.set(span, kv)
+	r.t.end(span, at)
 }
 
 func (r *run) result(ev *streaming.Event) {
@@ -242,7 +279,7 @@ func (r *run) spanEvent(ev *streaming.Event, at time.Time) {
 		attrs = []attribute.KeyValue{attribute.Bool("fatal", ev.Fatal), attribute.String("message", r.t.cut(ev.Text))}
 	case streaming.KindStatus:
 		switch {
-		case strings.Contains(strings.ToLower(ev.Text), "compact"):
+		case containsFold(ev.Text, "compact"):
 			name = "compaction"
 		case ev.Level == streaming.LevelWarning:
 			name = "warning"

@@ -41,8 +41,18 @@ type Trace struct {
 	opts   Options
 	run    *run
 	// names are the names a stream repeats (agents, models, tools, statuses),
-	// each kept once.
-	names map[string]string
+	// each kept once; spanNames the span names made of them.
+	names     map[string]string
+	spanNames map[[2]string]string
+	// kv is where a span's attributes are gathered before they are set
+	// (the SDK copies them): one slice for all.
+	kv []attribute.KeyValue
+	// runKV is the same for the run's span, gathered as the run goes
+	// (runs of one stream do not overlap).
+	runKV []attribute.KeyValue
+	// startOpts and endOpts hold the options of Start and End (see start).
+	startOpts [2]trace.SpanStartOption
+	endOpts   [1]trace.SpanEndOption
 	// last is the latest time the stream gave: events without one that
 	// come after it (those made at the end of the input) take it, so a
 	// replayed session keeps its own times throughout.
@@ -79,6 +89,54 @@ func (t *Trace) name(s string) string {
 		t.names[n] = n
 	}
 	return n
+}
+
+// spanName is op+" "+name, kept once.
+func (t *Trace) spanName(op, name string) string {
+	k := [2]string{op, name}
+	if n, ok := t.spanNames[k]; ok {
+		return n
+	}
+	n := op + " " + name
+	if len(t.spanNames) < maxNames {
+		if t.spanNames == nil {
+			t.spanNames = map[[2]string]string{}
+		}
+		t.spanNames[k] = n
+	}
+	return n
+}
+
+// start starts a span at at, its attributes to be set in one call (see
+// attrs): those given to Start are copied twice. The options' slice is
+// the Trace's (the SDK reads it during the call only).
+func (t *Trace) start(ctx context.Context, name string, at time.Time, kind trace.SpanKind) (context.Context, trace.Span) {
+	opts := append(t.startOpts[:0], trace.WithTimestamp(at))
+	if kind != trace.SpanKindInternal { // (the SDK's kind when none is given)
+		opts = append(opts, trace.WithSpanKind(kind))
+	}
+	ctx, span := t.tracer.Start(ctx, name, opts...)
+	clear(opts)
+	return ctx, span
+}
+
+// end ends span at at.
+func (t *Trace) end(span trace.Span, at time.Time) {
+	t.endOpts[0] = trace.WithTimestamp(at)
+	span.End(t.endOpts[:]...)
+	t.endOpts[0] = nil
+}
+
+// attrs returns the slice to gather a span's attributes in; set hands
+// them to the span and takes the slice back.
+func (t *Trace) attrs() []attribute.KeyValue { return t.kv[:0] }
+
+func (t *Trace) set(span trace.Span, kv []attribute.KeyValue) {
+	if len(kv) > 0 {
+		span.SetAttributes(kv...)
+	}
+	clear(kv)
+	t.kv = kv[:0]
 }
 
 // at is the time of ev: its own, else the last the stream gave, else now.
@@ -138,7 +196,8 @@ func (t *Trace) Handle(ev *streaming.Event) error {
 		r.prompt.add(ev.Text)
 	case streaming.KindMessageStart:
 		if ev.Role != streaming.RoleUser {
-			r.turnStart[ev.Parent] = at
+			tu := r.turnsOf(ev.Parent)
+			tu.start, tu.started = at, true
 		}
 	case streaming.KindToolStart:
 		r.toolStart(ev, at)
@@ -176,15 +235,15 @@ func (t *Trace) begin(agent string, at time.Time) {
 	if agent == "" {
 		agent = "agent"
 	}
-	attrs := []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentName(agent)}
+	kv := append(t.runKV[:0], semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentName(agent))
+	t.runKV = nil
 	if t.opts.Stream != "" {
-		attrs = append(attrs, attribute.String("agentfmt.stream", clean(t.opts.Stream)))
+		kv = append(kv, attribute.String("agentfmt.stream", clean(t.opts.Stream)))
 	}
-	ctx, span := t.tracer.Start(t.opts.Parent, "invoke_agent "+agent,
-		trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	t.run = &run{t: t, ctx: ctx, span: span, agent: agent, calls: map[string]*call{}, turnStart: map[string]time.Time{},
-		lastChat: map[string]time.Time{}, prompt: bounded{max: t.opts.MaxContent}}
-	t.run.lastChat[""] = at
+	ctx, span := t.start(t.opts.Parent, t.spanName("invoke_agent", agent), at, trace.SpanKindInternal)
+	t.run = &run{t: t, ctx: ctx, span: span, agent: agent, provider: provider(agent, ""), attrs: kv,
+		prompt: bounded{max: t.opts.MaxContent}}
+	t.run.turns.last = at
 }
 
 // endRun ends the run: what is open in it first, unset, with why ("":
@@ -202,14 +261,16 @@ func (t *Trace) endRun(at time.Time, why string) {
 		callWhy = "the run ended before the call"
 	}
 	for _, c := range open {
-		c.end(at, callWhy)
+		c.end(t, at, callWhy, c.head(t.attrs()))
 	}
 	r.calls = nil
 	if why != "" && !r.resulted {
 		r.attrs = append(r.attrs, attribute.String("agentfmt.incomplete", why))
 	}
 	r.finish()
-	r.span.End(trace.WithTimestamp(at))
+	t.end(r.span, at)
+	clear(r.attrs)
+	t.runKV = r.attrs[:0]
 }
 
 // failure marks span failed with what, and returns its error.type: a

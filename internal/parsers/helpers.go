@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -39,6 +40,24 @@ func JSONText(v gjson.Result) string {
 		return ""
 	}
 	return v.Raw
+}
+
+// TimeOf reads a line's or an item's timestamp, however the agent
+// writes it: a number is Unix epoch milliseconds, a string RFC 3339 (the
+// fraction's width varies). Anything else, or a string of another form,
+// is the zero time.
+func TimeOf(v gjson.Result) time.Time {
+	switch v.Type {
+	case gjson.Number:
+		if v.Num > 0 {
+			return time.UnixMilli(v.Int())
+		}
+	case gjson.String:
+		if t, err := time.Parse(time.RFC3339Nano, v.Str); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
 }
 
 // IntOrNil returns a pointer to the value's integer, or nil when the value

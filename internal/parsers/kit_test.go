@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/streaming"
+	"github.com/tidwall/gjson"
 )
 
 // record is an Emit that writes each event it gets, with the way it was
@@ -64,5 +65,21 @@ func TestIDs(t *testing.T) {
 	want := []string{"turn1", "tool2", "perm3@12", "msg@4"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("ids %v, want %v", got, want)
+	}
+}
+
+// TestTimeOf: epoch milliseconds and RFC 3339 of any fraction width are
+// read; anything else is the zero time.
+func TestTimeOf(t *testing.T) {
+	t.Parallel()
+	want := time.Date(2026, 11, 29, 3, 4, 5, 120_000_000, time.UTC)
+	for in, ok := range map[string]bool{
+		`1795921445120`: true, `"2026-11-29T03:04:05.12Z"`: true, `"2026-11-29T03:04:05.120000Z"`: true,
+		`0`: false, `-5`: false, `"yesterday"`: false, `null`: false, `{}`: false,
+	} {
+		got := TimeOf(gjson.Parse(in))
+		if ok && !got.Equal(want) || !ok && !got.IsZero() {
+			t.Errorf("TimeOf(%s) = %v", in, got)
+		}
 	}
 }

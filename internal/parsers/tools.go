@@ -3,6 +3,8 @@ package parsers
 import (
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/toolcat"
+
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -23,11 +25,15 @@ type Tools struct {
 }
 
 // normalise fills the fields the parsers layer owns for every agent: the
-// subject of a tool call and the file edits it makes (when edits is set),
+// category of a tool call (from its name, unless the parser gave one),
+// its subject and the file edits it makes (when edits is set),
 // from the agent's Tools, and the closed set of plan statuses.
 func normalise(ev *streaming.Event, t *Tools, edits bool) {
 	switch ev.Kind {
 	case streaming.KindToolStart, streaming.KindToolEnd:
+		if ev.Category == "" && ev.Name != "" {
+			ev.Category = toolcat.Of(ev.Name)
+		}
 		if ev.Subject == "" && (ev.Input != "" || ev.Kind == streaming.KindToolStart) {
 			ev.Subject = SubjectOf(ev.Title, ev.Input, t.Subject)
 		}

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,9 +132,10 @@ func claudeNamesAt(o Options, root string, level int) []string {
 }
 
 // describeClaude reads a transcript's first lines: the directory it ran
-// in, when it started and the first prompt typed. Transcripts may start
-// with bookkeeping records (summary, file-history-snapshot,
-// queue-operation, progress) that have neither.
+// in, when it started and the first prompt typed (parseHead). Transcripts
+// may start with bookkeeping records (summary, file-history-snapshot,
+// queue-operation, progress) that have neither; a summary's title or a
+// queued prompt stands for a prompt where none comes.
 func describeClaude(o Options, c *candidate) (Session, bool) {
 	s := c.session()
 	s.ID = strings.TrimSuffix(filepath.Base(c.path), ".jsonl")
@@ -142,17 +144,13 @@ func describeClaude(o Options, c *candidate) (Session, bool) {
 		return s, false
 	}
 	defer h.close()
-	var fallback string // a slash command, a queued prompt or a summary title
-	seenRecord := false
+	var fallback string // a queued prompt or a summary title
+	seenRecord, side := false, false
 	records := false // a record of a transcript was read (not junk)
-	for {
-		line, ok := h.next()
-		if !ok {
-			break
-		}
+	p := parseHead(Claude, h, nil, func(line []byte) bool {
 		r, ok := record(line)
 		if !ok {
-			continue
+			return true
 		}
 		if !records {
 			records = claudeRecord(r)
@@ -163,28 +161,11 @@ func describeClaude(o Options, c *candidate) (Session, bool) {
 		if cwd := r.Get("cwd"); s.Cwd == "" && cwd.Type == gjson.String {
 			s.Cwd = cwd.String()
 		}
-		typ := r.Get("type").String()
-		if (typ == "user" || typ == "assistant") && !seenRecord {
-			seenRecord = true
-			if r.Get("isSidechain").Bool() {
-				return s, false // a subagent's transcript
-			}
-		}
-		switch typ {
-		case "user":
-			if s.Prompt != "" || r.Get("isMeta").Bool() || r.Get("isSidechain").Bool() || r.Get("isCompactSummary").Bool() {
-				break
-			}
-			text := claudeText(r.Get("message.content"))
-			switch {
-			case text == "":
-			case strings.HasPrefix(text, "<command-name>"):
-				if fallback == "" {
-					fallback = claudeCommand(text)
-				}
-			case strings.HasPrefix(text, "<local-command-"), strings.HasPrefix(text, "[Request interrupted"):
-			default:
-				s.Prompt = oneLine(text)
+		switch typ := r.Get("type").String(); typ {
+		case "user", "assistant":
+			if !seenRecord {
+				seenRecord = true
+				side = r.Get("isSidechain").Bool() // a subagent's transcript
 			}
 		case "queue-operation":
 			if fallback == "" && r.Get("operation").String() == "enqueue" {
@@ -195,12 +176,13 @@ func describeClaude(o Options, c *candidate) (Session, bool) {
 				fallback = r.Get("summary").String()
 			}
 		}
-		if s.Prompt != "" && s.Cwd != "" {
-			break
-		}
-	}
-	if !records {
+		return !side
+	})
+	if !records || side {
 		return s, false
+	}
+	if p.cwd != "" {
+		s.Cwd = p.cwd
 	}
 	if s.Cwd != "" {
 		// The directory it records decides (the folder's name is lossy).
@@ -208,9 +190,7 @@ func describeClaude(o Options, c *candidate) (Session, bool) {
 			return s, false
 		}
 	}
-	if s.Prompt == "" {
-		s.Prompt = oneLine(fallback)
-	}
+	s.Prompt = cmp.Or(p.prompt, p.command, oneLine(fallback))
 	return s, true
 }
 
@@ -224,37 +204,4 @@ func claudeRecord(r gjson.Result) bool {
 		}
 	}
 	return false
-}
-
-// claudeText is the text of a message's content: a string, or its text
-// blocks.
-func claudeText(content gjson.Result) string {
-	if content.Type == gjson.String {
-		return strings.TrimSpace(content.String())
-	}
-	var parts []string
-	content.ForEach(func(_, b gjson.Result) bool {
-		if b.Get("type").String() == "text" {
-			parts = append(parts, b.Get("text").String())
-		}
-		return true
-	})
-	return strings.TrimSpace(strings.Join(parts, " "))
-}
-
-// claudeCommand turns "<command-name>/model</command-name>…<command-args>x</command-args>"
-// into "/model x".
-func claudeCommand(text string) string {
-	name := between(text, "<command-name>", "</command-name>")
-	args := between(text, "<command-args>", "</command-args>")
-	return strings.TrimSpace(name + " " + args)
-}
-
-func between(s, open, close string) string {
-	_, after, ok := strings.Cut(s, open)
-	if !ok {
-		return ""
-	}
-	in, _, _ := strings.Cut(after, close)
-	return in
 }

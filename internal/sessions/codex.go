@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"cmp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -110,46 +111,30 @@ func describeCodex(o Options, c *candidate) (Session, bool) {
 		s.ID = codexIDFromName(filepath.Base(c.path))
 	}
 	s.Started = parseTime(meta.Get("timestamp").String())
+	// The prompt as rendering shows it (the words typed, user_message);
+	// a file cut before its first user_message falls back on the model's
+	// view of it, the user's response item without injected context.
 	var fallback string
-	for {
-		line, ok := h.next()
-		if !ok {
-			break
-		}
+	p := parseHead(Codex, h, line, func(line []byte) bool {
 		r, ok := record(line)
-		if !ok {
-			continue
+		if !ok || fallback != "" {
+			return true
 		}
-		p := r
-		if r.Get("payload").IsObject() {
-			p = r.Get("payload")
+		if pl := r.Get("payload"); pl.IsObject() {
+			r = pl
 		}
-		switch p.Get("type").String() {
-		case "user_message":
-			// The prompt as typed (an IDE adds its context before it).
-			if t := codexPrompt(p.Get("message").String()); t != "" {
-				s.Prompt = oneLine(t)
-			}
-		case "message":
-			// The model's view of it, with injected context around: a
-			// fallback for files that have no user_message.
-			if fallback == "" && p.Get("role").String() == "user" {
-				p.Get("content").ForEach(func(_, b gjson.Result) bool {
-					if t := codexPrompt(b.Get("text").String()); t != "" && !codexInjected(t) {
-						fallback = t
-						return false
-					}
-					return true
-				})
-			}
+		if r.Get("type").String() == "message" && r.Get("role").String() == "user" {
+			r.Get("content").ForEach(func(_, b gjson.Result) bool {
+				if t := codexPrompt(b.Get("text").String()); t != "" && !codexInjected(t) {
+					fallback = t
+					return false
+				}
+				return true
+			})
 		}
-		if s.Prompt != "" {
-			break
-		}
-	}
-	if s.Prompt == "" {
-		s.Prompt = oneLine(fallback)
-	}
+		return true
+	})
+	s.Prompt = cmp.Or(p.prompt, oneLine(fallback))
 	return s, true
 }
 

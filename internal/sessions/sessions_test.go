@@ -237,7 +237,7 @@ func TestFirstPrompt(t *testing.T) {
 		"codex noev from the item",
 		"codex ide rename the flag",
 		"claude sum Flaky test hunt",
-		"claude blk look at this",
+		"claude blk look at ‹image 3 B› this", // as rendering shows it
 		"claude ctl fix␛]0;pwned␇ the tests",
 		"claude cmd /model opus")
 }
@@ -343,4 +343,24 @@ func TestSymlinkedDirectory(t *testing.T) {
 	h.write(".claude/projects/"+claudeDirName(real)+"/r.jsonl", claudeFile(real, "r", "via the link"), 1)
 	h.write(".codex/sessions/2026/11/22/rollout-2026-11-22T10-00-00-x.jsonl", codexFile(real, "x", "codex via the link"), 2)
 	want(t, List(h.opts(link)).Sessions, "codex x codex via the link", "claude r via the link")
+}
+
+// TestPromptAsRendered: the prompt listed is the one rendering the file
+// shows, by the agent's own parser: a slash command given as
+// <command-message> first is the command; context Codex injects in a
+// tag of its own is not the prompt.
+func TestPromptAsRendered(t *testing.T) {
+	t.Parallel()
+	h := newHome(t)
+	proj := "/work/proj"
+	cmd := jsonl(m{"type": "user", "cwd": proj, "sessionId": "cmsg", "parentUuid": nil, "isSidechain": false,
+		"message": m{"role": "user", "content": "<command-message>review</command-message>\n<command-name>/review</command-name>"}})
+	h.write(".claude/projects/-work-proj/cmsg.jsonl", cmd, 1)
+	bare := jsonl(m{"id": "act", "timestamp": "2025-06-01T10:00:00Z", "instructions": "", "cwd": proj},
+		m{"type": "message", "role": "user", "content": []m{{"type": "input_text", "text": "<user_action>opened a.go</user_action>"}}},
+		m{"type": "message", "role": "user", "content": []m{{"type": "input_text", "text": "fix a.go"}}})
+	h.write(".codex/sessions/2025/06/01/rollout-2025-06-01T10-00-00-act.jsonl", bare, 2)
+	want(t, List(h.opts(proj)).Sessions,
+		"codex act fix a.go",
+		"claude cmsg /review")
 }

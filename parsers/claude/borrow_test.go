@@ -57,11 +57,20 @@ func decodeLent(t testing.TB, data []byte, borrow, scribble bool) []string {
 	if err := sess.Close(); err != nil {
 		t.Fatal(err)
 	}
-	out := make([]string, len(evs))
-	for i := range evs {
-		out[i] = string(render.AppendEventJSON(nil, &evs[i]))
+	var b bytes.Buffer
+	r, err := render.New("json", &b, render.Config{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	for i := range evs {
+		if err := r.Handle(&evs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Finish(render.Summary{}); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 }
 
 func checkLent(t *testing.T, name string, data []byte) {

@@ -76,7 +76,7 @@ type transcript struct {
 func newTranscript() *transcript { return &transcript{open: map[string]bool{}} }
 
 func (t *transcript) Parse(l *parsers.Line, emit parsers.Emit) error {
-	t.out.Emit = emit
+	t.out.Emit, t.out.Time = emit, parsers.TimeOf(l.Get("timestamp"))
 	return t.record(gjson.Parse(l.JSON), l.N, "")
 }
 

@@ -81,7 +81,7 @@ func (p *parser) other(l *parsers.Line) error {
 
 // sdkLine handles one line of the SDK CLI.
 func (p *parser) sdkLine(l *parsers.Line, typ string) error {
-	if t, err := time.Parse(time.RFC3339Nano, l.Str("ts")); err == nil {
+	if t := parsers.TimeOf(l.Get("ts")); !t.IsZero() {
 		p.out.Time = t
 	}
 	s := &p.sdk

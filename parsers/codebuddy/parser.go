@@ -2,7 +2,6 @@ package codebuddy
 
 import (
 	"strings"
-	"time"
 
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -26,7 +25,7 @@ func newParser() *parser { return &parser{} }
 
 // Parse handles one element of the json array, or a log line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
-	p.out.Emit, p.out.Time = emit, itemTime(l.Get("timestamp"))
+	p.out.Emit, p.out.Time = emit, parsers.TimeOf(l.Get("timestamp"))
 	typ := l.Str("type")
 	switch typ {
 	case "result":
@@ -95,7 +94,7 @@ func (p *parser) result(l *parsers.Line) error {
 		return err
 	}
 	p.resulted = true
-	p.out.Time = isoTime(l.Str("__timestamp"))
+	p.out.Time = parsers.TimeOf(l.Get("__timestamp"))
 	sub := l.Str("subtype")
 	ok := !l.Get("is_error").Bool() && (sub == "success" || sub == "")
 	reason := ""
@@ -170,26 +169,4 @@ func (p *parser) log(v gjson.Result) error {
 		level = streaming.LevelWarning
 	}
 	return p.out.Status(msg, level)
-}
-
-// itemTime reads an item's timestamp: epoch milliseconds (an ISO string
-// in some records).
-func itemTime(v gjson.Result) time.Time {
-	switch v.Type {
-	case gjson.Number:
-		if v.Num > 0 {
-			return time.UnixMilli(v.Int())
-		}
-	case gjson.String:
-		return isoTime(v.Str)
-	}
-	return time.Time{}
-}
-
-func isoTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

@@ -70,7 +70,7 @@ func newRollout() *rollout {
 }
 
 func (r *rollout) Parse(l *parsers.Line, emit parsers.Emit) error {
-	r.o.Emit = emit
+	r.o.Emit, r.o.Time = emit, parsers.TimeOf(l.Get("timestamp"))
 	t := l.Str("type")
 	p := l.Get("payload")
 	if p.IsObject() && rolloutTypes[t] {

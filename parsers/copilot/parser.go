@@ -110,7 +110,7 @@ func preamble(typ string) bool {
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit
-	p.out.Time, p.n = lineTime(l.Str("timestamp")), l.N
+	p.out.Time, p.n = parsers.TimeOf(l.Get("timestamp")), l.N
 	typ := l.Str("type")
 	if typ == "result" {
 		return p.result(l)
@@ -447,19 +447,6 @@ func (p *parser) endRunState() {
 	p.turns = 0
 	p.failMsg, p.aborted = "", ""
 	p.think, p.thinkOpen, p.thinkDone = "", false, false
-}
-
-// lineTime reads the envelope's ISO 8601 timestamp (the fraction's width
-// varies).
-func lineTime(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }
 
 // redacted is "" for the literal "[REDACTED]" some captures hold where

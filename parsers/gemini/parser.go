@@ -1,11 +1,8 @@
 package gemini
 
 import (
-	"time"
-
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // parser is the state of one Gemini stream.
@@ -26,7 +23,7 @@ func newParser() *parser {
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit
-	p.out.Time = lineTime(l.Get("timestamp"))
+	p.out.Time = parsers.TimeOf(l.Get("timestamp"))
 	typ := l.Get("type")
 	if !typ.Exists() && detectJSONMode(l) != parsers.No {
 		return p.jsonMode(l)
@@ -66,16 +63,4 @@ func (p *parser) init(l *parsers.Line) error {
 	e.SessionID = l.Str("session_id")
 	e.Model = l.Str("model")
 	return p.out.Push()
-}
-
-// lineTime parses an ISO-8601 timestamp; zero when absent or invalid.
-func lineTime(v gjson.Result) time.Time {
-	if v.Type != gjson.String {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, v.Str)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
-	"github.com/tidwall/gjson"
 )
 
 // parser is the state of one OpenCode stream.
@@ -55,7 +54,7 @@ func newParser() *parser {
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Emit = emit
-	p.out.Time = lineTime(l.Get("timestamp"))
+	p.out.Time = parsers.TimeOf(l.Get("timestamp"))
 	// The run's first step again: the log starts over (`cat run.jsonl
 	// run.jsonl`), a run of its own (the session scopes identity to it).
 	again := p.run.firstStep != "" && l.Str("type") == "step_start" && l.Path("part.messageID").Str == p.run.firstStep
@@ -154,12 +153,4 @@ func (p *parser) result() error {
 		e.Usage = &u
 	}
 	return p.out.Push()
-}
-
-// lineTime reads the envelope timestamp: Unix epoch milliseconds.
-func lineTime(v gjson.Result) time.Time {
-	if v.Type != gjson.Number || v.Num <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v.Int())
 }

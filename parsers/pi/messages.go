@@ -12,7 +12,7 @@ import (
 // ids: the parser names them. What a message_start already holds (a
 // request that failed before streaming starts final) is sent as finals.
 func (p *parser) messageStart(m gjson.Result) error {
-	p.out.Time = msTime(m.Get("timestamp"))
+	p.out.Time = parsers.TimeOf(m.Get("timestamp"))
 	switch m.Get("role").Str {
 	case "assistant":
 		if err := p.closeMsg(); err != nil {
@@ -38,7 +38,7 @@ func (p *parser) messageStart(m gjson.Result) error {
 // reason; the user's text; a tool result, when its execution did not end
 // the call; and the coding agent's own messages.
 func (p *parser) messageEnd(m gjson.Result) error {
-	p.out.Time = msTime(m.Get("timestamp"))
+	p.out.Time = parsers.TimeOf(m.Get("timestamp"))
 	switch m.Get("role").Str {
 	case "assistant":
 		return p.assistantEnd(m)

@@ -123,7 +123,7 @@ func (p *parser) header(l *parsers.Line) error {
 		return err
 	}
 	p.session, p.cwd = strings.Clone(l.Str("id")), strings.Clone(l.Str("cwd"))
-	if t, err := time.Parse(time.RFC3339Nano, l.Str("timestamp")); err == nil {
+	if t := parsers.TimeOf(l.Get("timestamp")); !t.IsZero() {
 		p.out.Time = t
 	}
 	return p.begin()
@@ -283,12 +283,4 @@ func (p *parser) sessionEvent(l *parsers.Line, typ string) error {
 		return p.out.Unknown(typ, l.JSON)
 	}
 	return p.out.Status(text, level)
-}
-
-// msTime reads a message timestamp: Unix epoch milliseconds.
-func msTime(v gjson.Result) time.Time {
-	if v.Type != gjson.Number || v.Num <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v.Int())
 }

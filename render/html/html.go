@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -327,13 +328,13 @@ func (r *Renderer) runEnd(run *streaming.Run, ok, incomplete, interrupted bool, 
 	if !ok {
 		d.Reason = esc(clean(oneLine(reason)))
 	}
-	if origin := render.OriginLabel(run.Origin); origin != "" {
+	if origin := eventtext.OriginLabel(run.Origin); origin != "" {
 		d.Facts = append(d.Facts, esc(clean(origin)))
 	}
 	for _, f := range render.Figures(run) {
 		d.Facts = append(d.Facts, esc(f))
 	}
-	if models := render.ModelsLabel(run.Models); models != "" {
+	if models := eventtext.ModelsLabel(run.Models); models != "" {
 		d.Facts = append(d.Facts, esc(clean(models)))
 	}
 	if n := run.ToolCalls; n > 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/mddepth"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -202,7 +203,7 @@ func (r *Renderer) writeBlock(b *block, text []byte) {
 		r.exec(w, "prompt", it)
 	case b.kind == streaming.KindThinkingDelta:
 		if b.gist == "" {
-			b.gist = render.TruncateRunes(strings.Join(strings.Fields(oneLine(strings.TrimSpace(s))), " "), 100)
+			b.gist = eventtext.TruncateRunes(strings.Join(strings.Fields(oneLine(strings.TrimSpace(s))), " "), 100)
 		} else {
 			b.gist = "(continued)"
 		}
@@ -225,14 +226,14 @@ const promptFlush = 16 * blockFlush
 // lines) between its first and last lines.
 func promptBody(s string) template.HTML {
 	n := strings.Count(s, "\n") + 1
-	if n <= render.PromptScreen {
+	if n <= eventtext.PromptScreen {
 		return esc(s)
 	}
 	lines := strings.SplitAfter(s, "\n")
-	head := strings.Join(lines[:render.PromptHead], "")
-	middle := strings.Join(lines[render.PromptHead:n-render.PromptTail], "")
-	tail := strings.Join(lines[n-render.PromptTail:], "")
-	omitted := n - render.PromptHead - render.PromptTail
+	head := strings.Join(lines[:eventtext.PromptHead], "")
+	middle := strings.Join(lines[eventtext.PromptHead:n-eventtext.PromptTail], "")
+	tail := strings.Join(lines[n-eventtext.PromptTail:], "")
+	omitted := n - eventtext.PromptHead - eventtext.PromptTail
 	return esc(strings.TrimSuffix(head, "\n")) +
 		template.HTML(`<details class="fold"><summary>… `+itoa(omitted)+` more line`+plural(omitted)+`</summary>`) +
 		esc(strings.TrimSuffix(middle, "\n")) + "</details>" + esc(tail)

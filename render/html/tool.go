@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/diffview"
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -158,7 +159,7 @@ func (r *Renderer) closeTools() {
 // writeTool writes a finished call's card, with the work it started
 // (nested), in which failed calls or errors failed inside.
 func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed int) {
-	it := toolItem{ID: r.nextID(), Status: string(ev.Status), Mark: render.StatusMark(ev.Status),
+	it := toolItem{ID: r.nextID(), Status: string(ev.Status), Mark: eventtext.StatusMark(ev.Status),
 		Name: esc(clean(oneLine(ev.Name))), Nested: nested, Sub: ev.Parent != ""}
 	if failed > 0 {
 		// A failure inside a subagent shows without opening its card.
@@ -176,15 +177,15 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed i
 	if ev.Name == "" {
 		it.Name = "tool"
 	}
-	it.Subject = esc(clean(render.TruncateRunes(render.KeyArg(ev), 300)))
-	if ev.Title != "" && oneLine(ev.Title) != render.KeyArg(ev) {
+	it.Subject = esc(clean(eventtext.TruncateRunes(eventtext.KeyArg(ev), 300)))
+	if ev.Title != "" && oneLine(ev.Title) != eventtext.KeyArg(ev) {
 		it.Title = esc(clean(ev.Title))
 	}
 	if ev.ExitCode != nil {
 		it.Meta = append(it.Meta, "exit "+strconv.Itoa(*ev.ExitCode))
 	}
 	if ev.DurationMS > 0 {
-		it.Meta = append(it.Meta, render.Duration(ev.DurationMS))
+		it.Meta = append(it.Meta, eventtext.Duration(ev.DurationMS))
 	}
 	if ev.Status != streaming.ToolOK && ev.Status != "" {
 		it.Meta = append(it.Meta, string(ev.Status))
@@ -200,7 +201,7 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed i
 	if in := strings.TrimSpace(ev.Input); in != "" && in != "{}" && in != "null" {
 		it.Input, it.InputSize = esc(clean(indentJSON(in))), size(len(in))
 	}
-	out := render.ToolOutput(ev)
+	out := eventtext.ToolOutput(ev)
 	if r.cfg.Tools != render.ToolsNone || out == "" {
 		r.output(&it, out)
 	} else {
@@ -308,7 +309,7 @@ func (r *Renderer) plan(ev *streaming.Event) {
 			st = streaming.PlanPending
 		}
 		it.Entries = append(it.Entries, planEntry{Class: st, Status: strings.ReplaceAll(st, "_", " "),
-			Mark: render.PlanMark(st), Text: esc(clean(e.Text)), Priority: esc(clean(e.Priority))})
+			Mark: eventtext.PlanMark(st), Text: esc(clean(e.Text)), Priority: esc(clean(e.Priority))})
 	}
 	r.exec(r.sink(ev.Parent), "plan", it)
 }

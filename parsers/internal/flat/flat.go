@@ -115,8 +115,8 @@ func New(f *Format) *Parser { return &Parser{f: f} }
 func (p *Parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.Out.Emit, p.Out.Time = emit, time.Time{}
 	if p.f.Millis != "" {
-		if v := l.Get(p.f.Millis); v.Type == gjson.Number && v.Num > 0 {
-			p.Out.Time = time.UnixMilli(v.Int())
+		if v := l.Get(p.f.Millis); v.Type == gjson.Number {
+			p.Out.Time = parsers.TimeOf(v)
 		}
 	}
 	typ := l.Str(p.f.Type)
