@@ -51,5 +51,5 @@ func endGroup(p *os.Process) {
 // foreground process group (Ctrl-C, Ctrl-\).
 func fromTerminal(s os.Signal) bool { return s == os.Interrupt || s == syscall.SIGQUIT }
 
-// GroupsSupported: process groups exist here.
+// GroupsSupported reports that process groups exist here.
 const GroupsSupported = true

@@ -14,7 +14,7 @@ func signalGroup(p *os.Process, s os.Signal, _ bool) error { return p.Signal(s) 
 // endGroup does nothing: there is no group to end.
 func endGroup(*os.Process) {}
 
-// GroupsSupported: no process groups here.
+// GroupsSupported reports that process groups exist here: not on Windows.
 const GroupsSupported = false
 
 // fromTerminal reports a signal the console sends to every process
