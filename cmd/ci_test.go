@@ -348,7 +348,7 @@ func TestGitLabThroughCLI(t *testing.T) {
 		t.Fatalf("sections %q %q in\n%q", st, en, r.stdout)
 	}
 	if st[0][1] != fmt.Sprint(now) || en[0][1] != fmt.Sprint(now) {
-		t.Errorf("section times %s %s, want %d (Config.Now)", st[0][1], en[0][1], now)
+		t.Errorf("section times %s %s, want %d (renderenv.Env.Now)", st[0][1], en[0][1], now)
 	}
 	if st[0][3] != "✗ Bash go test ./..." {
 		t.Errorf("header %q", st[0][3])

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/render"
 )
 
@@ -21,7 +22,7 @@ func decide(env *Env, o *Options) (string, render.Config) {
 		}
 	}
 	cfg := render.Config{
-		Palette:    render.NewPalette(colorOn(env, o.Color, tty)),
+		Color:      colorOn(env, o.Color, tty),
 		Thinking:   render.ThinkingMode(o.Thinking),
 		Tools:      render.ToolsMode(o.Tools),
 		ToolLines:  o.ToolLines,
@@ -30,12 +31,9 @@ func decide(env *Env, o *Options) (string, render.Config) {
 		Sentences:  o.Sentences,
 		Until:      o.Until,
 		CI:         ciOf(env, o.CI),
-		Now:        env.Now,
 		Terminal:   tty,
-		Tick:       env.Tick,
-
-		PartialWait: env.PartialWait,
 	}
+	renderenv.Set(&cfg, renderenv.Env{Now: env.Now, Tick: env.Tick, PartialWait: env.PartialWait})
 	cfg.Width = o.Width
 	if w, h, ok := termSize(env, out); ok {
 		if cfg.Width == 0 {

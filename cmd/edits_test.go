@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -29,7 +30,9 @@ func TestEditsOnlyWhereShown(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	renderWith := func(format, in string, noEdits bool) (string, bool) {
 		var out bytes.Buffer
-		rend, err := render.New(format, &out, render.Config{Width: 100, Now: func() time.Time { return at }})
+		cfg := render.Config{Width: 100}
+		renderenv.Set(&cfg, renderenv.Env{Now: func() time.Time { return at }})
+		rend, err := render.New(format, &out, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

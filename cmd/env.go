@@ -75,7 +75,7 @@ type Env struct {
 	StdinDelay time.Duration
 	// PartialWait is how long, in plain output of several streams, a
 	// stream's unfinished line waits for its end before it is shown
-	// (render.Config.PartialWait).
+	// (renderenv.Env.PartialWait).
 	PartialWait time.Duration
 	// PollFiles makes --follow and watch poll instead of waiting on the
 	// system's file notifications.

@@ -267,7 +267,8 @@ func TestOTLPJaeger(t *testing.T) {
 		{file: "codex/03-vincent-error-item-and-turn-failed.jsonl", failed: true},
 		{file: "gemini/05-agentcmd-v0.11-read-replace-read.jsonl", usage: true, timed: true},
 		{file: "opencode/04-ralph-two-bash-tools.jsonl", usage: true, timed: true},
-		{file: "claude-transcript/03-happy-1.0.71-inline-sidechain-task-subagent-websearch.jsonl", subagents: true},
+		{file: "claude-transcript/03-happy-1.0.71-inline-sidechain-task-subagent-websearch.jsonl", subagents: true, timed: true},
+		{file: "codex-rollout/01-agentcmd-0.40.0-vscode-shell-function-calls-reasoning-token-count.jsonl", usage: true, timed: true},
 	} {
 		path := filepath.Join(corpus, tc.file)
 		if _, err := os.Stat(path); err != nil {

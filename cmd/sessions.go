@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/sessions"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
@@ -177,7 +178,7 @@ func writeSessions(env *Env, o *Options, ss []sessions.Session) error {
 		return err
 	}
 	_, cfg := decide(env, o)
-	p := cfg.Palette
+	p := palette.New(cfg.Color)
 	rows := [][]string{{"WHEN", "AGENT", "SESSION", "SIZE"}}
 	for _, s := range ss {
 		rows = append(rows, []string{ago(now, s.Modified), cell(s.Agent), cell(s.ID), humanSize(s.Size)})

@@ -85,7 +85,7 @@ const outBuffer = 256 << 10
 // newCIMarkers returns the markers for cfg.CI and the buffered writer the
 // renderer writes through (escaping content for GitHub).
 func newCIMarkers(cfg Config, w io.Writer) (ciMarkers, *bufio.Writer) {
-	now := cfg.Now
+	now := cfg.env.Now
 	if now == nil {
 		now = time.Now
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -122,7 +123,7 @@ var fixedNow = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, ti
 func renderCI(t *testing.T, ci CI, evs []streaming.Event, sum Summary) string {
 	t.Helper()
 	var out bytes.Buffer
-	r, err := New("plain", &out, Config{CI: ci, Now: fixedNow, Until: "DONE"})
+	r, err := New("plain", &out, Config{CI: ci, Until: "DONE", env: renderenv.Env{Now: fixedNow}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +408,7 @@ func TestGitLabSections(t *testing.T) {
 		}
 		names[starts[i][2]] = true
 		if starts[i][1] != strconv.FormatInt(ts, 10) || ends[i][1] != strconv.FormatInt(ts, 10) {
-			t.Errorf("timestamps not from Config.Now: %v %v", starts[i][1], ends[i][1])
+			t.Errorf("timestamps not from renderenv.Env.Now: %v %v", starts[i][1], ends[i][1])
 		}
 	}
 	if starts[0][3] != "✓ Bash ls" || !strings.HasPrefix(starts[2][3], "… Bash sleep 9") {

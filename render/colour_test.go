@@ -31,16 +31,16 @@ func TestToolOutputColour(t *testing.T) {
 		want   []string
 		not    []string
 	}{
-		{"pretty colour", "pretty", Config{Palette: NewPalette(true), Tools: ToolsFull},
+		{"pretty colour", "pretty", Config{Color: true, Tools: ToolsFull},
 			[]string{"\x1b[32mPASS\x1b[0m TestA", "\x1b[1;31mFAIL\x1b[0m TestB", "dl 100%", "␛[2J␛]0;t␇end"},
 			[]string{"␛[32m", "\x1b[1;5;31m", "␍", "dl 50%"}},
-		{"pretty no colour", "pretty", Config{Palette: NewPalette(false), Tools: ToolsFull},
+		{"pretty no colour", "pretty", Config{Color: false, Tools: ToolsFull},
 			[]string{"PASS TestA", "FAIL TestB", "dl 100%", "␛[2J␛]0;t␇end"},
 			[]string{"\x1b[", "␛[32m", "␍"}},
-		{"plain", "plain", Config{Palette: NewPalette(false), Tools: ToolsFull},
+		{"plain", "plain", Config{Color: false, Tools: ToolsFull},
 			[]string{"│ PASS TestA\n", "│ FAIL TestB\n", "│ dl 50%␍dl 100%\n", "␛[2J␛]0;t␇end"},
 			[]string{"\x1b[", "␛[32m", "␛[0m"}},
-		{"plain allow-color", "plain", Config{Palette: NewPalette(false), Tools: ToolsFull, AllowColor: true},
+		{"plain allow-color", "plain", Config{Color: false, Tools: ToolsFull, AllowColor: true},
 			[]string{"\x1b[32mPASS\x1b[0m TestA", "\x1b[1;5;31mFAIL\x1b[0m TestB", "␛[2J"},
 			[]string{"\x1b[2J", "\x1b]"}},
 		{"markdown", "markdown", Config{Tools: ToolsFull},

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/agentfmt/agentfmt/internal/diffview"
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -28,7 +29,8 @@ func editDiff(status streaming.ToolStatus, edits []streaming.FileEdit, subject s
 			files++
 		}
 	}
-	named := files == 1 && (edits[0].Path == subject || edits[0].Op == streaming.EditModify)
+	// The file is named already by the call's line, unless it is renamed.
+	named := files == 1 && edits[0].To == "" && (edits[0].Path == subject || edits[0].Op == streaming.EditModify)
 	lines = all[:0:0]
 	for _, l := range all {
 		if l.Kind == diffview.File && named {
@@ -61,7 +63,7 @@ func (p *plainRenderer) diffLines(buf []string, diff []diffview.Line, n int) (li
 
 // styleDiffLine colours a line of a diff by its kind: removed red, added
 // green, hunk separators and notes dim, file names bold.
-func styleDiffLine(p Palette, k diffview.Kind, s string) string {
+func styleDiffLine(p palette.Palette, k diffview.Kind, s string) string {
 	switch k {
 	case diffview.File:
 		return p.Bold(s)

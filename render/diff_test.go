@@ -39,7 +39,7 @@ func editRun() []streaming.Event {
 func renderEvents(t *testing.T, format string, cfg Config, evs []streaming.Event) string {
 	t.Helper()
 	var out bytes.Buffer
-	cfg.Now = fixedNow
+	cfg.env.Now = fixedNow
 	r, err := New(format, &out, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestEditDiffs(t *testing.T) {
 		{"markdown", ToolsNone, []string{"- ✓ **Edit** `/p/clock.go` · +1 −1\n- ✓ **Write**"}, []string{"```"}},
 	} {
 		t.Run(tc.format+"/"+string(tc.tools), func(t *testing.T) {
-			got := renderEvents(t, tc.format, Config{Palette: NewPalette(false), Width: 80, Tools: tc.tools}, editRun())
+			got := renderEvents(t, tc.format, Config{Color: false, Width: 80, Tools: tc.tools}, editRun())
 			rest := got
 			for _, w := range tc.want {
 				i := strings.Index(rest, w)
@@ -100,7 +100,7 @@ func TestEditDiffs(t *testing.T) {
 // header is the call's end line, whole (as folded output is); in GitLab,
 // a collapsed section.
 func TestEditDiffFoldedInCI(t *testing.T) {
-	got := renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 80, CI: CIGitHub}, editRun())
+	got := renderEvents(t, "plain", Config{Color: false, Width: 80, CI: CIGitHub}, editRun())
 	_, log := simulateRunner(got, false)
 	joined := strings.Join(log, "\n")
 	want := "##[group]✓ Edit /p/clock.go · +1 −1\n  │  func now() time.Time {\n  │ -\treturn time.Now()\n  │ +\treturn clock.Now()\n  │  }\n##[endgroup]"
@@ -110,8 +110,24 @@ func TestEditDiffFoldedInCI(t *testing.T) {
 	if !strings.Contains(joined, "##[group]✓ Write /p/new.txt · +20 −0\n  │ +line 1\n") || !strings.Contains(joined, "+line 10\n") {
 		t.Errorf("the folded Write diff is not whole:\n%s", joined)
 	}
-	gl := renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 80, CI: CIGitLab}, editRun())
+	gl := renderEvents(t, "plain", Config{Color: false, Width: 80, CI: CIGitLab}, editRun())
 	if !strings.Contains(gl, "[collapsed=true]\r\x1b[0K✓ Edit /p/clock.go · +1 −1\n  │  func now()") {
 		t.Errorf("no collapsed GitLab section for the diff:\n%q", gl)
+	}
+}
+
+// A renamed file's diff names it, old and new path, though the call's
+// line names the old one; the html page names it so too.
+func TestEditDiffRename(t *testing.T) {
+	t.Parallel()
+	edit := []streaming.FileEdit{{Path: "a.go", Op: streaming.EditModify, To: "b.go", Diff: "@@ -1 +1 @@\n-a\n+b"}}
+	evs := []streaming.Event{
+		{Kind: streaming.KindToolStart, ID: "p", Name: "apply_patch", Subject: "a.go", Edits: edit},
+		{Kind: streaming.KindToolEnd, ID: "p", Name: "apply_patch", Subject: "a.go", Status: streaming.ToolOK},
+	}
+	for _, format := range []string{"plain", "markdown"} {
+		if got := renderEvents(t, format, Config{Width: 80}, evs); !strings.Contains(got, "a.go → b.go") {
+			t.Errorf("%s does not name the rename:\n%s", format, got)
+		}
 	}
 }

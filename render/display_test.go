@@ -20,7 +20,7 @@ func TestPreviewsLeaveWrappersOut(t *testing.T) {
 		{Kind: streaming.KindResult, OK: true},
 	}
 	for _, format := range []string{"plain", "markdown", "pretty", "json"} {
-		got := renderEvents(t, format, Config{Palette: NewPalette(false), Width: 80}, evs)
+		got := renderEvents(t, format, Config{Color: false, Width: 80}, evs)
 		wrapped := strings.Contains(got, "system-reminder") && strings.Contains(got, "malware")
 		if format == "json" {
 			if !wrapped {

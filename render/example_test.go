@@ -10,7 +10,7 @@ import (
 // Example renders a few events as plain text, the append-only format for
 // logs and pipes: the session's events in, readable lines out.
 func Example() {
-	r, err := render.New("plain", os.Stdout, render.Config{Width: 80, Palette: render.NewPalette(false)})
+	r, err := render.New("plain", os.Stdout, render.Config{Width: 80})
 	if err != nil {
 		panic(err)
 	}

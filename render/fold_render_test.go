@@ -40,7 +40,7 @@ func TestLongPromptFolded(t *testing.T) {
 	}{{"plain", 7}, {"plain", 1 << 20}, {"plain", 200}, {"pretty", 7}, {"pretty", 1 << 20}, {"markdown", 7}, {"markdown", 1 << 20}} {
 		format := tc.format
 		t.Run(fmt.Sprint(format, "/", tc.piece), func(t *testing.T) {
-			got := renderEvents(t, format, Config{Palette: NewPalette(false), Width: 80}, promptRun(978, tc.piece))
+			got := renderEvents(t, format, Config{Color: false, Width: 80}, promptRun(978, tc.piece))
 			want := []string{"prompt line 1\n", "prompt line 8\n", "… 966 more lines", "prompt line 975\n", "prompt line 978\n", "Answer."}
 			rest := got
 			for _, w := range want {
@@ -58,7 +58,7 @@ func TestLongPromptFolded(t *testing.T) {
 			if rows := strings.Count(got, "\n"); rows > 30 {
 				t.Errorf("%d rows for a folded prompt:\n%s", rows, got)
 			}
-			whole := renderEvents(t, format, Config{Palette: NewPalette(false), Width: 80}, promptRun(eventtext.PromptScreen, tc.piece))
+			whole := renderEvents(t, format, Config{Color: false, Width: 80}, promptRun(eventtext.PromptScreen, tc.piece))
 			for i := 1; i <= eventtext.PromptScreen; i++ {
 				if !strings.Contains(whole, fmt.Sprintf("prompt line %d\n", i)) {
 					t.Fatalf("a prompt of a screenful lacks line %d:\n%s", i, whole)
@@ -83,15 +83,15 @@ func TestPromptFoldRows(t *testing.T) {
 	}
 	evs = append(evs, streaming.Event{Kind: streaming.KindTextDelta, Message: "u", Role: streaming.RoleUser, Text: b.String()},
 		streaming.Event{Kind: streaming.KindMessageStop, Message: "u", Role: streaming.RoleUser})
-	got := renderEvents(t, "pretty", Config{Palette: NewPalette(false), Width: 80, Height: 30}, evs)
+	got := renderEvents(t, "pretty", Config{Color: false, Width: 80, Height: 30}, evs)
 	if !strings.Contains(got, "… 8 more lines") {
 		t.Errorf("20 lines of 3 rows each in a 30-row terminal are not folded to 8+4:\n%s", got)
 	}
-	got = renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 80}, evs)
+	got = renderEvents(t, "plain", Config{Color: false, Width: 80}, evs)
 	if !strings.Contains(got, "… 8 more lines") {
 		t.Errorf("plain does not fold 60 rows at width 80:\n%s", got)
 	}
-	got = renderEvents(t, "plain", Config{Palette: NewPalette(false), Width: 300}, evs)
+	got = renderEvents(t, "plain", Config{Color: false, Width: 300}, evs)
 	if strings.Contains(got, "more line") {
 		t.Errorf("plain folds 20 rows at width 300:\n%s", got)
 	}
@@ -101,7 +101,7 @@ func TestPromptFoldRows(t *testing.T) {
 // input goes idle) counts in the fold's head like any other.
 func TestPlainPromptFoldAfterFlush(t *testing.T) {
 	var b strings.Builder
-	p := newPlainRenderer(&b, Config{Palette: NewPalette(false), Width: 80, ToolLines: 6, Tools: ToolsPreview, CI: CINone})
+	p := newPlainRenderer(&b, Config{Color: false, Width: 80, ToolLines: 6, Tools: ToolsPreview, CI: CINone})
 	h := func(ev streaming.Event) {
 		if err := p.Handle(&ev); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -77,7 +78,7 @@ func NewView(format string, w io.Writer, cfg Config) (View, error) {
 
 // tagStyle is the stable colour of a stream's tag: the same tag gets the
 // same colour in every run (red and dim are left to errors and chrome).
-func tagStyle(p Palette, tag string) func(string) string {
+func tagStyle(p palette.Palette, tag string) func(string) string {
 	styles := []func(string) string{p.Cyan, p.Magenta, p.Blue, p.Green, p.Yellow}
 	h := fnv.New32a()
 	h.Write([]byte(tag))

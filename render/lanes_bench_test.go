@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 )
 
 // BenchmarkViewStreams feeds the same input, split among 1, 10 or 50
@@ -28,7 +30,7 @@ func BenchmarkViewStreams(b *testing.B) {
 				b.ReportAllocs()
 				for range b.N {
 					tick := make(chan time.Time, 1)
-					v, err := NewView(format, io.Discard, Config{Width: 100, Height: 40, Now: fixedNow, Tick: tick})
+					v, err := NewView(format, io.Discard, Config{Width: 100, Height: 40, env: renderenv.Env{Now: fixedNow, Tick: tick}})
 					if err != nil {
 						b.Fatal(err)
 					}

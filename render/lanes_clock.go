@@ -5,7 +5,7 @@ import "time"
 // kick makes sure the view's frame timer will draw the dirty region
 // (real timer only).
 func (v *prettyView) kick() {
-	if v.cfg.Tick != nil || v.finished {
+	if v.cfg.env.Tick != nil || v.finished {
 		return
 	}
 	v.clk.kick()
@@ -40,7 +40,7 @@ func (v *prettyView) nextDue(now time.Time) (time.Time, bool) {
 	if v.dirty {
 		set(v.last.Add(frameInterval))
 	}
-	shown := v.cfg.Now()
+	shown := v.cfg.env.Now()
 	at := func(next time.Time) { set(now.Add(next.Sub(shown))) }
 	for _, l := range v.lanes {
 		r := l.r

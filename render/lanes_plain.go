@@ -58,10 +58,10 @@ func (v *plainView) Lane(l Lane) Renderer {
 	defer v.mu.Unlock()
 	v.lanes++
 	l.Tag = cleanTag(l.Tag)
-	ln := &plainLane{v: v, tag: l.Tag, style: tagStyle(v.cfg.Palette, l.Tag), tagW: cells(l.Tag)}
+	ln := &plainLane{v: v, tag: l.Tag, style: tagStyle(v.cfg.palette, l.Tag), tagW: cells(l.Tag)}
 	v.tagW = max(v.tagW, ln.tagW)
 	ln.p = newPlain(v.cfg)
-	m := ciMarkers{ci: v.cfg.CI, now: v.cfg.Now, lane: v, tag: l.Tag}
+	m := ciMarkers{ci: v.cfg.CI, now: v.cfg.env.Now, lane: v, tag: l.Tag}
 	if v.cfg.CI == CIGitLab {
 		m.prefix = fmt.Sprintf("%s_%d", v.ci.prefix, v.lanes)
 	}
@@ -123,8 +123,8 @@ type plainLane struct {
 // before it is shown as a line (with one stream, plain shows it at once
 // and finishes it in place; with several, lines are whole).
 func (v *plainView) partialWait() time.Duration {
-	if v.cfg.PartialWait > 0 {
-		return v.cfg.PartialWait
+	if v.cfg.env.PartialWait > 0 {
+		return v.cfg.env.PartialWait
 	}
 	return time.Second
 }
@@ -166,7 +166,7 @@ func (l *plainLane) emit(rest []byte) {
 		l.preW = l.v.tagW
 		l.pre = append(l.pre[:0], l.style(l.tag+strings.Repeat(" ", l.v.tagW-l.tagW))...)
 		l.pre = append(l.pre, ' ')
-		l.pre = append(l.pre, l.v.cfg.Palette.Dim("│")...)
+		l.pre = append(l.pre, l.v.cfg.palette.Dim("│")...)
 	}
 	out.Write(l.pre)
 	if len(l.line) > 0 || len(rest) > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/eventtext"
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -42,7 +43,7 @@ import (
 type prettyView struct {
 	mu     sync.Mutex
 	cfg    Config
-	p      Palette
+	p      palette.Palette
 	scr    screen
 	height int
 
@@ -66,9 +67,9 @@ type prettyView struct {
 const laneHeight = 12
 
 func newPrettyView(w io.Writer, cfg Config) *prettyView {
-	v := &prettyView{cfg: cfg, p: cfg.Palette, height: cfg.Height}
-	if v.cfg.Now == nil {
-		v.cfg.Now = time.Now
+	v := &prettyView{cfg: cfg, p: cfg.palette, height: cfg.Height}
+	if v.cfg.env.Now == nil {
+		v.cfg.env.Now = time.Now
 	}
 	v.scr = screen{out: w, width: max(cfg.Width, 10), noReflow: cfg.NoReflow}
 	v.clk.init(&v.mu, v.cfg.Resize, v.due)
@@ -135,7 +136,7 @@ func (v *prettyView) Lane(l Lane) Renderer {
 		}
 	}
 	cfg := v.cfg
-	cfg.Height, cfg.Tick, cfg.TermSize, cfg.Resize = laneHeight, nil, nil, nil
+	cfg.Height, cfg.env.Tick, cfg.TermSize, cfg.Resize = laneHeight, nil, nil, nil
 	ln := &prettyLane{v: v, info: l, style: tagStyle(v.p, l.Tag)}
 	ln.r = newPretty(io.Discard, cfg)
 	ln.r.host = v
@@ -152,7 +153,7 @@ func (l *prettyLane) Handle(ev *streaming.Event) error {
 	defer v.mu.Unlock()
 	v.seq++
 	l.seq = v.seq
-	l.turn.see(ev, v.cfg.Now())
+	l.turn.see(ev, v.cfg.env.Now())
 	switch ev.Kind {
 	case streaming.KindTextDelta, streaming.KindThinkingDelta, streaming.KindToolInputDelta, streaming.KindToolOutputDelta,
 		streaming.KindMessageStart, streaming.KindMessageStop:
@@ -206,7 +207,7 @@ func (l *prettyLane) Finish(s Summary) error {
 	defer l.v.mu.Unlock()
 	if s.Stopped && l.r.run.active {
 		v := l.v
-		v.now = v.cfg.Now()
+		v.now = v.cfg.env.Now()
 		h := l.makeHeading(v)
 		l.stopped = &h
 	}
@@ -230,7 +231,7 @@ func (v *prettyView) flushLocked() error {
 	if v.finished || v.err != nil {
 		return v.err
 	}
-	if v.cfg.Tick != nil {
+	if v.cfg.env.Tick != nil {
 		v.pollTicks()
 		return v.err
 	}
@@ -273,17 +274,17 @@ func (v *prettyView) touched() {
 		v.dirty = true
 		v.kick()
 	}
-	if v.cfg.Tick != nil {
+	if v.cfg.env.Tick != nil {
 		v.pollTicks()
 	}
 }
 
-// pollTicks draws one frame if Config.Tick has delivered (tests).
+// pollTicks draws one frame if renderenv.Env.Tick has delivered (tests).
 func (v *prettyView) pollTicks() {
 	got := false
 	for {
 		select {
-		case <-v.cfg.Tick:
+		case <-v.cfg.env.Tick:
 			got = true
 			continue
 		default:
@@ -298,7 +299,7 @@ func (v *prettyView) pollTicks() {
 // frame lays out the lanes that changed, commits what they finished and
 // draws the live region.
 func (v *prettyView) frame() {
-	v.now = v.cfg.Now()
+	v.now = v.cfg.env.Now()
 	v.last = time.Now()
 	v.dirty = false
 	v.frames++

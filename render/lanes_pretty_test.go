@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -18,7 +19,7 @@ func prettyAlone(t *testing.T, log string, cfg Config) []string {
 	t.Helper()
 	var out bytes.Buffer
 	tick := make(chan time.Time, 1)
-	cfg.Height, cfg.Tick = laneHeight, tick
+	cfg.Height, cfg.env.Tick = laneHeight, tick
 	r, err := New("pretty", &out, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -47,11 +48,11 @@ func TestPrettyViewLanes(t *testing.T) {
 		logs = append(logs, readFixture(t, n))
 	}
 	for _, width := range []int{80, 43} {
-		cfg := Config{Width: width, Height: 24, Palette: NewPalette(true), Now: fixedNow}
+		cfg := Config{Width: width, Height: 24, Color: true, env: renderenv.Env{Now: fixedNow}}
 		var out bytes.Buffer
 		tick := make(chan time.Time, 1)
 		vcfg := cfg
-		vcfg.Tick = tick
+		vcfg.env.Tick = tick
 		v, err := NewView("pretty", &out, vcfg)
 		if err != nil {
 			t.Fatal(err)
@@ -114,7 +115,7 @@ type liveView struct {
 
 func newLiveView(t *testing.T, height int) *liveView {
 	lv := &liveView{tick: make(chan time.Time, 1)}
-	v, err := NewView("pretty", &lv.out, Config{Width: 60, Height: height, Now: fixedNow, Tick: lv.tick})
+	v, err := NewView("pretty", &lv.out, Config{Width: 60, Height: height, env: renderenv.Env{Now: fixedNow, Tick: lv.tick}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +301,7 @@ func (pipeClosed) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 // it fails, every lane's next event says so.
 func TestPrettyViewWriteError(t *testing.T) {
 	tick := make(chan time.Time, 1)
-	v, _ := NewView("pretty", pipeClosed{}, Config{Width: 60, Height: 24, Now: fixedNow, Tick: tick})
+	v, _ := NewView("pretty", pipeClosed{}, Config{Width: 60, Height: 24, env: renderenv.Env{Now: fixedNow, Tick: tick}})
 	a, b := v.Lane(Lane{Tag: "a"}), v.Lane(Lane{Tag: "b"})
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "hello\n"}
 	a.Handle(&ev)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -106,7 +107,7 @@ func (s *stream) finish(t testing.TB, interrupted bool) {
 func feedView(t testing.TB, v View, tags, logs []string) { feedViewTick(t, v, tags, logs, nil) }
 
 // feedViewTick is feedView with a redraw tick before every flush (pretty
-// with Config.Tick).
+// with renderenv.Env.Tick).
 func feedViewTick(t testing.TB, v View, tags, logs []string, tick chan time.Time) {
 	t.Helper()
 	var ss []*stream
@@ -195,7 +196,7 @@ func TestPlainViewWholeLinesPerStream(t *testing.T) {
 		logs = append(logs, readFixture(t, n))
 	}
 	for _, colour := range []bool{false, true} {
-		cfg := Config{Width: 80, Now: fixedNow, Palette: NewPalette(colour)}
+		cfg := Config{Width: 80, Color: colour, env: renderenv.Env{Now: fixedNow}}
 		var out bytes.Buffer
 		v, err := NewView("plain", &out, cfg)
 		if err != nil {
@@ -230,7 +231,7 @@ func TestPlainViewWholeLinesPerStream(t *testing.T) {
 func TestPlainViewTagColour(t *testing.T) {
 	lead := func(colour bool, tags []string) map[string]string {
 		var out bytes.Buffer
-		v, _ := NewView("plain", &out, Config{Now: fixedNow, Palette: NewPalette(colour)})
+		v, _ := NewView("plain", &out, Config{Color: colour, env: renderenv.Env{Now: fixedNow}})
 		logs := []string{readFixture(t, laneLogs[0]), readFixture(t, laneLogs[1])}
 		feedView(t, v, tags, logs)
 		seen := map[string]string{}
@@ -270,7 +271,7 @@ func TestPlainViewGitHubGroups(t *testing.T) {
 		logs = append(logs, readFixture(t, n))
 	}
 	var out bytes.Buffer
-	v, _ := NewView("plain", &out, Config{CI: CIGitHub, Now: fixedNow})
+	v, _ := NewView("plain", &out, Config{CI: CIGitHub, env: renderenv.Env{Now: fixedNow}})
 	feedView(t, v, tags, logs)
 	cmds, log := simulateRunner(out.String(), false)
 	if len(cmds) < 2 || cmds[0].name != "stop-commands" || cmds[len(cmds)-1].name != "resume" {
@@ -342,7 +343,7 @@ func slicesContainPrefix(ss []string, p string) bool {
 func TestPlainViewInjection(t *testing.T) {
 	for _, ignoreStop := range []bool{false, true} {
 		var out bytes.Buffer
-		v, _ := NewView("plain", &out, Config{CI: CIGitHub, Now: fixedNow})
+		v, _ := NewView("plain", &out, Config{CI: CIGitHub, env: renderenv.Env{Now: fixedNow}})
 		evs := injectionEvents()
 		a, b := v.Lane(Lane{Tag: "::add-mask::tag"}), v.Lane(Lane{Tag: "b"})
 		for i := range evs {
@@ -382,7 +383,7 @@ func TestViewRefusesOneRunFormats(t *testing.T) {
 		}
 	}
 	for _, f := range viewFormats {
-		if _, err := NewView(f, io.Discard, Config{Now: fixedNow}); err != nil {
+		if _, err := NewView(f, io.Discard, Config{env: renderenv.Env{Now: fixedNow}}); err != nil {
 			t.Errorf("-o %s: %v", f, err)
 		}
 	}
@@ -394,7 +395,7 @@ func TestJSONViewNamesStreams(t *testing.T) {
 	tags := []string{"claude·1a2b", "codex·019f"}
 	logs := []string{readFixture(t, laneLogs[0]), readFixture(t, laneLogs[1])}
 	var out bytes.Buffer
-	v, _ := NewView("json", &out, Config{Now: fixedNow})
+	v, _ := NewView("json", &out, Config{env: renderenv.Env{Now: fixedNow}})
 	feedView(t, v, tags, logs)
 	got := map[string][]string{}
 	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
@@ -410,7 +411,7 @@ func TestJSONViewNamesStreams(t *testing.T) {
 		got[tag] = append(got[tag], strings.Replace(l, `,"stream":"`+tag+`"`, "", 1))
 	}
 	for i, tag := range tags {
-		want := strings.TrimSuffix(renderOne(t, "json", logs[i], Config{Now: fixedNow}), "\n")
+		want := strings.TrimSuffix(renderOne(t, "json", logs[i], Config{env: renderenv.Env{Now: fixedNow}}), "\n")
 		if strings.Join(got[tag], "\n") != want {
 			t.Errorf("%s: events differ from the log rendered alone", tag)
 		}
@@ -424,7 +425,7 @@ func TestJSONViewNamesStreams(t *testing.T) {
 func TestPlainViewIdleLine(t *testing.T) {
 	t.Parallel()
 	var out syncBuffer
-	v, _ := NewView("plain", &out, Config{Now: fixedNow, PartialWait: 20 * time.Millisecond})
+	v, _ := NewView("plain", &out, Config{env: renderenv.Env{Now: fixedNow, PartialWait: 20 * time.Millisecond}})
 	l := v.Lane(Lane{Tag: "a"})
 	send := func(text string) {
 		if err := l.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Role: streaming.RoleAssistant, Text: text}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -64,7 +65,7 @@ func TestViewTurnOver(t *testing.T) {
 	clk := &testClock{t: fixedNow()}
 	var out bytes.Buffer
 	tick := make(chan time.Time, 1)
-	cfg := Config{Width: 100, Height: 24, Palette: NewPalette(false), Now: clk.now, Tick: tick}
+	cfg := Config{Width: 100, Height: 24, Color: false, env: renderenv.Env{Now: clk.now, Tick: tick}}
 	v, err := NewView("pretty", &out, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // of the peak is in docs/performance.md).
 func TestMarkdownLongLineCopiedOnce(t *testing.T) {
 	out := sha256.New() // (a buffer of the output would grow by the line itself)
-	m := newMarkdown(out, Config{Palette: NewPalette(false), Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview})
+	m := newMarkdown(out, Config{Color: false, Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview})
 	text := strings.Repeat("one paragraph, ", 4<<20/15)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentfmt/agentfmt/internal/eventtext"
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -29,7 +30,7 @@ type blockID struct {
 type plainRenderer struct {
 	w   *bufio.Writer
 	cfg Config
-	p   Palette
+	p   palette.Palette
 
 	// The current text block: its message id (copied: events are valid
 	// only during Handle), kind and index.
@@ -70,9 +71,9 @@ func newPlainRenderer(w io.Writer, cfg Config) *plainRenderer {
 // newPlain is a plain renderer without its writer and CI markers (a lane
 // of several streams gets them from its view).
 func newPlain(cfg Config) *plainRenderer {
-	p := &plainRenderer{cfg: cfg, p: cfg.Palette}
+	p := &plainRenderer{cfg: cfg, p: cfg.palette}
 	if p.p.Dim == nil {
-		p.p = NewPalette(false)
+		p.p = palette.New(false)
 	}
 	return p
 }
@@ -125,7 +126,7 @@ func (p *plainRenderer) styledLine(ev *streaming.Event, depth int, style func(st
 
 // styled writes style(prefix+s), without joining them when colour is off.
 func (p *plainRenderer) styled(style func(string) string, prefix, s string) {
-	if p.p.off {
+	if p.p.Off {
 		p.w.WriteString(prefix)
 		p.w.WriteString(s)
 		return
@@ -135,7 +136,7 @@ func (p *plainRenderer) styled(style func(string) string, prefix, s string) {
 
 // styledBytes writes style(string(b)), b itself when colour is off.
 func (p *plainRenderer) styledBytes(style func(string) string, b []byte) {
-	if p.p.off {
+	if p.p.Off {
 		p.w.Write(b)
 		return
 	}

@@ -46,7 +46,7 @@ func benchRun() []streaming.Event {
 // renderer that reads the session's run, as `-o plain` does (a session
 // for each time: ids are a run's).
 func benchPlain(b *testing.B, evs []streaming.Event) {
-	p := newPlainRenderer(io.Discard, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+	p := newPlainRenderer(io.Discard, Config{Color: false, Width: 100, ToolLines: 6,
 		Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 	b.ReportAllocs()
 	for b.Loop() {

@@ -15,7 +15,7 @@ import (
 // each character once.
 func TestPlainFlushShowsThePartialLine(t *testing.T) {
 	var out bytes.Buffer
-	p := newPlainRenderer(&out, Config{Palette: NewPalette(false), Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
+	p := newPlainRenderer(&out, Config{Color: false, Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 	delta := func(s string) {
 		if err := p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Role: "assistant", Text: s}); err != nil {
 			t.Fatal(err)
@@ -55,7 +55,7 @@ func TestPlainFlushShowsThePartialLine(t *testing.T) {
 func TestPlainLongLineNotHeld(t *testing.T) {
 	for _, parent := range []string{"", "task"} {
 		var out bytes.Buffer
-		p := newPlainRenderer(&out, Config{Palette: NewPalette(false), Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
+		p := newPlainRenderer(&out, Config{Color: false, Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 		handle := func(ev *streaming.Event) {
 			if err := p.Handle(ev); err != nil {
 				t.Fatal(err)
@@ -109,7 +109,7 @@ func firstDiff(a, b string) int {
 // copying it to hold the line doubled the memory such an answer takes.
 func TestPlainLongDeltaNotCopied(t *testing.T) {
 	out := sha256.New() // (a buffer of the output would grow by the delta itself)
-	p := newPlainRenderer(out, Config{Palette: NewPalette(false), Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
+	p := newPlainRenderer(out, Config{Color: false, Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 	text := strings.Repeat("one paragraph, ", 4<<20/15)
 	ev := &streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Role: "assistant", Text: "Start: "}
 	if err := p.Handle(ev); err != nil { // (something held before it)

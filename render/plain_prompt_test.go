@@ -36,7 +36,7 @@ func BenchmarkPlainPrompt(b *testing.B) {
 			name = "subagent"
 		}
 		b.Run(name, func(b *testing.B) {
-			p := newPlainRenderer(io.Discard, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+			p := newPlainRenderer(io.Discard, Config{Color: false, Width: 100, ToolLines: 6,
 				Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 			parent := ""
 			if sub {
@@ -71,7 +71,7 @@ func promptEvents(parent, prompt string) []streaming.Event {
 // has been folded, the next allocates nothing (it made a buffer per held
 // line and a string per line shown at its end).
 func TestPlainPromptReusesBuffers(t *testing.T) {
-	p := newPlainRenderer(io.Discard, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+	p := newPlainRenderer(io.Discard, Config{Color: false, Width: 100, ToolLines: 6,
 		Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 	evs := promptEvents("", longPrompt())
 	render := func() {
@@ -110,7 +110,7 @@ func TestPlainIndentedLinesWrites(t *testing.T) {
 		for _, sub := range []bool{false, true} {
 			var logs [2]writeLog
 			for k, bytewise := range []bool{false, true} {
-				p := newPlainRenderer(&logs[k], Config{Palette: NewPalette(false), Width: 80, ToolLines: 6,
+				p := newPlainRenderer(&logs[k], Config{Color: false, Width: 80, ToolLines: 6,
 					Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 				h := func(ev streaming.Event) {
 					if err := p.Handle(&ev); err != nil {

@@ -13,7 +13,7 @@ import (
 func plainThinking(t *testing.T, text string) string {
 	t.Helper()
 	var out bytes.Buffer
-	r, err := New("plain", &out, Config{Width: 100, Palette: NewPalette(false), Thinking: ThinkingSummary})
+	r, err := New("plain", &out, Config{Width: 100, Color: false, Thinking: ThinkingSummary})
 	if err != nil {
 		t.Fatal(err)
 	}

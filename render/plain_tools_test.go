@@ -20,7 +20,7 @@ import (
 func TestPlainToolCalls(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out bytes.Buffer
-	p := newPlainRenderer(&out, Config{Palette: NewPalette(false), Width: 100, ToolLines: 6,
+	p := newPlainRenderer(&out, Config{Color: false, Width: 100, ToolLines: 6,
 		Thinking: ThinkingSummary, Tools: ToolsNone, CI: CINone})
 	sess := streaming.NewSession(p, streaming.Options{})
 	depth := map[string]int{}

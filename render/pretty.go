@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/eventtext"
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -20,13 +21,13 @@ func init() {
 // status line) is redrawn in place at most about 30 times a second.
 //
 // Handle only records the event and marks the region dirty; frames are
-// drawn by a timer (Config.Tick in tests, where each tick received during
+// drawn by a timer (renderenv.Env.Tick in tests, where each tick received during
 // Handle or Flush draws one frame), by Flush when the input is idle, and
 // at Finish. Every write goes through one mutex.
 type prettyRenderer struct {
 	mu  sync.Mutex
 	cfg Config
-	p   Palette
+	p   palette.Palette
 	scr screen
 
 	height int
@@ -73,12 +74,12 @@ const sinceMax = 512 << 10
 
 // newPretty returns a live renderer writing to w.
 func newPretty(w io.Writer, cfg Config) *prettyRenderer {
-	r := &prettyRenderer{cfg: cfg, p: cfg.Palette}
+	r := &prettyRenderer{cfg: cfg, p: cfg.palette}
 	if r.p.Dim == nil {
-		r.p = NewPalette(false)
+		r.p = palette.New(false)
 	}
-	if r.cfg.Now == nil {
-		r.cfg.Now = time.Now
+	if r.cfg.env.Now == nil {
+		r.cfg.env.Now = time.Now
 	}
 	if r.cfg.ToolLines <= 0 {
 		r.cfg.ToolLines = 6
@@ -101,7 +102,7 @@ func (r *prettyRenderer) Stats() (frames, writes int, bytes int64) {
 	return r.frames, r.scr.frames, r.scr.written
 }
 
-// Handle records one event. It never writes, except that with Config.Tick
+// Handle records one event. It never writes, except that with renderenv.Env.Tick
 // a pending tick draws a frame.
 func (r *prettyRenderer) Handle(ev *streaming.Event) error {
 	r.mu.Lock()
@@ -109,7 +110,7 @@ func (r *prettyRenderer) Handle(ev *streaming.Event) error {
 	if r.err != nil || r.finished {
 		return r.err
 	}
-	if n := len(ev.Text); n > sinceMax && r.cfg.Tick == nil && (ev.Kind == streaming.KindTextDelta || ev.Kind == streaming.KindThinkingDelta) {
+	if n := len(ev.Text); n > sinceMax && r.cfg.env.Tick == nil && (ev.Kind == streaming.KindTextDelta || ev.Kind == streaming.KindThinkingDelta) {
 		// One delta of megabytes (an answer sent whole, not streamed) is
 		// taken a piece at a time, each piece drawn before the next: its
 		// text, its rows and the bytes written for them are never all
@@ -140,7 +141,7 @@ func (r *prettyRenderer) handleLocked(ev *streaming.Event) error {
 			case r.curTh != nil:
 				r.curTh.add(ev.Text)
 			}
-			if r.since += len(ev.Text); r.since > sinceMax && r.cfg.Tick == nil {
+			if r.since += len(ev.Text); r.since > sinceMax && r.cfg.env.Tick == nil {
 				r.frame(false)
 			}
 			r.touch()
@@ -154,7 +155,7 @@ func (r *prettyRenderer) handleLocked(ev *streaming.Event) error {
 	// Input read faster than frames are drawn (a replay) piles up in the
 	// sequence: past half a megabyte, draw now, so memory stays bounded.
 	r.since += len(ev.Text) + len(ev.Output)
-	if r.since > sinceMax && r.cfg.Tick == nil {
+	if r.since > sinceMax && r.cfg.env.Tick == nil {
 		r.frame(false)
 	}
 	r.touch()
@@ -172,7 +173,7 @@ func (r *prettyRenderer) touch() {
 		r.clock.dirty = true
 		r.kick()
 	}
-	if r.cfg.Tick != nil {
+	if r.cfg.env.Tick != nil {
 		r.pollTicks()
 	}
 }
@@ -187,7 +188,7 @@ func (r *prettyRenderer) Flush() error {
 	if r.finished || r.err != nil {
 		return r.err
 	}
-	if r.cfg.Tick != nil {
+	if r.cfg.env.Tick != nil {
 		r.pollTicks()
 		return r.err
 	}
@@ -245,7 +246,7 @@ func (r *prettyRenderer) Finish(s Summary) error {
 		facts = splitFacts(appendResultFacts(nil, 0, 0, r.run.usage))
 	}
 	if r.run.active {
-		if d := r.cfg.Now().Sub(r.run.start); d >= time.Second {
+		if d := r.cfg.env.Now().Sub(r.run.start); d >= time.Second {
 			facts = append([]string{eventtext.Duration(d.Milliseconds())}, facts...)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -50,8 +51,7 @@ func answer100K() string {
 func streamAnswer(tb testing.TB, text string, every int, colour bool, out io.Writer) *prettyRenderer {
 	tick := make(chan time.Time, 1)
 	now := epoch
-	r, _ := New("pretty", out, Config{Width: 80, Height: 24, Palette: NewPalette(colour), Tick: tick,
-		Now: func() time.Time { return now }})
+	r, _ := New("pretty", out, Config{Width: 80, Height: 24, Color: colour, env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}})
 	p := r.(*prettyRenderer)
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Role: streaming.RoleAssistant}
 	n := 0
@@ -161,7 +161,7 @@ func BenchmarkPrettyStream(b *testing.B) {
 // delta, with no frame drawn.
 func BenchmarkPrettyHandleDelta(b *testing.B) {
 	tick := make(chan time.Time)
-	r, _ := New("pretty", io.Discard, Config{Width: 80, Palette: NewPalette(true), Tick: tick})
+	r, _ := New("pretty", io.Discard, Config{Width: 80, Color: true, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "x"}
 	_ = p.Handle(&ev)

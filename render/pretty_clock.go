@@ -13,7 +13,7 @@ const (
 	spinnerInterval = 125 * time.Millisecond
 )
 
-// frameTimer draws frames when they are due, without Config.Tick: a
+// frameTimer draws frames when they are due, without renderenv.Env.Tick: a
 // goroutine sleeps on one timer until the next frame is due (33 ms after
 // a change, the next spinner frame while a tool runs, the next second of
 // a clock shown) and ends when nothing is due, so an idle renderer costs
@@ -101,7 +101,7 @@ type clock struct {
 
 // kick makes sure the clock will draw the dirty region (real timer only).
 func (r *prettyRenderer) kick() {
-	if r.cfg.Tick != nil || r.finished {
+	if r.cfg.env.Tick != nil || r.finished {
 		return
 	}
 	r.clock.kick()
@@ -136,10 +136,10 @@ func (r *prettyRenderer) nextDue(now time.Time) (time.Time, bool) {
 	if r.clock.dirty {
 		set(r.clock.last.Add(frameInterval))
 	}
-	// Displayed times come from Config.Now; r.now is the one of the last
+	// Displayed times come from renderenv.Env.Now; r.now is the one of the last
 	// frame. A frame is due when the spinner or a seconds counter shown
 	// then has moved on since.
-	shown := r.cfg.Now()
+	shown := r.cfg.env.Now()
 	at := func(next time.Time) { set(now.Add(next.Sub(shown))) }
 	if r.running > 0 {
 		last := time.Duration(r.now.UnixNano())
@@ -152,12 +152,12 @@ func (r *prettyRenderer) nextDue(now time.Time) (time.Time, bool) {
 	return due, ok
 }
 
-// pollTicks draws one frame if Config.Tick has delivered (tests).
+// pollTicks draws one frame if renderenv.Env.Tick has delivered (tests).
 func (r *prettyRenderer) pollTicks() {
 	got := false
 	for {
 		select {
-		case <-r.cfg.Tick:
+		case <-r.cfg.env.Tick:
 			got = true
 			continue
 		default:

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -44,11 +45,11 @@ func newDriver(t testing.TB, cfg Config) *driver {
 	if cfg.Height == 0 {
 		cfg.Height = 24
 	}
-	if cfg.Palette.Dim == nil {
-		cfg.Palette = NewPalette(true)
+	if cfg.palette.Dim == nil {
+		cfg.palette = palette.New(true)
 	}
-	cfg.Now = func() time.Time { return d.now }
-	cfg.Tick = d.tick
+	cfg.env.Now = func() time.Time { return d.now }
+	cfg.env.Tick = d.tick
 	r, err := New("pretty", &d.out, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func newDriver(t testing.TB, cfg Config) *driver {
 	d.pr = r.(*prettyRenderer)
 	d.sess = streaming.NewSession(d.pr, streaming.Options{})
 	pcfg := cfg
-	pcfg.Palette = NewPalette(false)
+	pcfg.Color, pcfg.palette = false, palette.Palette{}
 	pr, _ := New("plain", &d.plain, pcfg)
 	d.pl = pr.(*plainRenderer)
 	d.psess = streaming.NewSession(d.pl, streaming.Options{})

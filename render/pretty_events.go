@@ -96,7 +96,7 @@ func (r *prettyRenderer) lines(depth int, ss ...string) {
 func (r *prettyRenderer) activate() {
 	if !r.run.active {
 		r.run.active = true
-		r.run.start = r.cfg.Now()
+		r.run.start = r.cfg.env.Now()
 	}
 }
 
@@ -119,7 +119,7 @@ func (r *prettyRenderer) startBlock(ev *streaming.Event) {
 			return
 		case ThinkingFull:
 		default:
-			r.curTh = &thinkItem{depth: d, start: r.cfg.Now()}
+			r.curTh = &thinkItem{depth: d, start: r.cfg.env.Now()}
 			r.curTh.add(ev.Text)
 			r.push(r.curTh)
 			return
@@ -154,7 +154,7 @@ func (r *prettyRenderer) endBlock() {
 	}
 	if r.curTh != nil {
 		r.curTh.closed = true
-		r.curTh.end = r.cfg.Now()
+		r.curTh.end = r.cfg.env.Now()
 		r.curTh = nil
 	}
 }
@@ -237,7 +237,7 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 		// What the call shows later is the session's (its strings stay
 		// as they are), else copied: the event's are valid during Handle
 		// only.
-		t := &toolItem{depth: d, start: r.cfg.Now()}
+		t := &toolItem{depth: d, start: r.cfg.env.Now()}
 		if c := r.call(ev.ID); c != nil {
 			t.call = c
 			c.Mark = t
@@ -252,7 +252,7 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 		r.child(ev.Parent)
 		t := r.item(ev.ID)
 		if t == nil {
-			t = &toolItem{call: &streaming.Call{ID: strings.Clone(ev.ID), Name: strings.Clone(ev.Name)}, depth: d, start: r.cfg.Now()}
+			t = &toolItem{call: &streaming.Call{ID: strings.Clone(ev.ID), Name: strings.Clone(ev.Name)}, depth: d, start: r.cfg.env.Now()}
 			r.running++
 			r.push(t)
 		}
@@ -355,7 +355,7 @@ func (r *prettyRenderer) endTool(t *toolItem, ev *streaming.Event) {
 	if repeatsAnswer(r.call(ev.ID)) {
 		t.output = "" // its subagent's answer, shown above as text
 	}
-	t.endAt = r.cfg.Now()
+	t.endAt = r.cfg.env.Now()
 	if c := t.call; ev.Title != "" && ev.Title != c.Title || ev.Subject != "" && ev.Subject != c.Subject || ev.Name != "" && ev.Name != c.Name {
 		// The end says more than the start: a copy (the session's call
 		// stays as it was; the event's strings are lent).

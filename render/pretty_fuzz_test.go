@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -39,8 +40,7 @@ func FuzzPretty(f *testing.F) {
 		var out bytes.Buffer
 		tick := make(chan time.Time, 1)
 		now := epoch
-		r, _ := New("pretty", &out, Config{Width: w, Height: 8, Palette: NewPalette(len(data)%2 == 0), Tick: tick,
-			Now: func() time.Time { return now }, Thinking: []ThinkingMode{ThinkingSummary, ThinkingFull, ThinkingNone}[len(data)%3]})
+		r, _ := New("pretty", &out, Config{Width: w, Height: 8, Color: len(data)%2 == 0, Thinking: []ThinkingMode{ThinkingSummary, ThinkingFull, ThinkingNone}[len(data)%3], env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}})
 		s := streaming.NewSession(r, streaming.Options{})
 		ids := []string{"a", "b", "c"}
 		for i := 0; i < len(data); {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -50,7 +51,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // only that things happen eventually.
 func TestPrettyRealClock(t *testing.T) {
 	var out syncBuffer
-	r, _ := New("pretty", &out, Config{Width: 80, Height: 24, Palette: NewPalette(false)})
+	r, _ := New("pretty", &out, Config{Width: 80, Height: 24, Color: false})
 	p := r.(*prettyRenderer)
 	running := func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.clock.running }
 
@@ -102,7 +103,7 @@ func TestPrettyRealClock(t *testing.T) {
 func TestPrettyFlushDrawsWhenIdle(t *testing.T) {
 	var out syncBuffer
 	tick := make(chan time.Time) // never fires
-	r, _ := New("pretty", &out, Config{Width: 80, Palette: NewPalette(false), Tick: tick})
+	r, _ := New("pretty", &out, Config{Width: 80, Color: false, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
 	_ = p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "first words"})
 	if out.String() != "" {
@@ -130,7 +131,7 @@ func (f *failWriter) Write(p []byte) (int, error) {
 func TestPrettyWriteError(t *testing.T) {
 	fw := &failWriter{}
 	tick := make(chan time.Time, 1)
-	r, _ := New("pretty", fw, Config{Width: 80, Tick: tick})
+	r, _ := New("pretty", fw, Config{Width: 80, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
 	tick <- time.Now()
 	err := p.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "hi\n"})
@@ -152,8 +153,7 @@ func TestPrettyResize(t *testing.T) {
 	tick := make(chan time.Time, 1)
 	resize := make(chan os.Signal, 1)
 	width := 40
-	r, _ := New("pretty", &out, Config{Width: 40, Height: 10, Palette: NewPalette(false), Tick: tick, Resize: resize,
-		TermSize: func() (int, int, bool) { return width, 10, true }})
+	r, _ := New("pretty", &out, Config{Width: 40, Height: 10, Color: false, Resize: resize, TermSize: func() (int, int, bool) { return width, 10, true }, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
 	tm := newTerm(40, 10)
 	sess := streaming.NewSession(p, streaming.Options{})
@@ -198,7 +198,7 @@ func TestPrettyResize(t *testing.T) {
 // live.
 func TestNextDue(t *testing.T) {
 	shown := epoch
-	r, _ := New("pretty", io.Discard, Config{Width: 80, Tick: make(chan time.Time), Now: func() time.Time { return shown }})
+	r, _ := New("pretty", io.Discard, Config{Width: 80, env: renderenv.Env{Tick: make(chan time.Time), Now: func() time.Time { return shown }}})
 	p := r.(*prettyRenderer)
 	sess := streaming.NewSession(p, streaming.Options{})
 	wall := time.Unix(5000, 0)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -26,8 +27,7 @@ func longAnswer(size int, oneLine bool) string {
 func streamLong(tb testing.TB, text string) {
 	tick := make(chan time.Time, 1)
 	now := epoch
-	r, _ := New("pretty", io.Discard, Config{Width: 100, Height: 40, Palette: NewPalette(true), Tick: tick,
-		Now: func() time.Time { return now }})
+	r, _ := New("pretty", io.Discard, Config{Width: 100, Height: 40, Color: true, env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}})
 	p := r.(*prettyRenderer)
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Role: streaming.RoleAssistant}
 	for i := 0; i < len(text); i += 8 << 10 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -17,8 +18,7 @@ import (
 func openTools(tb testing.TB, n int, live func()) {
 	tick := make(chan time.Time, 1)
 	now := epoch
-	r, _ := New("pretty", io.Discard, Config{Width: 100, Height: 40, Palette: NewPalette(true), Tick: tick,
-		Now: func() time.Time { return now }})
+	r, _ := New("pretty", io.Discard, Config{Width: 100, Height: 40, Color: true, env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}})
 	p := r.(*prettyRenderer)
 	s := streaming.NewSession(p, streaming.Options{})
 	frame := func(i int) {

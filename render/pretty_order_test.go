@@ -14,6 +14,7 @@ import (
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -28,8 +29,7 @@ func feedLog(t testing.TB, data string, width int, paced bool) []byte {
 	var out bytes.Buffer
 	now := epoch
 	tick := make(chan time.Time, 1)
-	r, err := New("pretty", &out, Config{Width: width, Height: 24, Palette: NewPalette(true), Tick: tick,
-		Now: func() time.Time { return now }})
+	r, err := New("pretty", &out, Config{Width: width, Height: 24, Color: true, env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}})
 	if err != nil {
 		t.Fatal(err)
 	}

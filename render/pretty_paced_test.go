@@ -15,6 +15,7 @@ import (
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -72,8 +73,7 @@ func replayLive(t testing.TB, data []byte, width, height, every int, step time.D
 	var out bytes.Buffer
 	now := epoch
 	tick := make(chan time.Time, 1)
-	r, err := New("pretty", &out, Config{Width: width, Height: height, Palette: NewPalette(true), Tick: tick,
-		Now: func() time.Time { return now }})
+	r, err := New("pretty", &out, Config{Width: width, Height: height, Color: true, env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}})
 	if err != nil {
 		t.Fatal(err)
 	}

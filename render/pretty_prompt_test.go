@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/palette"
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/internal/view"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -27,7 +29,7 @@ func TestExpandTabs(t *testing.T) {
 // A prompt's lines, settled in one frame, keep their own tab stops and
 // rows: the first after "› ", the others indented, empty lines empty.
 func TestPromptLines(t *testing.T) {
-	d := newDriver(t, Config{Palette: NewPalette(false)})
+	d := newDriver(t, Config{palette: palette.New(false)})
 	d.push(streaming.Event{Kind: streaming.KindMessageStart, Message: "u1", Role: streaming.RoleUser})
 	d.push(streaming.Event{Kind: streaming.KindTextDelta, Message: "u1", Role: streaming.RoleUser, Text: "first\tline\n\nxy\tz\r\nlast"})
 	d.push(streaming.Event{Kind: streaming.KindMessageStop, Message: "u1"})
@@ -44,8 +46,7 @@ func TestPromptLines(t *testing.T) {
 // copy, not a view of memory the caller writes again.
 func TestPrettyLinesOutliveEvent(t *testing.T) {
 	var out strings.Builder
-	r, err := New("pretty", &out, Config{Palette: NewPalette(false), Width: 80, Height: 24,
-		Now: func() time.Time { return time.Time{} }, Tick: make(chan time.Time)})
+	r, err := New("pretty", &out, Config{Color: false, Width: 80, Height: 24, env: renderenv.Env{Now: func() time.Time { return time.Time{} }, Tick: make(chan time.Time)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func (r *prettyRenderer) frame(final bool) {
 // layout settles what arrived and returns the rows that go to the
 // scrollback now and the live region's rows, in r.commitBuf and r.liveBuf.
 func (r *prettyRenderer) layout() (commit, live []row) {
-	r.now = r.cfg.Now()
+	r.now = r.cfg.env.Now()
 	r.clock.last = time.Now()
 	r.clock.dirty = false
 	r.since = 0

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfmt/agentfmt/internal/golden"
+	"github.com/agentfmt/agentfmt/internal/palette"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -188,7 +189,7 @@ var prettyFixtures = []prettyFixture{
 		d.pushAs(streaming.Final, streaming.Event{Kind: streaming.KindTextDelta, Message: "m1", Text: "Rewritten text.\n"})
 		d.push(streaming.Event{Kind: streaming.KindResult, OK: true})
 	}},
-	{name: "13-no-color", cfg: Config{Palette: NewPalette(false)}, run: func(d *driver) {
+	{name: "13-no-color", cfg: Config{palette: palette.New(false)}, run: func(d *driver) {
 		d.every = 5
 		d.text("m1", answerMD)
 		d.toolStart("t1", "Bash", `{"command":"go vet ./..."}`)
@@ -269,7 +270,7 @@ func TestPrettyScreenMatchesPlain(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				f := f
-				f.cfg.Palette = NewPalette(colour)
+				f.cfg.palette = palette.New(colour)
 				d, out, plain := f.render(t)
 				rows := vtcheck.Screen(out, 80)
 				if err := vtcheck.InOrder(rows, d.assistantTexts()); err != nil {

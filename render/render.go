@@ -10,6 +10,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/palette"
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -50,9 +52,9 @@ const (
 
 // Config is what every renderer is told.
 type Config struct {
-	Width      int // terminal cells
-	Height     int // terminal rows (pretty); 0 if unknown
-	Palette    Palette
+	Width      int  // terminal cells
+	Height     int  // terminal rows (pretty); 0 if unknown
+	Color      bool // colour the output (SGR sequences)
 	Thinking   ThinkingMode
 	Tools      ToolsMode
 	ToolLines  int
@@ -61,8 +63,6 @@ type Config struct {
 	CI         CI
 	Sentences  bool   // json: text.sentence events
 	Until      string // completion marker to strip
-	// Now returns the current time; tests fix it.
-	Now func() time.Time
 	// TermSize re-reads the terminal size (pretty, on Resize); nil when the
 	// output is not a terminal.
 	TermSize func() (width, height int, ok bool)
@@ -81,13 +81,16 @@ type Config struct {
 	// what is finished, as rows and newlines, in order (its output goes
 	// through a pager, which shows colour but obeys no cursor movement).
 	Static bool
-	// Tick, when set, replaces the pretty renderer's redraw and spinner
-	// timer (tests drive it by hand); nil means a real ticker.
-	Tick <-chan time.Time
-	// PartialWait is how long, in plain output of several streams, a
-	// stream's unfinished line waits for its end before it is shown as a
-	// line (0: a second; tests shorten it).
-	PartialWait time.Duration
+
+	// env is what the command sets that an embedder does not (the clock,
+	// the redraw ticker): internal/renderenv.
+	env renderenv.Env
+	// palette is the colours of Color (withDefaults).
+	palette palette.Palette
+}
+
+func init() {
+	renderenv.Install(func(cfg any, e renderenv.Env) { cfg.(*Config).env = e })
 }
 
 // Summary is what the command knows at the end of input.
@@ -164,11 +167,11 @@ func (cfg Config) withDefaults() Config {
 	if cfg.CI == "" {
 		cfg.CI = CINone
 	}
-	if cfg.Palette.Dim == nil {
-		cfg.Palette = NewPalette(false)
+	if cfg.palette.Dim == nil {
+		cfg.palette = palette.New(cfg.Color)
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	if cfg.env.Now == nil {
+		cfg.env.Now = time.Now
 	}
 	return cfg
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -16,8 +17,7 @@ func TestStderrLineShownAsRawLine(t *testing.T) {
 	for _, format := range []string{"plain", "pretty", "markdown", "json"} {
 		show := func(kind streaming.Kind) string {
 			var out strings.Builder
-			r, err := New(format, &out, Config{Palette: NewPalette(true), Width: 80, Height: 24,
-				Now: func() time.Time { return time.Time{} }, Tick: make(chan time.Time), Static: true})
+			r, err := New(format, &out, Config{Color: true, Width: 80, Height: 24, Static: true, env: renderenv.Env{Now: func() time.Time { return time.Time{} }, Tick: make(chan time.Time)}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/renderenv"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -23,7 +24,7 @@ func TestSessionTitle(t *testing.T) {
 		"json":     `"session_id":"s1","title":"subagent a81c4e2","cwd":"/work"`,
 	} {
 		var out bytes.Buffer
-		r, err := New(format, &out, Config{Width: 100, Palette: NewPalette(false), Now: fixedNow})
+		r, err := New(format, &out, Config{Width: 100, Color: false, env: renderenv.Env{Now: fixedNow}})
 		if err != nil {
 			t.Fatal(err)
 		}

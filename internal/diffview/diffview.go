@@ -55,7 +55,12 @@ func Lines(edits []streaming.FileEdit) []Line {
 	return out
 }
 
+// fileLabel is "path", "path (new)", "path (deleted)", or for a rename
+// "old → new".
 func fileLabel(e streaming.FileEdit) string {
+	if e.To != "" && e.To != e.Path {
+		return e.Path + " → " + e.To
+	}
 	switch e.Op {
 	case streaming.EditCreate:
 		return e.Path + " (new)"

@@ -29,6 +29,7 @@ func TestLines(t *testing.T) {
 		{[]streaming.FileEdit{{Path: "m.go", Op: "modify", Old: "a", New: "b"}, {Path: "m.go", Op: "modify", Old: "c", New: "d"}},
 			"f|m.go\n-|-a\n+|+b\n@|⋯\n-|-c\n+|+d\n"},
 		{[]streaming.FileEdit{{Path: "z.go", Op: "delete"}}, "f|z.go (deleted)\n"},
+		{[]streaming.FileEdit{{Path: "a.go", Op: "modify", To: "b.go", Diff: "@@ -1 +1 @@\n-a\n+b"}}, "f|a.go → b.go\n@|@@ -1 +1 @@\n-|-a\n+|+b\n"},
 		{[]streaming.FileEdit{{Path: "c.go", Op: "modify"}}, "f|c.go\n"}, // named, its change not known
 		{[]streaming.FileEdit{{Path: "c.go", Op: "modify", Old: "x", New: "x"}}, "f|c.go\n~|(no changes)\n"},
 		{[]streaming.FileEdit{{Path: "z.go", Op: "delete", Old: "gone\nfor good\n"}}, "f|z.go (deleted)\n-|-gone\n-|-for good\n"},

@@ -68,7 +68,7 @@ func Example_render() {
 {"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"The tests pass."}}
 {"type":"turn.completed","usage":{"input_tokens":2400,"cached_input_tokens":1800,"output_tokens":120}}`
 
-	r, err := render.New("plain", os.Stdout, render.Config{Width: 80, Palette: render.NewPalette(false)})
+	r, err := render.New("plain", os.Stdout, render.Config{Width: 80})
 	if err != nil {
 		panic(err)
 	}

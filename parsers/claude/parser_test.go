@@ -345,6 +345,17 @@ func TestResultUsage(t *testing.T) {
 	if u == nil || u.InputTokens != 1 || u.OutputTokens != 2 || !u.HasCost || u.CostUSD != 0.5 {
 		t.Fatalf("usage %+v", u)
 	}
+	if u.ContextWindow != 0 {
+		t.Errorf("a context window %d without modelUsage", u.ContextWindow)
+	}
+	// The context window is the model's that cost most (the main one; a
+	// helper model comes first).
+	withModels := strings.Replace(resultWith("x"), `"type":"result",`, `"type":"result","modelUsage":{`+
+		`"claude-haiku-4-5":{"costUSD":0.03,"contextWindow":100000},"claude-sonnet-4-5":{"costUSD":0.17,"contextWindow":200000}},`, 1)
+	r = run(t, initLine, withModels)
+	if u := r.Of(streaming.KindResult)[0].Usage; u == nil || u.ContextWindow != 200000 {
+		t.Fatalf("usage with modelUsage %+v", u)
+	}
 	// Amp: no usage, no cost.
 	r = fixture(t, "12-")
 	if res := r.Of(streaming.KindResult); len(res) != 1 || res[0].Usage != nil {

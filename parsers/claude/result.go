@@ -117,6 +117,15 @@ func resultUsage(l *parsers.Line) (streaming.Usage, bool) {
 	if cost.Type == gjson.Number {
 		usage.CostUSD, usage.HasCost = cost.Float(), true
 	}
+	// The context window of the model that cost most: the main one
+	// (modelUsage also lists helper and subagent models).
+	best := -1.0
+	l.Get("modelUsage").ForEach(func(_, m gjson.Result) bool {
+		if c := m.Get("costUSD").Float(); c > best {
+			best, usage.ContextWindow = c, m.Get("contextWindow").Int()
+		}
+		return true
+	})
 	return usage, u.IsObject() || usage.HasCost
 }
 

@@ -360,7 +360,14 @@ func (a *appServer) tokenUsage(thread string, u gjson.Result) error {
 		CacheReadTokens:  t.Get("cachedInputTokens").Int(),
 		CacheWriteTokens: t.Get("cacheWriteInputTokens").Int(),
 	}
+	// The context window is the root thread's model's.
 	sum := streaming.Usage{}
+	if a.usage != nil {
+		sum.ContextWindow = a.usage.ContextWindow
+	}
+	if thread == "" {
+		sum.ContextWindow = u.Get("modelContextWindow").Int()
+	}
 	for _, v := range a.totals {
 		sum.InputTokens += v.InputTokens
 		sum.OutputTokens += v.OutputTokens

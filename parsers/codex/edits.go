@@ -76,12 +76,12 @@ func changeEdits(ch gjson.Result) []streaming.FileEdit {
 		case c.Get("delete").Exists() || c.String() == "delete":
 			e.Op, e.Old = streaming.EditDelete, c.Get("delete.content").String()
 		case c.Get("update").Exists():
-			e.Diff = c.Get("update.unified_diff").String()
+			e.Diff, e.To = c.Get("update.unified_diff").String(), c.Get("update.move_path").String()
 		default:
 			kind := c.Get("kind")
 			word := kind.String()
 			if kind.IsObject() {
-				word = kind.Get("type").String()
+				word, e.To = kind.Get("type").String(), kind.Get("move_path").String()
 			}
 			if word == "" {
 				word = c.Get("type").String()
@@ -150,8 +150,11 @@ func patchEdits(patch string) []streaming.FileEdit {
 		case strings.HasPrefix(ln, "*** End Patch"):
 			flush()
 			return edits
+		case strings.HasPrefix(ln, "*** Move to: ") && len(edits) > 0:
+			edits[len(edits)-1].To = strings.TrimSpace(ln[len("*** Move to: "):])
+			continue
 		case strings.HasPrefix(ln, "*** "):
-			continue // Begin Patch, Move to, End of File
+			continue // Begin Patch, End of File
 		default:
 			if len(edits) > 0 {
 				body.WriteString(ln)

@@ -322,6 +322,7 @@ func (p *parser) tokenCount(m gjson.Result) error {
 	if u == nil {
 		return nil
 	}
+	u.ContextWindow = m.Get("info.model_context_window").Int()
 	p.usage = u
 	ev := p.out.New(streaming.KindUsage)
 	uc := *u

@@ -214,6 +214,7 @@ func (r *rollout) eventMsg(l *parsers.Line, p gjson.Result) error {
 		}
 		// Cumulative for the thread: passed on as it is, never added up.
 		r.usage = usageOf(t)
+		r.usage.ContextWindow = p.Get("info.model_context_window").Int()
 		ev := r.o.New(streaming.KindUsage)
 		u := *r.usage
 		ev.Usage = &u

@@ -266,7 +266,11 @@ func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 // from the old and new text — of a snippet, not a file, so without line
 // numbers or "\ No newline at end of file".
 func editOf(e streaming.FileEdit) editItem {
-	it := editItem{Op: e.Op, Path: esc(clean(e.Path))}
+	path := e.Path
+	if e.To != "" && e.To != e.Path {
+		path += " → " + e.To
+	}
+	it := editItem{Op: e.Op, Path: esc(clean(path))}
 	if it.Op == "" {
 		it.Op = streaming.EditModify
 	}

@@ -1,4 +1,8 @@
-package render
+// Package palette colours output: a Palette of styling functions that are
+// the identity when colour is off, so that renderers share one code path.
+// The renderers (render.Config.Color) and the command's own listings use
+// it.
+package palette
 
 import "github.com/fatih/color"
 
@@ -16,18 +20,18 @@ type Palette struct {
 	Magenta func(string) string
 	Cyan    func(string) string
 
-	// off is set when every field is the identity (NewPalette(false)):
-	// then a renderer may write the pieces of a styled text one by one.
-	off bool
+	// Off is set when every field is the identity (New(false)): then a
+	// renderer may write the pieces of a styled text one by one.
+	Off bool
 }
 
 func identity(s string) string { return s }
 
-// NewPalette returns a palette with colour on or off.
-func NewPalette(enabled bool) Palette {
+// New returns a palette with colour on or off.
+func New(enabled bool) Palette {
 	if !enabled {
 		return Palette{Dim: identity, Bold: identity, Red: identity, Green: identity,
-			Yellow: identity, Blue: identity, Magenta: identity, Cyan: identity, off: true}
+			Yellow: identity, Blue: identity, Magenta: identity, Cyan: identity, Off: true}
 	}
 	mk := func(attrs ...color.Attribute) func(string) string {
 		c := color.New(attrs...)
