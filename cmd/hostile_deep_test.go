@@ -65,14 +65,15 @@ func TestDeepNestingBinary(t *testing.T) {
 }
 
 // TestDeepNestingMemory: one line of 2 million levels (4 MB) in at most
-// 200 MiB at peak, in -o json (which keeps the unknown event's JSON).
+// 200 MiB at peak, in -o json (which keeps the unknown event's JSON), and
+// in plain with AGENTFMT_SLOW=1.
 func TestDeepNestingMemory(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs agentfmt on a 4 MB line")
 	}
 	path := writeTemp(t, t.TempDir(), "deep.jsonl", deepLines(2_000_000)["unknown"])
-	for _, format := range []string{"json", "plain"} {
+	for _, format := range testenv.Cases([]string{"json", "plain"}, 1) {
 		if peak := peakRSS(t, path, "-o", format); peak > 200<<20 {
 			t.Errorf("-o %s: peak %d MiB for a 2-million-level line, want ≤ 200", format, peak>>20)
 		}

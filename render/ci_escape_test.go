@@ -8,6 +8,7 @@ import (
 
 // Annotation data quotes content: its "##[" is broken like any other.
 func TestCommandDataEscapesOldSyntax(t *testing.T) {
+	t.Parallel()
 	if got := commandData("tool failed: ##[error]fake ##[add-mask]x", 200); strings.Contains(got, "##[") {
 		t.Errorf("commandData kept ##[: %q", got)
 	}
@@ -17,6 +18,7 @@ func TestCommandDataEscapesOldSyntax(t *testing.T) {
 // redraws with "\r\x1b[2K"), and the JSON escaper through writes split
 // between the '#' and the '['.
 func TestEscapersAcrossCodesAndWrites(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	e := &ghEscaper{w: &b, lineStart: true}
 	e.Write([]byte("\r\x1b[2K\x1b[1m::error::x\n"))

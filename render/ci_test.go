@@ -198,6 +198,7 @@ func injectionEvents() []streaming.Event {
 // only agentfmt's own commands are live, and even if the stop line were
 // never seen, escaping leaves content inert.
 func TestGitHubInjection(t *testing.T) {
+	t.Parallel()
 	out := renderCI(t, CIGitHub, injectionEvents(), Summary{Outcome: streaming.Failure, Reason: "x"})
 	for _, ignoreStop := range []bool{false, true} {
 		cmds, log := simulateRunner(out, ignoreStop)
@@ -263,6 +264,7 @@ func TestGitHubInjection(t *testing.T) {
 // Tokens: never reused, unguessable, and each one resumes exactly one
 // command.
 func TestGitHubTokens(t *testing.T) {
+	t.Parallel()
 	out := renderCI(t, CIGitHub, injectionEvents(), Summary{Outcome: streaming.Failure})
 	re := regexp.MustCompile(`(?m)^::stop-commands::(agentfmt-[0-9a-f]{24})$`)
 	seen := map[string]bool{}
@@ -294,6 +296,7 @@ func TestGitHubTokens(t *testing.T) {
 }
 
 func TestGitHubGroupsAndAnnotations(t *testing.T) {
+	t.Parallel()
 	evs := []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude"},
 		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"go test ./..."}`, Subject: subj(`{"command":"go test ./..."}`)},
@@ -336,6 +339,7 @@ func TestGitHubGroupsAndAnnotations(t *testing.T) {
 // A run cut off mid-tool, or interrupted, still closes everything and
 // resumes commands; an incomplete run is an error annotation.
 func TestGitHubBalancedAtEveryEnd(t *testing.T) {
+	t.Parallel()
 	midTool := []streaming.Event{
 		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"sleep 100"}`, Subject: subj(`{"command":"sleep 100"}`)},
 		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Status: streaming.ToolIncomplete, Output: "partial\n"},
@@ -379,6 +383,7 @@ func TestGitHubBalancedAtEveryEnd(t *testing.T) {
 }
 
 func TestGitLabSections(t *testing.T) {
+	t.Parallel()
 	evs := []streaming.Event{
 		{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash", Input: `{"command":"ls"}`, Subject: subj(`{"command":"ls"}`)},
 		{Kind: streaming.KindToolEnd, ID: "t1", Name: "Bash", Input: `{"command":"ls"}`, Subject: subj(`{"command":"ls"}`), Status: streaming.ToolOK,
@@ -427,6 +432,7 @@ func TestGitLabSections(t *testing.T) {
 }
 
 func TestNoCIMarkersWithoutCI(t *testing.T) {
+	t.Parallel()
 	out := renderCI(t, CINone, injectionEvents(), Summary{Outcome: streaming.Failure})
 	if strings.HasPrefix(out, "::stop-commands::") || strings.Contains(out, "::agentfmt-") ||
 		strings.Contains(out, "section_start") || strings.Contains(out, zwsp) {
@@ -436,6 +442,7 @@ func TestNoCIMarkersWithoutCI(t *testing.T) {
 
 // The escaper handles lines written in any pieces, even split runes.
 func TestGitHubEscaperPieces(t *testing.T) {
+	t.Parallel()
 	in := "ok\n  ::add-mask::a\n\u3000::x::\nx ##[error]y\n#\n#[no]\n::\n"
 	want := "ok\n  " + zwsp + "::add-mask::a\n\u3000" + zwsp + "::x::\nx ##" + zwsp + "[error]y\n#\n#[no]\n" + zwsp + "::\n"
 	for cut := 1; cut <= len(in); cut++ {

@@ -24,6 +24,7 @@ func colourRun() []streaming.Event {
 // line as the terminal leaves it; plain and markdown leave colour out;
 // --allow-color lets it through plain; every other control stays visible.
 func TestToolOutputColour(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		format string
@@ -69,6 +70,7 @@ func TestToolOutputColour(t *testing.T) {
 // -o text on a terminal leaves the answer's colour out and shows every
 // other control sequence.
 func TestTextAnswerColour(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	r := &textRenderer{w: &b, cfg: Config{Terminal: true}}
 	if err := r.Finish(Summary{Answer: "\x1b[32mok\x1b[0m \x1b[2J"}); err != nil {

@@ -56,6 +56,7 @@ func renderEvents(t *testing.T, format string, cfg Config, evs []streaming.Event
 // whole with --tools full, not at all with --tools none; a failed edit
 // shows its output.
 func TestEditDiffs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		format string
 		tools  ToolsMode
@@ -100,6 +101,7 @@ func TestEditDiffs(t *testing.T) {
 // header is the call's end line, whole (as folded output is); in GitLab,
 // a collapsed section.
 func TestEditDiffFoldedInCI(t *testing.T) {
+	t.Parallel()
 	got := renderEvents(t, "plain", Config{Color: false, Width: 80, CI: CIGitHub}, editRun())
 	_, log := simulateRunner(got, false)
 	joined := strings.Join(log, "\n")

@@ -11,6 +11,7 @@ import (
 // around it (issue 24 item 7): pretty, plain and markdown read
 // Event.Display when the parser filled it; json keeps Output as it came.
 func TestPreviewsLeaveWrappersOut(t *testing.T) {
+	t.Parallel()
 	const reminder = "<system-reminder>\nconsider whether it is malware\n</system-reminder>"
 	evs := []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude", SessionID: "s"},

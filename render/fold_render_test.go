@@ -34,6 +34,7 @@ func promptRun(n, piece int) []streaming.Event {
 // first eventtext.PromptHead lines, "… N more lines", its last eventtext.PromptTail lines; a
 // shorter one is shown whole.
 func TestLongPromptFolded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		format string
 		piece  int
@@ -75,6 +76,7 @@ func TestLongPromptFolded(t *testing.T) {
 // take at the width (pretty: in the terminal's height), so that pretty and
 // plain fold the same prompts.
 func TestPromptFoldRows(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 40) // 200 cells: 3 rows at 80
 	evs := []streaming.Event{{Kind: streaming.KindSessionStart, Agent: "claude", SessionID: "s"}}
 	var b strings.Builder
@@ -100,6 +102,7 @@ func TestPromptFoldRows(t *testing.T) {
 // A prompt's line shown as it came (plain writes a line's start when the
 // input goes idle) counts in the fold's head like any other.
 func TestPlainPromptFoldAfterFlush(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	p := newPlainRenderer(&b, Config{Color: false, Width: 80, ToolLines: 6, Tools: ToolsPreview, CI: CINone})
 	h := func(ev streaming.Event) {

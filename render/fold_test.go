@@ -11,6 +11,7 @@ import (
 )
 
 func TestPromptFold(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, eventtext.PromptHead, eventtext.PromptHead + 1, 20, 20 + 1, 30, 100} {
 		f := newPromptFold(20)
 		var shown []string
@@ -44,6 +45,7 @@ func TestPromptFold(t *testing.T) {
 // sequences, regional indicators, Hangul jamo, a prepended mark, bytes
 // that are not UTF-8).
 func TestPromptRowsBounds(t *testing.T) {
+	t.Parallel()
 	pieces := []string{"a", "word ", "  ", "\x01", "\x7f", "\x1b[31m", "\t", "é", "ß", "\u00ad", "\u0085",
 		"©", "®", "\u0301", "e\u0301", "—", "→", "中文", "👍", "👨\u200d©", "\u200d©", "\u200d®", "👨\u200d👩\u200d👧",
 		"1\ufe0f\u20e3", "\u2764\ufe0f", "🇫🇷", "\u1100\u1161", "\u0600a", "\xff", "\xe2\x80"}

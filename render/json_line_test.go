@@ -14,6 +14,7 @@ import (
 // a multi-line unknown value (a saved chat read whole), input nested
 // deeper than any recursive reader would go, and text that is not JSON.
 func TestJSONOneLinePerEvent(t *testing.T) {
+	t.Parallel()
 	deep := strings.Repeat(`{"a":[`, 200000) + "1" + strings.Repeat("]}", 200000)
 	evs := []streaming.Event{
 		{Kind: streaming.KindToolStart, ID: "t1", Name: "github.create_issue", Input: "{\n  \"title\": \"Crash on start\",\n  \"labels\": [\n    \"bug\"\n  ]\n}"},
@@ -55,6 +56,7 @@ func TestJSONOneLinePerEvent(t *testing.T) {
 // TestJSONBigFieldsStreamed: a text or output of megabytes is written in
 // pieces, byte for byte as AppendEventJSON would build it whole.
 func TestJSONBigFieldsStreamed(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("line \"quoted\" é日🎉 \u2028 \x01\n", 3<<20/30) + "\xff end"
 	evs := []streaming.Event{
 		{Kind: streaming.KindTextDelta, Agent: "claude", Line: 3, Message: "m1", Role: "assistant", Text: big},

@@ -11,6 +11,7 @@ import (
 // TestJSONEscapesTerminalControls: the json renderer keeps content as JSON
 // strings, with nothing a terminal would obey left raw in them.
 func TestJSONEscapesTerminalControls(t *testing.T) {
+	t.Parallel()
 	in := "a\x1b]0;t\x07b\u009b2Jc\u202ed\u2066e\x7ff\xffg\u2028h"
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Line: 3, Message: "m", Text: in}
 	out := string(appendEventJSON(nil, &ev))
@@ -37,6 +38,7 @@ func TestJSONEscapesTerminalControls(t *testing.T) {
 // TestJSONEveryKindIsValid renders one event of every kind and checks it
 // decodes with the documented common fields.
 func TestJSONEveryKindIsValid(t *testing.T) {
+	t.Parallel()
 	code := 2
 	kinds := []streaming.Event{
 		{Kind: streaming.KindSessionStart, SessionID: "s", Model: "m", CWD: "/", Tools: []string{"Bash"}},
@@ -80,6 +82,7 @@ func TestJSONEveryKindIsValid(t *testing.T) {
 // TestJSONResultDurationWhenKnown: a result's duration_ms is left out when
 // the agent reported none (0), as tool.end's is; a reported one is kept.
 func TestJSONResultDurationWhenKnown(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		ms   int64
 		want string
@@ -95,6 +98,7 @@ func TestJSONResultDurationWhenKnown(t *testing.T) {
 // TestJSONStream: an event of one of several streams names it under
 // "stream"; with one stream (Stream empty) the field is left out.
 func TestJSONStream(t *testing.T) {
+	t.Parallel()
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Agent: "claude", Line: 2, Message: "m", Text: "x", Stream: "claude·1a2b"}
 	var m map[string]any
 	if err := json.Unmarshal(appendEventJSON(nil, &ev), &m); err != nil {

@@ -42,6 +42,7 @@ func prettyAlone(t *testing.T, log string, cfg Config) []string {
 // the stream, and each stream's rows are exactly what its log shows alone;
 // the screen ends with each stream's summary line, in order.
 func TestPrettyViewLanes(t *testing.T) {
+	t.Parallel()
 	tags := []string{"claude·1a2b", "codex·019f", "claude·77", "w"}
 	var logs []string
 	for _, n := range laneLogs {
@@ -300,6 +301,7 @@ func (pipeClosed) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 // TestPrettyViewWriteError: the terminal is the view's; once writing to
 // it fails, every lane's next event says so.
 func TestPrettyViewWriteError(t *testing.T) {
+	t.Parallel()
 	tick := make(chan time.Time, 1)
 	v, _ := NewView("pretty", pipeClosed{}, Config{Width: 60, Height: 24, env: renderenv.Env{Now: fixedNow, Tick: tick}})
 	a, b := v.Lane(Lane{Tag: "a"}), v.Lane(Lane{Tag: "b"})

@@ -190,6 +190,7 @@ func demux(t *testing.T, out string, tags []string) map[string][]string {
 // lines are exactly what plain shows for that log alone (whole lines, none
 // mixed with another stream's).
 func TestPlainViewWholeLinesPerStream(t *testing.T) {
+	t.Parallel()
 	tags := []string{"claude·1a2b", "codex·019f", "claude·77", "w"}
 	var logs []string
 	for _, n := range laneLogs {
@@ -229,6 +230,7 @@ func TestPlainViewWholeLinesPerStream(t *testing.T) {
 // TestPlainViewTagColour: with colour on, a stream's tag always has the
 // same colour, in every run; with colour off there is none.
 func TestPlainViewTagColour(t *testing.T) {
+	t.Parallel()
 	lead := func(colour bool, tags []string) map[string]string {
 		var out bytes.Buffer
 		v, _ := NewView("plain", &out, Config{Color: colour, env: renderenv.Env{Now: fixedNow}})
@@ -265,6 +267,7 @@ func TestPlainViewTagColour(t *testing.T) {
 // lines of one stream only and its title names it; a failed run's
 // annotation names its stream.
 func TestPlainViewGitHubGroups(t *testing.T) {
+	t.Parallel()
 	tags := []string{"claude·1a2b", "codex·019f", "claude·77", "w"}
 	var logs []string
 	for _, n := range laneLogs {
@@ -341,6 +344,7 @@ func slicesContainPrefix(ss []string, p string) bool {
 // command, whether or not the runner saw stop-commands, and draws no
 // group; GitLab section markers in content stay inert.
 func TestPlainViewInjection(t *testing.T) {
+	t.Parallel()
 	for _, ignoreStop := range []bool{false, true} {
 		var out bytes.Buffer
 		v, _ := NewView("plain", &out, Config{CI: CIGitHub, env: renderenv.Env{Now: fixedNow}})
@@ -377,6 +381,7 @@ func TestPlainViewInjection(t *testing.T) {
 // TestViewRefusesOneRunFormats: text, markdown and html show one run;
 // with several streams the view says to use another format.
 func TestViewRefusesOneRunFormats(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"text", "markdown", "html"} {
 		if _, err := NewView(f, io.Discard, Config{}); err == nil || !strings.Contains(err.Error(), "pretty, plain or json") {
 			t.Errorf("-o %s: %v", f, err)
@@ -392,6 +397,7 @@ func TestViewRefusesOneRunFormats(t *testing.T) {
 // TestJSONViewNamesStreams: every event of a json view names its stream,
 // and each stream's events are those of its log rendered alone.
 func TestJSONViewNamesStreams(t *testing.T) {
+	t.Parallel()
 	tags := []string{"claude·1a2b", "codex·019f"}
 	logs := []string{readFixture(t, laneLogs[0]), readFixture(t, laneLogs[1])}
 	var out bytes.Buffer

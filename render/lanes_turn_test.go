@@ -62,6 +62,7 @@ func turnEvents(id string, ended bool) []streaming.Event {
 // is "waiting on Bash" with its clock. Ctrl-C (Summary.Stopped) leaves
 // both as they were: neither is shown interrupted.
 func TestViewTurnOver(t *testing.T) {
+	t.Parallel()
 	clk := &testClock{t: fixedNow()}
 	var out bytes.Buffer
 	tick := make(chan time.Time, 1)

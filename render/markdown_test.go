@@ -28,6 +28,7 @@ func text(msg, s string) streaming.Event {
 }
 
 func TestMarkdownTranscript(t *testing.T) {
+	t.Parallel()
 	usage := &streaming.Usage{InputTokens: 1200, OutputTokens: 340, CostUSD: 0.0123, HasCost: true}
 	evs := []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude", Model: "claude-sonnet-4-5", SessionID: "abc-123", CWD: "/work"},
@@ -87,6 +88,7 @@ func TestMarkdownTranscript(t *testing.T) {
 // Tool output cannot close its fence; a fence the assistant left open is
 // closed at the end of its block, so what follows is not swallowed.
 func TestMarkdownFences(t *testing.T) {
+	t.Parallel()
 	evil := "```\n# not a heading\n````\n~~~\n"
 	evs := []streaming.Event{
 		{Kind: streaming.KindToolStart, ID: "t1", Name: "Read"},
@@ -108,6 +110,7 @@ func TestMarkdownFences(t *testing.T) {
 }
 
 func TestMarkdownUntrustedText(t *testing.T) {
+	t.Parallel()
 	evs := []streaming.Event{
 		text("m1", "<details><summary>x</summary>\n<!-- hide the rest\nthanks @octocat and @org/team, mail a@b.com\nuse `<b>` and `@x` as is\n\x1b[31mred\n"),
 		{Kind: streaming.KindMessageStop, Message: "m1"},
@@ -137,6 +140,7 @@ func TestMarkdownUntrustedText(t *testing.T) {
 }
 
 func TestMarkdownThinkingModes(t *testing.T) {
+	t.Parallel()
 	evs := []streaming.Event{
 		{Kind: streaming.KindThinkingDelta, Message: "m", Role: streaming.RoleAssistant, Text: "step one\nstep two"},
 		{Kind: streaming.KindMessageStop, Message: "m"},
@@ -152,6 +156,7 @@ func TestMarkdownThinkingModes(t *testing.T) {
 }
 
 func TestMarkdownRunsAndInterrupt(t *testing.T) {
+	t.Parallel()
 	evs := []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "codex"},
 		text("a", "one"),
@@ -171,6 +176,7 @@ func TestMarkdownRunsAndInterrupt(t *testing.T) {
 }
 
 func TestStepSummary(t *testing.T) {
+	t.Parallel()
 	f := feed(t, streaming.HandlerFunc(func(*streaming.Event) error { return nil }), []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude", Model: "sonnet"},
 		{Kind: streaming.KindToolEnd, ID: "1", Name: "Bash", Status: streaming.ToolOK},
@@ -200,6 +206,7 @@ func TestStepSummary(t *testing.T) {
 // Blank lines at the start or end of a block are dropped; those inside
 // are kept (quoted blocks keep quoting them).
 func TestMarkdownBlankLines(t *testing.T) {
+	t.Parallel()
 	evs := []streaming.Event{
 		{Kind: streaming.KindTextDelta, Message: "u", Role: streaming.RoleUser, Text: "\nSay hello\n\nplease\n\n\n"},
 		{Kind: streaming.KindMessageStop, Message: "u"},

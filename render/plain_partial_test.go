@@ -14,6 +14,7 @@ import (
 // the log after a flush, and the line is finished in place, append-only,
 // each character once.
 func TestPlainFlushShowsThePartialLine(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	p := newPlainRenderer(&out, Config{Color: false, Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})
 	delta := func(s string) {
@@ -53,6 +54,7 @@ func TestPlainFlushShowsThePartialLine(t *testing.T) {
 // kept whole until its end; the log shows it once, whole, as before, also
 // when a delta ends inside a character, and in a subagent's indent.
 func TestPlainLongLineNotHeld(t *testing.T) {
+	t.Parallel()
 	for _, parent := range []string{"", "task"} {
 		var out bytes.Buffer
 		p := newPlainRenderer(&out, Config{Color: false, Width: 80, Thinking: ThinkingSummary, Tools: ToolsPreview, CI: CINone})

@@ -104,6 +104,7 @@ func (w *writeLog) Write(p []byte) (int, error) {
 // buffer, with a line longer than the buffer, at the top level and in a
 // subagent. (A prompt goes line by line: it may be folded.)
 func TestPlainIndentedLinesWrites(t *testing.T) {
+	t.Parallel()
 	prompt := longPrompt() + strings.Repeat("long ", outBuffer/4) + "\n" + longPrompt() + longPrompt() + longPrompt() +
 		strings.Repeat("x", outBuffer-5) + "\n" + strings.Repeat("y", outBuffer-3) + "\n" + longPrompt()
 	for _, role := range []string{streaming.RoleAssistant} {

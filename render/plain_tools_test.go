@@ -18,6 +18,7 @@ import (
 // session's calls and the events' text is scribbled over after each
 // Handle.
 func TestPlainToolCalls(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out bytes.Buffer
 	p := newPlainRenderer(&out, Config{Color: false, Width: 100, ToolLines: 6,

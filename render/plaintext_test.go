@@ -61,6 +61,7 @@ var plainTextSeeds = []string{"", "one line", "two\nlines\n", "\n\nblank first\n
 	strings.Repeat("a long line of text that goes on and on\n", 50)}
 
 func TestPlainTextFastPath(t *testing.T) {
+	t.Parallel()
 	for _, s := range plainTextSeeds {
 		checkPlainText(t, s)
 	}

@@ -89,6 +89,7 @@ func streamAnswer(tb testing.TB, text string, every int, colour bool, out io.Wri
 // true width: that was 3.5 before), and the end of the text reaches the
 // screen.
 func TestPrettyBytesPerAnswerByte(t *testing.T) {
+	t.Parallel()
 	text := answer100K()
 	for _, every := range []int{1, 4, 16} {
 		for _, colour := range []bool{false, true} {

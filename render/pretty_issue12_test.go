@@ -142,6 +142,7 @@ func (d *driver) editStart(id, name, input string) {
 }
 
 func TestPrettyIssue12Golden(t *testing.T) {
+	t.Parallel()
 	for _, f := range issue12Fixtures {
 		for _, width := range []int{40, 100} {
 			t.Run(fmt.Sprintf("%s-w%d", f.name, width), func(t *testing.T) {

@@ -50,6 +50,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // again with new work, and is gone after Finish. No timing is asserted,
 // only that things happen eventually.
 func TestPrettyRealClock(t *testing.T) {
+	t.Parallel()
 	var out syncBuffer
 	r, _ := New("pretty", &out, Config{Width: 80, Height: 24, Color: false})
 	p := r.(*prettyRenderer)
@@ -101,6 +102,7 @@ func TestPrettyRealClock(t *testing.T) {
 // region (the first frame is always allowed), and Finish always brings the
 // final state to the screen.
 func TestPrettyFlushDrawsWhenIdle(t *testing.T) {
+	t.Parallel()
 	var out syncBuffer
 	tick := make(chan time.Time) // never fires
 	r, _ := New("pretty", &out, Config{Width: 80, Color: false, env: renderenv.Env{Tick: tick}})
@@ -129,6 +131,7 @@ func (f *failWriter) Write(p []byte) (int, error) {
 // TestPrettyWriteError: a failed write is returned by Handle and Finish,
 // and nothing more is attempted after it.
 func TestPrettyWriteError(t *testing.T) {
+	t.Parallel()
 	fw := &failWriter{}
 	tick := make(chan time.Time, 1)
 	r, _ := New("pretty", fw, Config{Width: 80, env: renderenv.Env{Tick: tick}})
@@ -149,6 +152,7 @@ func TestPrettyWriteError(t *testing.T) {
 // TestPrettyResize: on SIGWINCH the size is re-read and the region drawn
 // anew at the new width; --width (no TermSize) ignores resizes.
 func TestPrettyResize(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	tick := make(chan time.Time, 1)
 	resize := make(chan os.Signal, 1)
@@ -197,6 +201,7 @@ func TestPrettyResize(t *testing.T) {
 // dirty region after the frame interval, and not at all when nothing is
 // live.
 func TestNextDue(t *testing.T) {
+	t.Parallel()
 	shown := epoch
 	r, _ := New("pretty", io.Discard, Config{Width: 80, env: renderenv.Env{Tick: make(chan time.Time), Now: func() time.Time { return shown }}})
 	p := r.(*prettyRenderer)

@@ -75,6 +75,7 @@ func feedLog(t testing.TB, data string, width int, paced bool) []byte {
 // with a subagent (its running line, its work indented under it, then its
 // done line and report) and with parallel calls.
 func TestPrettyReplayEqualsPaced(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{
 		"claude/01-subagents-parallel-task-no-partial.jsonl",
 		"claude/10-roma-partial-thinking-input-json-bash-task-2.1.220.jsonl",
@@ -110,6 +111,7 @@ func stripTimes(rows []string) []string {
 // TestPrettySubagentOrder: in a replay, the call that started a subagent
 // comes first, its work under it, then its done line.
 func TestPrettySubagentOrder(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "claude", "01-subagents-parallel-task-no-partial.jsonl"))
 	if err != nil {
 		t.Skipf("corpus not here: %v", err)

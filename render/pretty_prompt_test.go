@@ -12,6 +12,7 @@ import (
 )
 
 func TestExpandTabs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"no tabs", "no tabs"},
 		{"a\tb", "a       b"},
@@ -29,6 +30,7 @@ func TestExpandTabs(t *testing.T) {
 // A prompt's lines, settled in one frame, keep their own tab stops and
 // rows: the first after "› ", the others indented, empty lines empty.
 func TestPromptLines(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, Config{palette: palette.New(false)})
 	d.push(streaming.Event{Kind: streaming.KindMessageStart, Message: "u1", Role: streaming.RoleUser})
 	d.push(streaming.Event{Kind: streaming.KindTextDelta, Message: "u1", Role: streaming.RoleUser, Text: "first\tline\n\nxy\tz\r\nlast"})
@@ -45,6 +47,7 @@ func TestPromptLines(t *testing.T) {
 // for a later frame (a raw input line, a status, a revision) is its own
 // copy, not a view of memory the caller writes again.
 func TestPrettyLinesOutliveEvent(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	r, err := New("pretty", &out, Config{Color: false, Width: 80, Height: 24, env: renderenv.Env{Now: func() time.Time { return time.Time{} }, Tick: make(chan time.Time)}})
 	if err != nil {

@@ -113,6 +113,7 @@ func plainText(r row) string { return strings.TrimRight(sanitize.StripSGR(r.s), 
 // draw that the emulated terminal shows every committed row once, in
 // order, followed by the live region.
 func TestScreenDrawMatchesEmulator(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(42))
 	for iter := 0; iter < 150; iter++ {
 		width := 12 + rng.Intn(30)
@@ -174,6 +175,7 @@ func TestScreenDrawMatchesEmulator(t *testing.T) {
 // TestScreenResizeWider: after the terminal gets wider the region is
 // erased and drawn anew, and nothing committed is lost.
 func TestScreenResizeWider(t *testing.T) {
+	t.Parallel()
 	tm := newTerm(30, 10)
 	var out bytes.Buffer
 	s := screen{out: &out, width: 30}
@@ -198,6 +200,7 @@ func TestScreenResizeWider(t *testing.T) {
 // row (never an erase to the end of the screen, which tmux turns into
 // moving the screen to its scrollback when it starts at the top).
 func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	s := screen{out: &out, width: 40}
 	s.draw(nil, []row{{s: strings.Repeat("a", 30), w: 30}, {s: "b", w: 1}})
@@ -217,6 +220,7 @@ func TestScreenResizeNarrowerCountsReflow(t *testing.T) {
 // goes up one row for it, not two, so it never reaches the rows above the
 // region (which it would erase for good).
 func TestScreenResizeNarrowerNoReflow(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	s := screen{out: &out, width: 40, noReflow: true}
 	s.draw(nil, []row{{s: strings.Repeat("a", 30), w: 30}, {s: "b", w: 1}})
@@ -231,6 +235,7 @@ func TestScreenResizeNarrowerNoReflow(t *testing.T) {
 }
 
 func TestCommonPrefix(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ a, b string }{
 		{"hello", "hello world"},
 		{"\x1b[1mab\x1b[22m", "\x1b[1mabc\x1b[22m"},
@@ -249,6 +254,7 @@ func TestCommonPrefix(t *testing.T) {
 }
 
 func TestWrapStyled(t *testing.T) {
+	t.Parallel()
 	rows := wrapStyled(nil, "ab\x1b[1mcdef\x1b[22mgh", 3, "> ", "  ", 2, false)
 	want := []row{{s: "> ab\x1b[1mc\x1b[0m", w: 5}, {s: "  \x1b[1mdef\x1b[0m", w: 5}, {s: "  gh", w: 4}}
 	if len(rows) != len(want) {
@@ -268,6 +274,7 @@ func TestWrapStyled(t *testing.T) {
 }
 
 func TestSGRState(t *testing.T) {
+	t.Parallel()
 	var s sgrState
 	for _, seq := range []string{"\x1b[1;2m", "\x1b[38;5;208m", "\x1b[22m", "\x1b[4m", "\x1b[48;2;1;2;3m"} {
 		s.Apply(seq)

@@ -246,6 +246,7 @@ func (f prettyFixture) render(t testing.TB) (*driver, []byte, []byte) {
 // as ⟨ESC⟩ in the files, see internal/golden), and the emulated screen,
 // with the files in testdata/pretty.
 func TestPrettyGolden(t *testing.T) {
+	t.Parallel()
 	for _, f := range prettyFixtures {
 		t.Run(f.name, func(t *testing.T) {
 			_, out, _ := f.render(t)
@@ -262,6 +263,7 @@ func TestPrettyGolden(t *testing.T) {
 // plain renderer's output; only the sequences the screen writer uses are
 // in the output; the cursor is hidden and shown as often.
 func TestPrettyScreenMatchesPlain(t *testing.T) {
+	t.Parallel()
 	for _, f := range prettyFixtures {
 		for _, colour := range []bool{true, false} {
 			name := f.name

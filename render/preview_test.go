@@ -31,6 +31,7 @@ var previewSeeds = []string{"", "\n", "\r\n", "\r", "a", "a\n", "a\r\n", "a\r\r\
 	strings.Repeat("line of output\n", 40)}
 
 func TestPreviewText(t *testing.T) {
+	t.Parallel()
 	for _, s := range previewSeeds {
 		for n := 0; n < 12; n++ {
 			checkPreviewText(t, s, n)

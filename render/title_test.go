@@ -13,6 +13,7 @@ import (
 // Claude Code subagent's own transcript) is named in its header, in every
 // format that has one.
 func TestSessionTitle(t *testing.T) {
+	t.Parallel()
 	evs := []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude", SessionID: "s1", Title: "subagent a81c4e2", CWD: "/work"},
 		{Kind: streaming.KindResult, OK: true, Turns: 1},

@@ -7,6 +7,7 @@ import "testing"
 // new block, when the message stops, at a run's end (a result, a new
 // session) and at the end of input. Each case fails without its trigger.
 func TestBlockStop(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		in    []Event

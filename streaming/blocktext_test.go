@@ -12,6 +12,7 @@ import (
 // TestTextPieces: a text kept in pieces answers as the string it holds,
 // whatever the sizes of the appends.
 func TestTextPieces(t *testing.T) {
+	t.Parallel()
 	x := uint32(7)
 	rnd := func(n int) int { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return int(x % uint32(n)) }
 	runs := 40

@@ -13,6 +13,7 @@ import (
 // event and overwrites the buffer: the clone must not change. A string
 // field added to Event and forgotten in Clone fails it.
 func TestCloneSharesNothing(t *testing.T) {
+	t.Parallel()
 	buf := []byte("0123456789abcdefghijklmnopqrstuvwxyz")
 	var ev Event
 	n := 0

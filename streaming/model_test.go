@@ -606,6 +606,7 @@ func FuzzSessionReference(f *testing.F) {
 // TestSessionReferenceRandom runs the property on pseudo-random inputs
 // (the fuzz target runs only its seeds under go test).
 func TestSessionReferenceRandom(t *testing.T) {
+	t.Parallel()
 	x := uint32(2463534242)
 	for run := 0; run < 3000; run++ {
 		data := make([]byte, 40+run%200)

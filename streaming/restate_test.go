@@ -16,6 +16,7 @@ func restate(msg, of string, dst int, text string) Event {
 // session, piece by piece, against the block it holds: a parser keeps no
 // copy or hash of the text to tell.
 func TestRestate(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		in   []Event

@@ -185,6 +185,7 @@ func same(a, b []string) bool {
 // documentation; and the session behaviours the parsers rely on). Every
 // case would fail without the behaviour it names.
 func TestSessionContract(t *testing.T) {
+	t.Parallel()
 	const long = "The quick brown fox jumps over the lazy dog." // 44 bytes
 	cases := []struct {
 		name  string
@@ -399,6 +400,7 @@ func TestSessionContract(t *testing.T) {
 }
 
 func TestSnapshotAsDeltaReported(t *testing.T) {
+	t.Parallel()
 	const long = "0123456789abcdefghijklmnopqrstuvwxyz"
 	r := newRecorder(false)
 	err := r.push(msgStart("m1"), delta("m1", 0, long), Event{Kind: KindTextDelta, Message: "m1", Text: long + "+", Line: 42})
@@ -427,6 +429,7 @@ func TestSnapshotAsDeltaReported(t *testing.T) {
 }
 
 func TestSnapshotAsDeltaStrict(t *testing.T) {
+	t.Parallel()
 	const long = "0123456789abcdefghijklmnopqrstuvwxyz"
 	for _, kind := range []Kind{KindTextDelta, KindThinkingDelta} {
 		r := newRecorder(true)
@@ -468,6 +471,7 @@ func TestSnapshotAsDeltaStrict(t *testing.T) {
 }
 
 func TestSevenEquals(t *testing.T) {
+	t.Parallel()
 	r := newRecorder(true)
 	for i := 0; i < 7; i++ {
 		if err := r.push(delta("m1", 0, "=")); err != nil {
@@ -480,6 +484,7 @@ func TestSevenEquals(t *testing.T) {
 }
 
 func TestCloseEndsOpenWorkAsIncomplete(t *testing.T) {
+	t.Parallel()
 	r := pushAll(t, true, sessStart("s1"), msgStart("m1"), delta("m1", 0, "half a sent"),
 		toolStart("t1", "Bash"), toolOut("t1", "building…", Delta))
 	want := []string{"session.start", "start m1", `text.delta m1/0 "half a sent"`, "tool.start t1 Bash",
@@ -496,6 +501,7 @@ func TestCloseEndsOpenWorkAsIncomplete(t *testing.T) {
 }
 
 func TestCloseWithoutAnything(t *testing.T) {
+	t.Parallel()
 	r := pushAll(t, true)
 	if len(r.out) != 0 {
 		t.Errorf("events from an empty stream: %q", r.shorts())
@@ -506,6 +512,7 @@ func TestCloseWithoutAnything(t *testing.T) {
 }
 
 func TestOutcome(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		in     []Event
@@ -532,6 +539,7 @@ func TestOutcome(t *testing.T) {
 }
 
 func TestNewRunClosesTheOldOne(t *testing.T) {
+	t.Parallel()
 	r := pushAll(t, true, sessStart("a"), msgStart("m1"), delta("m1", 0, "cut"), toolStart("t1", "Bash"), sessStart("b"),
 		delta("m2", 0, "second run"), result(true, ""))
 	want := []string{"session.start", "start m1", `text.delta m1/0 "cut"`, "tool.start t1 Bash",
@@ -549,6 +557,7 @@ func TestNewRunClosesTheOldOne(t *testing.T) {
 }
 
 func TestResultText(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		in     []Event
@@ -672,6 +681,7 @@ func TestResultText(t *testing.T) {
 }
 
 func TestOutputFieldsFilled(t *testing.T) {
+	t.Parallel()
 	r := pushAll(t, false, Event{Kind: KindMessageStart, Message: "sub", Parent: "task1", Role: RoleAssistant},
 		Event{Kind: KindTextDelta, Message: "sub", Text: "x"}, Event{Kind: KindMessageStop, Message: "sub"},
 		Event{Kind: KindToolStart, ID: "t1", Name: "Read", Parent: "task1"}, Event{Kind: KindToolEnd, ID: "t1"})
@@ -689,6 +699,7 @@ func TestOutputFieldsFilled(t *testing.T) {
 }
 
 func TestHandlerErrorStops(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("closed pipe")
 	s := NewSession(HandlerFunc(func(*Event) error { return boom }), Options{})
 	for _, ev := range []Event{delta("m", 0, "x"), toolEnd("t", ToolOK, ""), result(true, "never shown"), sessStart("s")} {
@@ -713,6 +724,7 @@ func TestHandlerErrorStops(t *testing.T) {
 // TestFinishedMemoryIsBounded checks that an endless stream of messages
 // and tools does not grow the session's memory of finished ids.
 func TestFinishedMemoryIsBounded(t *testing.T) {
+	t.Parallel()
 	s := NewSession(HandlerFunc(func(*Event) error { return nil }), Options{})
 	for i := 0; i < 5*finishedMemory; i++ {
 		id := fmt.Sprint("m", i)
@@ -796,6 +808,7 @@ func ExampleSession_Outcome() {
 // What the session closes itself (at a result, a new run, the end) says
 // which agent it belonged to, as the events that opened it did.
 func TestClosedByTheSessionKeepsItsAgent(t *testing.T) {
+	t.Parallel()
 	r := newRecorder(false)
 	for _, ev := range []Event{
 		{Kind: KindTextDelta, Agent: "codex", Message: "m", Text: "x"},
@@ -824,6 +837,7 @@ func TestClosedByTheSessionKeepsItsAgent(t *testing.T) {
 // A late block of the run's answer adds to the answer; a late block of
 // another message does not replace it.
 func TestLateBlockOfTheAnswer(t *testing.T) {
+	t.Parallel()
 	r := newRecorder(false)
 	for _, ev := range []Event{msgStart("m1"), delta("m1", 0, "Hello."), msgStop("m1"), final("m1", 1, "And more."),
 		{Kind: KindMessageStart, Message: "u", Role: RoleUser}, {Kind: KindTextDelta, Message: "u", Role: RoleUser, Text: "prompt"},

@@ -24,6 +24,7 @@ func (u *stateUser) Handle(ev *Event) error {
 // far and its own mark, until the Handle of their tool.end, and in the
 // order they started.
 func TestState(t *testing.T) {
+	t.Parallel()
 	u := &stateUser{}
 	s := NewSession(u, Options{})
 	if u.st == nil {

@@ -65,6 +65,7 @@ func jsonTexts(t *testing.T, out string) string {
 }
 
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	dir := conformance.CorpusDir()
 	if dir == "" {
 		t.Skip("../shared/corpus not found")

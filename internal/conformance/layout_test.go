@@ -17,6 +17,7 @@ import (
 // agent printed it, a capture renders as its per-line copy does, in every
 // format, with the same exit status.
 func TestArrayAsPrinted(t *testing.T) {
+	t.Parallel()
 	dir := conformance.CorpusDir()
 	if dir == "" {
 		t.Skip("../shared/corpus not found")

@@ -18,6 +18,7 @@ func text(ls []Line) string {
 }
 
 func TestLines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		edits []streaming.FileEdit
 		want  string

@@ -11,6 +11,7 @@ import (
 // Chatter drops unknown events and verbose status lines, and nothing
 // else: warnings, errors and every other event pass.
 func TestChatter(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		ev   streaming.Event
 		pass bool

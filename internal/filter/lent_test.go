@@ -12,6 +12,7 @@ import (
 // call; what a filter sends later (the words it held back, at the block's
 // block.stop) must still name the block's message, role and parent.
 func TestFiltersKeepCopies(t *testing.T) {
+	t.Parallel()
 	type filter interface {
 		streaming.Handler
 		Close() error

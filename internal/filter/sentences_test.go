@@ -18,6 +18,7 @@ func (c *collect) sentences() []string {
 }
 
 func TestSentencesEvents(t *testing.T) {
+	t.Parallel()
 	var c collect
 	through(t, NewSentences(&c),
 		&streaming.Event{Kind: streaming.KindMessageStart, Message: "m1", Role: streaming.RoleAssistant},
@@ -53,6 +54,7 @@ func TestSentencesEvents(t *testing.T) {
 }
 
 func TestSentencesSkipUserAndThinking(t *testing.T) {
+	t.Parallel()
 	var c collect
 	s := NewSentences(&c)
 	s.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "u", Role: streaming.RoleUser, Text: "Do it. Now."})
@@ -64,6 +66,7 @@ func TestSentencesSkipUserAndThinking(t *testing.T) {
 }
 
 func TestSentencesRevision(t *testing.T) {
+	t.Parallel()
 	var c collect
 	s := NewSentences(&c)
 	s.Handle(delta("m", 0, "One. Tw"))
@@ -79,6 +82,7 @@ func TestSentencesRevision(t *testing.T) {
 }
 
 func TestSentencesAfterUntil(t *testing.T) {
+	t.Parallel()
 	var c collect
 	sent := NewSentences(&c)
 	through(t, NewUntil(sent, "!isfinish"), delta("m", 0, "Zakończyłem zadanie! Wszystko działa poprawnie. !is"),
@@ -92,6 +96,7 @@ func TestSentencesAfterUntil(t *testing.T) {
 // The sentences of every block add up to its text, a block of white space
 // only included.
 func TestSentencesAddUpWhitespace(t *testing.T) {
+	t.Parallel()
 	for _, parts := range [][]string{{"\n\n"}, {" "}, {"Hi there. ", "\n"}, {"One.", " Two.  ", "\t"}} {
 		var c collect
 		s := NewSentences(&c)

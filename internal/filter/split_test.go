@@ -88,6 +88,7 @@ var sentenceCases = []struct {
 }
 
 func TestSentenceSplitting(t *testing.T) {
+	t.Parallel()
 	for _, c := range sentenceCases {
 		t.Run(c.name, func(t *testing.T) {
 			got := sentencesOf(c.in)
@@ -103,6 +104,7 @@ func TestSentenceSplitting(t *testing.T) {
 
 // Streaming in any pieces, even splitting runes, gives the same sentences.
 func TestSentenceSplittingStreamed(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	for _, c := range sentenceCases {
 		want := sentencesOf(c.in)
@@ -118,6 +120,7 @@ func TestSentenceSplittingStreamed(t *testing.T) {
 
 // A sentence is given out as soon as the next one begins, not at the end.
 func TestSentenceComesWhenTheNextBegins(t *testing.T) {
+	t.Parallel()
 	sp := newSplitter()
 	if out := sp.add("Hello.", nil); len(out) != 0 {
 		t.Fatalf("a sentence before its end is known: %q", out)

@@ -46,6 +46,7 @@ var stripCases = []struct {
 // what is held back is bounded, at the beginning of a block and after a
 // marker at its end.
 func TestMarkerWhitespaceBounded(t *testing.T) {
+	t.Parallel()
 	m := NewMarker("DONE")
 	for _, start := range []string{"", "text DONE"} {
 		var st markerState
@@ -76,6 +77,7 @@ func feedPieces(m *Marker, pieces []string) string {
 
 // However the text is cut, the marker goes exactly as from the whole text.
 func TestMarkerStreamedEqualsWhole(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(2))
 	for _, c := range stripCases {
 		m := NewMarker(c.marker)
@@ -172,6 +174,7 @@ func delta(msg string, block int, text string) *streaming.Event {
 }
 
 func TestUntilSplitMarker(t *testing.T) {
+	t.Parallel()
 	var c collect
 	through(t, NewUntil(&c, "!isfinish"),
 		&streaming.Event{Kind: streaming.KindMessageStart, Message: "m1", Role: streaming.RoleAssistant},
@@ -198,6 +201,7 @@ func TestUntilSplitMarker(t *testing.T) {
 // session ends the block, before its block.stop: not when something else
 // happens (a tool call of the same message leaves the block open).
 func TestUntilFlushesAtBlockStop(t *testing.T) {
+	t.Parallel()
 	var c collect
 	through(t, NewUntil(&c, "!isfinish"), delta("m1", 0, "Wow !is"),
 		&streaming.Event{Kind: streaming.KindToolStart, ID: "t1", Name: "Bash"},
@@ -219,6 +223,7 @@ func TestUntilFlushesAtBlockStop(t *testing.T) {
 // Parallel subagents interleave: one message's text does not end
 // another's block.
 func TestUntilInterleaved(t *testing.T) {
+	t.Parallel()
 	var c collect
 	a := delta("a", 0, "left DO")
 	a.Parent = "task1"
@@ -239,6 +244,7 @@ func TestUntilInterleaved(t *testing.T) {
 }
 
 func TestUntilLeavesUserTextAndTools(t *testing.T) {
+	t.Parallel()
 	var c collect
 	u := NewUntil(&c, "!isfinish")
 	user := &streaming.Event{Kind: streaming.KindTextDelta, Message: "u", Role: streaming.RoleUser, Text: "Say !isfinish when done"}
@@ -251,6 +257,7 @@ func TestUntilLeavesUserTextAndTools(t *testing.T) {
 }
 
 func TestUntilRevisionAndThinking(t *testing.T) {
+	t.Parallel()
 	var c collect
 	u := NewUntil(&c, "!isfinish")
 	u.Handle(delta("m", 0, "draft"))

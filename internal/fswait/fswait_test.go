@@ -31,6 +31,7 @@ func noWake(t *testing.T, s *Sub, what string) {
 // A subscription to one name wakes for that name only: its creation, a
 // write, its replacement; another file of the directory leaves it asleep.
 func TestWatchOneName(t *testing.T) {
+	t.Parallel()
 	h := New()
 	d := t.TempDir()
 	s, err := h.Watch(d, "a.jsonl")
@@ -65,6 +66,7 @@ func TestWatchOneName(t *testing.T) {
 // A subscription to every entry says which changed; two subscriptions
 // share one watch of the directory.
 func TestWatchEveryEntry(t *testing.T) {
+	t.Parallel()
 	h := New()
 	d := t.TempDir()
 	all, err := h.Watch(d, "")
@@ -104,6 +106,7 @@ func TestWatchEveryEntry(t *testing.T) {
 // A directory that goes away tells its subscribers so, and can be
 // watched again once it is back.
 func TestWatchGone(t *testing.T) {
+	t.Parallel()
 	h := New()
 	d := filepath.Join(t.TempDir(), "d")
 	os.Mkdir(d, 0o755)

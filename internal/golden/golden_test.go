@@ -12,6 +12,7 @@ import (
 )
 
 func TestEncode(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"plain text\n\tindented\n", "plain text\n\tindented\n"},
 		{"\x1b[1mbold\x1b[22m", "⟨ESC⟩[1mbold⟨ESC⟩[22m"},
@@ -36,6 +37,7 @@ func TestEncode(t *testing.T) {
 }
 
 func TestDecodeRefuses(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"⟨", "⟨ESC", "⟨esc⟩", "⟨xZZ⟩", "⟨x1⟩", "⟨U+0041⟩", "⟨some longer words⟩", "a ⟨ b"} {
 		if got, err := Decode([]byte(in)); err == nil {
 			t.Errorf("Decode(%q) = %q, want an error", in, got)
@@ -115,6 +117,7 @@ func TestCheck(t *testing.T) {
 // `go test ./... -update` is a flag each test binary knows (one without
 // it fails: "flag provided but not defined").
 func TestEveryTestPackageTakesUpdate(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}|{{len .TestGoFiles}} {{len .XTestGoFiles}}|{{join .Deps " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, "github.com/agentfmt/agentfmt/...").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)

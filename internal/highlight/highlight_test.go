@@ -12,6 +12,7 @@ import (
 // TestNames: the names code fences give find chroma's lexers; unknown
 // ones find none.
 func TestNames(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]chroma.TokenType{
 		"go": chroma.KeywordNamespace, "Golang": chroma.KeywordNamespace, " go ": chroma.KeywordNamespace,
 		"py": chroma.KeywordNamespace, "python3": chroma.KeywordNamespace, "rs": chroma.Keyword,
@@ -37,6 +38,7 @@ func TestNames(t *testing.T) {
 // styles, a Dockerfile's RUN lines, a shell session's commands, a
 // makefile's recipes) gives the text back whole.
 func TestUsing(t *testing.T) {
+	t.Parallel()
 	for lang, src := range map[string]string{
 		"html":       "<style>p { color: red }</style><script>let x = 1;</script>\n",
 		"dockerfile": "FROM alpine\nRUN echo hi && ls\n",
@@ -59,6 +61,7 @@ func TestUsing(t *testing.T) {
 
 // TestRecovers: a lexer that panics gives no tokens, not a crash.
 func TestRecovers(t *testing.T) {
+	t.Parallel()
 	bad := chroma.MustNewLexer(&chroma.Config{Name: "bad"}, func() chroma.Rules {
 		return chroma.Rules{"root": {{Pattern: `.+`, Type: chroma.Using("nowhere")}}}
 	})

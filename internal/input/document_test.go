@@ -33,6 +33,7 @@ func nextWithin(t *testing.T, r *Reader) Line {
 // end of the stream: NDJSON after it and the elements of a pretty-printed
 // array are served while the writer is still writing.
 func TestDocumentJudgedLive(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     []string

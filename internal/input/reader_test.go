@@ -57,6 +57,7 @@ func readAll(t testing.TB, r io.Reader, max int) ([]got, error) {
 }
 
 func TestReaderLines(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		in   string
@@ -142,6 +143,7 @@ func TestReaderLines(t *testing.T) {
 }
 
 func TestReaderLongLine(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("0123456789abcdef", 5<<20/16) // 5 MiB
 	in := "first\n" + `{"data":"` + long + `"}` + "\r\nlast"
 	lines, err := readAll(t, strings.NewReader(in), 0)
@@ -156,6 +158,7 @@ func TestReaderLongLine(t *testing.T) {
 // TestReaderCRLFAtBufferEdge puts the CR of a CRLF at the last byte of the
 // reader's 64 KiB buffer.
 func TestReaderCRLFAtBufferEdge(t *testing.T) {
+	t.Parallel()
 	line := strings.Repeat("x", 64<<10-1)
 	in := line + "\r\nnext\n"
 	lines, err := readAll(t, strings.NewReader(in), len(line))
@@ -229,6 +232,7 @@ func TestReaderSkipsWithoutHolding(t *testing.T) {
 // TestReaderSkippedFirstLineNoArray: a skipped first line starting with
 // "[" does not make the reader read the whole input as an array.
 func TestReaderSkippedFirstLineNoArray(t *testing.T) {
+	t.Parallel()
 	in := "[" + strings.Repeat(" ", 100) + "\n{\"a\":1}\n"
 	lines, err := readAll(t, strings.NewReader(in), 10)
 	if err != nil {
@@ -277,6 +281,7 @@ func (f *onceFailing) Read(p []byte) (int, error) {
 }
 
 func TestReaderReadError(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("disk on fire")
 	for _, src := range []io.Reader{&failing{data: "a\npartial", err: boom}, &onceFailing{data: "a\npartial", err: boom}} {
 		rd := NewReader(src, 0)
@@ -320,6 +325,7 @@ func TestReaderReadError(t *testing.T) {
 }
 
 func TestReaderBuffered(t *testing.T) {
+	t.Parallel()
 	rd := NewReader(strings.NewReader("a\nb\n"), 0)
 	if _, err := rd.Next(); err != nil {
 		t.Fatal(err)
@@ -560,6 +566,7 @@ func checkLongLine(t *testing.T, noRegion bool) {
 
 // TestReaderElementsOwned: the elements of a JSON array file are owned.
 func TestReaderElementsOwned(t *testing.T) {
+	t.Parallel()
 	rd := NewReader(strings.NewReader(`[{"a":1}]`), 0)
 	if l, _ := rd.Next(); !l.Owned || !l.Element {
 		t.Errorf("element: %+v", l)
@@ -569,6 +576,7 @@ func TestReaderElementsOwned(t *testing.T) {
 // TestReaderLongLineLimitRegion: the region holds the longest line kept
 // and its line ending; a longer line is skipped and the region reused.
 func TestReaderLongLineLimitRegion(t *testing.T) {
+	t.Parallel()
 	max := 2 << 20
 	src := io.MultiReader(&endless{n: int64(max + 1), tail: "\r\n"}, &endless{n: int64(max), tail: "\r\n"},
 		strings.NewReader("a\n"), &endless{n: int64(max - 1), tail: "\r"})
@@ -591,6 +599,7 @@ func TestReaderLongLineLimitRegion(t *testing.T) {
 // the start of the next must see the whole line's output at once, so the
 // command flushes: Buffered is 0 while only a partial line waits.
 func TestBufferedIgnoresAPartialLine(t *testing.T) {
+	t.Parallel()
 	r := NewReader(strings.NewReader("{\"a\":1}\n{\"b\":"), 0)
 	if _, err := r.Next(); err != nil {
 		t.Fatal(err)
@@ -611,6 +620,7 @@ func TestBufferedIgnoresAPartialLine(t *testing.T) {
 // object (gemini --output-format json) is one value, and so is each of
 // several in a row; an object that is not valid stays lines.
 func TestPrettyPrintedObject(t *testing.T) {
+	t.Parallel()
 	read := func(in string) []Line {
 		r := NewReader(strings.NewReader(in), 0)
 		var out []Line

@@ -11,6 +11,7 @@ import (
 )
 
 func TestCompact(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{`{"a": 1}`, `{"a":1}`},
 		{"{\n  \"command\": \"ls -la\",\n  \"args\": [ 1, 2.5e-3, -0, true, false, null ],\n  \"o\": {}\n}", `{"command":"ls -la","args":[1,2.5e-3,-0,true,false,null],"o":{}}`},
@@ -36,6 +37,7 @@ func TestCompact(t *testing.T) {
 // TestDeepNesting: a value nested a million deep is read without
 // recursion.
 func TestDeepNesting(t *testing.T) {
+	t.Parallel()
 	const n = 1 << 20
 	s := strings.Repeat("[", n) + strings.Repeat("]", n)
 	out, ok := AppendCompact(nil, s)

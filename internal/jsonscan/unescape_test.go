@@ -25,6 +25,7 @@ func checkUnescape(t *testing.T, src string) {
 // TestAppendUnescaped puts escapes at every position of strings of every
 // length up to 60, and random mixes.
 func TestAppendUnescaped(t *testing.T) {
+	t.Parallel()
 	simdtest.Escaped(func(s string) { checkUnescape(t, s) })
 }
 

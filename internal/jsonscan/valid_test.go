@@ -9,6 +9,7 @@ import (
 )
 
 func TestValid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in string
 		ok bool
@@ -41,6 +42,7 @@ func TestValid(t *testing.T) {
 // TestDeep judges lines nested millions of levels deep: gjson.Valid
 // overflows the goroutine stack on them (a fatal error, not a panic).
 func TestDeep(t *testing.T) {
+	t.Parallel()
 	const n = 7_000_000
 	for _, tc := range []struct {
 		open, close string
@@ -144,6 +146,7 @@ func FuzzStream(f *testing.F) {
 }
 
 func TestStreamDeep(t *testing.T) {
+	t.Parallel()
 	const n = 2_000_000
 	var s Stream
 	data := []byte(strings.Repeat("[\n", n))
@@ -161,6 +164,7 @@ func TestStreamDeep(t *testing.T) {
 // in and after the first words scanString reads at once), judged as gjson
 // judges them, with the end of the string where it is.
 func TestValidStrings(t *testing.T) {
+	t.Parallel()
 	check := func(body string) {
 		for _, s := range []string{`"` + body + `"`, `["` + body + `",1]`, `{"` + body + `":"` + body + `"}`} {
 			if got, want := ValidString(s), gjson.Valid(s); got != want {

@@ -32,6 +32,7 @@ Every flag has a variable, TOOL_<FLAG>; a \backslash and a - dash.
 }
 
 func TestWrite(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	if err := Write(&b, tree(), Header{Title: "TOOL", Section: "1", Date: "2026-11-22", Source: "tool v1", Manual: "tool manual"}); err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func TestWrite(t *testing.T) {
 }
 
 func TestWriteTree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := WriteTree(tree(), Header{Section: "1"}, dir); err != nil {
 		t.Fatal(err)
@@ -105,6 +107,7 @@ func TestWriteTree(t *testing.T) {
 // agentfmt's start no longer links (nor initialises) a markdown library
 // for its manual page.
 func TestNoBlackfriday(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "github.com/agentfmt/agentfmt").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)

@@ -58,6 +58,7 @@ func steppingQuotes(n int) string {
 // goldmark's tree is no deeper, and every word is still there, each deep
 // line a line of its own.
 func TestLimitDepth(t *testing.T) {
+	t.Parallel()
 	for name, src := range map[string]string{
 		"list":            deepList(300),
 		"ordered":         strings.ReplaceAll(deepList(300), "- item", "1. item"),
@@ -106,6 +107,7 @@ func TestLimitDepth(t *testing.T) {
 // Text under the cap comes back as it is, the same slice: Limit costs a
 // scan, no copy, for what people write.
 func TestLimitKeepsWhatIsShallow(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		"",
 		"plain text\n",

@@ -27,6 +27,7 @@ func plain(ls []termwrap.Line) string {
 }
 
 func TestRenderPlain(t *testing.T) {
+	t.Parallel()
 	got := plain(Render([]byte(sample), 30, false))
 	want := "# Title\n\nSome **bold**, *italic*,\n`code` and a link\n(https://x.dev).\n\n" +
 		"- a list item that is long\n  enough to wrap onto the next\n  row\n- second\n  1. nested\n\n" +
@@ -38,6 +39,7 @@ func TestRenderPlain(t *testing.T) {
 }
 
 func TestRenderColour(t *testing.T) {
+	t.Parallel()
 	ls := Render([]byte(sample), 30, true)
 	got := plain(ls)
 	for _, s := range []string{"Title\n", "Some bold, italic, code and", "• a list item", "┃ quoted text", "  func main() {"} {
@@ -60,6 +62,7 @@ func TestRenderColour(t *testing.T) {
 }
 
 func TestTableTooWide(t *testing.T) {
+	t.Parallel()
 	src := "| Alpha | Beta | Gamma | Delta |\n|---|---|---|---|\n| one two three | four five six | seven eight | nine ten |\n"
 	got := plain(Render([]byte(src), 24, false))
 	if !strings.Contains(got, "Alpha: one two three\n") {
@@ -79,6 +82,7 @@ func TestTableTooWide(t *testing.T) {
 // TestPlainProse: text with no markdown syntax skips the parse and comes
 // out as goldmark's paragraph would.
 func TestPlainProse(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]bool{
 		"just words\nand more words\n": true,
 		"a **b**\n":                    false,
@@ -151,6 +155,7 @@ func FuzzRender(f *testing.F) {
 // 24 item 14): with colour the code is highlighted and indented, the info
 // string nowhere; without colour the fences are shown as written.
 func TestCodeBlockLanguage(t *testing.T) {
+	t.Parallel()
 	src := []byte("Intro.\n\n```go title=main.go\nfunc main() {}\n```\n")
 	rows := Render(src, 40, true)
 	var plain []string
@@ -174,6 +179,7 @@ func TestCodeBlockLanguage(t *testing.T) {
 // being a marker), as the nesting made text beyond mddepth.Max does;
 // without colour the text stays as written.
 func TestEscapesWithColour(t *testing.T) {
+	t.Parallel()
 	src := []byte("a \\*b\\* \\# c\n")
 	if got := plain(Render(src, 40, true)); got != "a *b* # c\n" {
 		t.Errorf("with colour: %q", got)

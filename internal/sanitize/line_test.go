@@ -6,6 +6,7 @@ import (
 )
 
 func TestLine(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain":                           "plain",
 		"a\nb\tc":                         "a␤b c",
@@ -29,6 +30,7 @@ func TestLine(t *testing.T) {
 // --allow-color: a line that sets colours ends with a reset, so they
 // cannot bleed into the lines after (a black-on-black answer).
 func TestAllowSGRResetsEachLine(t *testing.T) {
+	t.Parallel()
 	o := Options{SGR: PassSGR}
 	for in, want := range map[string]string{
 		"\x1b[30;40mhidden\nnext":           "\x1b[30;40mhidden\x1b[0m\nnext",

@@ -11,6 +11,7 @@ import (
 )
 
 func TestString(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in, want string
 		o              Options
@@ -131,6 +132,7 @@ func drawnOnly(line string) error {
 // nothing but SGR is ever let through; a progress line's carriage returns
 // leave what a terminal shows.
 func TestSGRModes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, in, want string
 		o              Options
@@ -171,6 +173,7 @@ func TestSGRModes(t *testing.T) {
 }
 
 func TestStripSGR(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"plain", "plain"},
 		{"\x1b[1;31mred\x1b[0m and \x1b[m", "red and "},

@@ -11,6 +11,7 @@ import (
 // unit of its directory that is not an ASCII letter or digit with "-",
 // after putting the directory in composed form (NFC).
 func TestClaudeNonASCIIDirectory(t *testing.T) {
+	t.Parallel()
 	for dir, name := range map[string]string{
 		"/tmp/café":         "-tmp-caf-",
 		"/tmp/项目":           "-tmp---",
@@ -44,6 +45,7 @@ func TestClaudeNonASCIIDirectory(t *testing.T) {
 // A file in a project folder that is not a transcript is no session: an
 // empty one, binary junk, JSON of something else.
 func TestJunkIsNoSession(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	proj := "/work/proj"
 	h.write(".claude/projects/-work-proj/empty.jsonl", "", 1)
@@ -62,6 +64,7 @@ func TestJunkIsNoSession(t *testing.T) {
 // ~/.codex/sessions may be a symbolic link to a folder kept elsewhere: it
 // is followed; links below it are not (a loop is harmless).
 func TestSymlinkedSessionFolders(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	proj := "/work/proj"
 	h.write("elsewhere/codex/2026/11/22/rollout-2026-11-22T10-00-00-x.jsonl", codexFile(proj, "x", "codex via a link"), 1)
@@ -90,6 +93,7 @@ func TestSymlinkedSessionFolders(t *testing.T) {
 // directory; a directory cut at their end, or coming after them, is read
 // from the whole line.
 func TestCodexDirectoryAnywhereInTheFirstLine(t *testing.T) {
+	t.Parallel()
 	proj := "/work/proj"
 	for _, pad := range []int{headChunk - 60, headChunk - 45, headChunk - 40, headChunk - 30, headChunk, 3 * headChunk} {
 		h := newHome(t)

@@ -24,6 +24,7 @@ func liveHome(t *testing.T) (*home, string) {
 // TestListSince: with Since, only the files written since then are
 // listed; with All, every project's.
 func TestListSince(t *testing.T) {
+	t.Parallel()
 	h, proj := liveHome(t)
 	o := h.opts(proj)
 	o.Since = h.base.Add(-10 * time.Minute)
@@ -36,6 +37,7 @@ func TestListSince(t *testing.T) {
 // TestFind: a file that changed is found to be one of the directory's
 // sessions or not, and a no is final when it will stay one.
 func TestFind(t *testing.T) {
+	t.Parallel()
 	h, proj := liveHome(t)
 	o := h.opts(proj)
 	p := func(rel string) string { return filepath.Join(h.dir, rel) }
@@ -84,6 +86,7 @@ func TestFind(t *testing.T) {
 // TestPlaces: the folders to watch, whether they exist or not; a place's
 // folders down to its depth.
 func TestPlaces(t *testing.T) {
+	t.Parallel()
 	h, proj := liveHome(t)
 	var got []string
 	for _, pl := range Places(h.opts(proj)) {

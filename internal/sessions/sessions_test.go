@@ -113,6 +113,7 @@ func want(t *testing.T, got []Session, lines ...string) {
 // Sessions of several projects and agents: only the directory's are
 // listed, newest first (by the files' times, not their names).
 func TestListOnlyThisDirectoryNewestFirst(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	proj, other := "/work/proj", "/work/other"
 	h.write(".claude/projects/-work-proj/c-old.jsonl", claudeFile(proj, "c-old", "old claude prompt"), 1)
@@ -151,6 +152,7 @@ func TestListOnlyThisDirectoryNewestFirst(t *testing.T) {
 // The agents' own overrides move their folders; the defaults under the
 // home are then not read.
 func TestEnvironmentOverrides(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	proj := "/work/proj"
 	h.write(".claude/projects/-work-proj/default.jsonl", claudeFile(proj, "default", "default claude"), 1)
@@ -181,6 +183,7 @@ func TestEnvironmentOverrides(t *testing.T) {
 // Claude Code's folder name is lossy: the directory the transcript
 // records decides. Subagent transcripts are not sessions.
 func TestClaudeFolderNameAndSubagents(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	h.write(".claude/projects/-work-a-b/dot.jsonl", claudeFile("/work/a.b", "dot", "in a.b"), 1)
 	h.write(".claude/projects/-work-a-b/dash.jsonl", claudeFile("/work/a-b", "dash", "in a-b"), 2)
@@ -206,6 +209,7 @@ func TestClaudeFolderNameAndSubagents(t *testing.T) {
 // The first prompt: what the user typed, not what the agents inject, on
 // one line, with terminal controls made visible.
 func TestFirstPrompt(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	proj := "/work/proj"
 	cmd := jsonl(m{"type": "user", "cwd": proj, "isSidechain": false, "sessionId": "cmd",
@@ -246,6 +250,7 @@ func TestFirstPrompt(t *testing.T) {
 // maps the directory to it, or the folder's .project_root names the
 // directory.
 func TestGeminiShortProjectIDs(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	h.write(".gemini/projects.json", `{"projects":{"/work/proj":"proj-1"}}`, 0)
 	h.write(".gemini/tmp/proj/.project_root", "/work/someone-else/proj", 0)
@@ -262,6 +267,7 @@ func TestGeminiShortProjectIDs(t *testing.T) {
 // after headBytes is listed without it, and a first line longer than that
 // is read up to the cut.
 func TestBoundedReading(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	proj := "/work/proj"
 	// (by hand: Claude Code writes the type first)
@@ -277,6 +283,7 @@ func TestBoundedReading(t *testing.T) {
 // Real files, put where the agents keep them, for the directories they
 // record.
 func TestCorpusFiles(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join("..", "..", "..", "shared", "corpus")
 	read := func(rel string) string {
 		b, err := os.ReadFile(filepath.Join(corpus, rel))
@@ -314,6 +321,7 @@ func TestCorpusFiles(t *testing.T) {
 }
 
 func TestOneLine(t *testing.T) {
+	t.Parallel()
 	for in, out := range map[string]string{
 		"  a\n\n b\t c  ":          "a b c",
 		"\x1b[31mred\x1b[0m":       "␛[31mred␛[0m",
@@ -331,6 +339,7 @@ func TestOneLine(t *testing.T) {
 // Agents record the directory with symbolic links resolved (the kernel's
 // view); a shell's working directory may be a link to it.
 func TestSymlinkedDirectory(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	real := filepath.Join(h.dir, "real")
 	link := filepath.Join(h.dir, "link")

@@ -11,6 +11,7 @@ import (
 // the nearest directory above that has some, up to the repository's root;
 // Result.Dir says whose they are. The directory's own come first.
 func TestUpToTheProject(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	proj := filepath.Join(h.dir, "src", "proj")
 	sub := filepath.Join(proj, "cmd", "tool")
@@ -62,6 +63,7 @@ func TestUpToTheProject(t *testing.T) {
 
 // Outside a repository, Up stops below the home directory and the root.
 func TestParents(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home := filepath.Join(root, "home", "u")
 	deep := filepath.Join(home, "a", "b", "c")

@@ -45,6 +45,7 @@ func checkRun(t *testing.T, b []byte) {
 // buffers of every length up to 80, at every alignment, and checks the
 // assembly and the Go versions against the byte-by-byte reference.
 func TestStringRun(t *testing.T) {
+	t.Parallel()
 	buf := make([]byte, 100)
 	pieces := []string{`"`, `\`, "\x00", "\x1f", " ", "!", "#", "[", "]", "\x7f", "\x80", "\x9f", "\xff", "\n",
 		`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u`, `\u00e9`, `\x`, `\\"`, `\\\`, `\"\"`}
@@ -105,6 +106,7 @@ func checkUnescapeRun(t *testing.T, src string) {
 // length up to 60, and random mixes, through the assembly and the Go
 // versions.
 func TestUnescapeRun(t *testing.T) {
+	t.Parallel()
 	simdtest.Escaped(func(s string) { checkUnescapeRun(t, s) })
 }
 
@@ -138,6 +140,7 @@ func checkASCIIRun(t *testing.T, s string) {
 // every length up to 40, and random mixes, through the assembly and the
 // Go versions.
 func TestASCIIRun(t *testing.T) {
+	t.Parallel()
 	buf := make([]byte, 48)
 	for c := 0; c < 256; c++ {
 		for n := 0; n <= 40; n++ {

@@ -20,6 +20,7 @@ func rowsOf(ls []Line) []string {
 }
 
 func TestWrap(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in    string
 		width int
@@ -54,6 +55,7 @@ func TestWrap(t *testing.T) {
 }
 
 func TestTruncate(t *testing.T) {
+	t.Parallel()
 	if got := Truncate("hello world", 8); got.S != "hello w…" || got.W != 8 {
 		t.Errorf("got %+v", got)
 	}
@@ -176,6 +178,7 @@ func samePlainRows(t *testing.T, s string, width int) bool {
 // accented letter (a line the general way), at random widths, wraps the
 // same both ways (the fuzzer rarely makes text of many plain lines).
 func TestWrapPlainRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	taken := 0
 	for n := 0; n < 20000; n++ {

@@ -9,6 +9,7 @@ import (
 // source: the text of each source row is found on the screen, which it is
 // not when the screen's rows are read as they are.
 func TestUntable(t *testing.T) {
+	t.Parallel()
 	rows := []string{
 		"intro",
 		"severity ╎ file                ╎ issue",

@@ -8,6 +8,7 @@ import (
 )
 
 func TestScreenFollowsRedraws(t *testing.T) {
+	t.Parallel()
 	// A live line redrawn in place, then a row committed above a status
 	// line that is erased at the end.
 	out := "\x1b[?25lwork\n● 1s\x1b[A\x1b[5Ging done\n\x1b[31m● 2s\x1b[0m\x1b[A\r\x1b[Kfinal\n\x1b[J\x1b[?25h"
@@ -22,6 +23,7 @@ func TestScreenFollowsRedraws(t *testing.T) {
 }
 
 func TestInOrder(t *testing.T) {
+	t.Parallel()
 	rows := []string{"first answer", "is wrapped", "second"}
 	if err := InOrder(rows, []string{"first answer is wrapped", "second"}); err != nil {
 		t.Error(err)
@@ -38,6 +40,7 @@ func TestInOrder(t *testing.T) {
 }
 
 func TestSequences(t *testing.T) {
+	t.Parallel()
 	ok := "\x1b[?25l\x1b[1mbold\x1b[22m\x1b[3A\x1b[12G\x1b[K\x1b[J\r\n\ttext ✓\x1b[?25h"
 	if err := Sequences([]byte(ok)); err != nil {
 		t.Errorf("renderer sequences refused: %v", err)
@@ -54,6 +57,7 @@ func TestSequences(t *testing.T) {
 }
 
 func TestSameText(t *testing.T) {
+	t.Parallel()
 	plain := "● session s\nHello there\n▸ Bash ls\n✓ Bash ls · exit 0\n  │ a.go\n── ✓ done\n"
 	pretty := "\x1b[2m● session s\x1b[0m\nHello there\n✓ \x1b[1mBash\x1b[22m ls\n  │ a.go\n── ✓ done · 1s\n"
 	if err := SameText([]byte(pretty), []byte(plain), 80); err != nil {
@@ -65,6 +69,7 @@ func TestSameText(t *testing.T) {
 }
 
 func TestWordsWhole(t *testing.T) {
+	t.Parallel()
 	if err := WordsWhole([]string{"the e", "xplorer opens"}, []string{"the explorer opens"}, 40); err == nil {
 		t.Error("a split word passed")
 	}

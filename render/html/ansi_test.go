@@ -3,6 +3,7 @@ package html
 import "testing"
 
 func TestANSIHTML(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain <b>":                              "plain &lt;b&gt;",
 		"\x1b[31mred\x1b[0m":                     `<span class="a-f1">red</span>`,

@@ -178,6 +178,7 @@ func dropFences(s string) string {
 // the first Claude capture only (TestCorpusAnswersOnce checks every
 // page's text without a browser); AGENTFMT_SLOW=1 loads them all.
 func TestBrowserCorpus(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	dir := conformance.CorpusDir()
 	if dir == "" {
@@ -227,6 +228,7 @@ func TestBrowserCorpus(t *testing.T) {
 // javascript: links and </title>: nothing of it runs. Each payload would
 // log to the console or mark <body> with data-pwned.
 func TestBrowserHostile(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	p, _ := page(t, fixture(t, "html/02-hostile-markup.jsonl"))
 	l := load(t, p)
@@ -249,6 +251,7 @@ func TestBrowserHostile(t *testing.T) {
 // message), and without the policy it runs (a console message and the
 // body marked).
 func TestBrowserProbe(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t)
 	chromium(t)
 	p, _ := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
@@ -290,6 +293,7 @@ func checkAnswers(t *testing.T, dom string, want conformance.Expect) {
 // TestCorpusAnswersOnce is the text check of TestBrowserCorpus on the
 // page as written, without a browser: it runs everywhere.
 func TestCorpusAnswersOnce(t *testing.T) {
+	t.Parallel()
 	dir := conformance.CorpusDir()
 	if dir == "" {
 		t.Skip("../shared/corpus not found")
@@ -325,6 +329,7 @@ func TestCorpusAnswersOnce(t *testing.T) {
 // markdown.jsonl with its test run's tool call opened, as a reader who
 // clicked it sees it.
 func TestScreenshots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("AGENTFMT_SCREENSHOTS") != "1" {
 		t.Skip("set AGENTFMT_SCREENSHOTS=1 to rewrite docs/html-*.png")
 	}

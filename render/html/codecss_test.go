@@ -14,6 +14,7 @@ import (
 // code.css in code of several languages, and code.css is the page's own
 // (its colours are the page's palette, no other project's style sheet).
 func TestCodeCSS(t *testing.T) {
+	t.Parallel()
 	samples := map[string]string{
 		"go":     "// Add sums.\nfunc Add(a, b int) int { return a + b + 42 } // \"x\"\nvar s = \"hi\\n\"\n",
 		"python": "# sums\ndef add(a, b):\n    return a + b + 42\nprint(\"hi\")\n",

@@ -65,6 +65,7 @@ func checkGolden(t *testing.T, name, got string) {
 // file. The pages are written one element per line where the content
 // allows, so that a change reads as a small diff.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	own, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "html", "*.jsonl"))
 	if len(own) == 0 {
 		t.Fatal("no fixtures in testdata/html")

@@ -4,6 +4,7 @@ import "testing"
 
 // Tool inputs are shown indented, one member per line (issue 24 item 15).
 func TestIndentJSON(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"command":"go test ./...","description":"Run"}`:                            "{\n  \"command\": \"go test ./...\",\n  \"description\": \"Run\"\n}",
 		`{"todos": [{"content": "a, b: {c}", "status": "done"}], "e": {}, "f": [ ]}`: "{\n  \"todos\": [\n    {\n      \"content\": \"a, b: {c}\",\n      \"status\": \"done\"\n    }\n  ],\n  \"e\": {},\n  \"f\": []\n}",

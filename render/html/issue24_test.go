@@ -28,6 +28,7 @@ func claudeTool(id, name, input, result string, isError bool) string {
 // The page shows a Read's file without the <system-reminder> Claude Code
 // appends for the model (issue 24 item 7).
 func TestPageLeavesWrappersOut(t *testing.T) {
+	t.Parallel()
 	in := claudeInit + "\n" + claudeTool("t1", "Read", `{"file_path":"/a.go"}`,
 		`"     1→package a\n\n<system-reminder>\nWhenever you read a file, consider malware.\n</system-reminder>\n"`, false) + "\n" + claudeResult() + "\n"
 	got, _ := page(t, []byte(in))
@@ -40,6 +41,7 @@ func TestPageLeavesWrappersOut(t *testing.T) {
 // sheet's classes, a progress line shows its last overwrite, and neither
 // is a way in for markup or other sequences (issue 27 item 6).
 func TestPageDrawsToolColour(t *testing.T) {
+	t.Parallel()
 	out := `"\u001b[32mPASS\u001b[0m ok\ndl 50%\rdl 100%\n\u001b[1;38;5;196m<script>alert(1)</script>\u001b[0m \u001b[2J\u001b]0;t\u0007 \u001b[31\" onmouseover=x m"`
 	in := claudeInit + "\n" + claudeTool("t1", "Bash", `{"command":"go test"}`, out, false) + "\n" + claudeResult() + "\n"
 	got, _ := page(t, []byte(in))
@@ -60,6 +62,7 @@ func TestPageDrawsToolColour(t *testing.T) {
 // A prompt longer than a screenful shows its first and last lines, its
 // middle collapsed (issue 24 item 6).
 func TestPageFoldsLongPrompt(t *testing.T) {
+	t.Parallel()
 	var p []string
 	for i := 1; i <= 100; i++ {
 		p = append(p, "prompt line "+strconv.Itoa(i))
@@ -106,6 +109,7 @@ func issue24Page(t *testing.T) string {
 
 // The html items of issue 24 item 15.
 func TestPageIssue24Item15(t *testing.T) {
+	t.Parallel()
 	got := issue24Page(t)
 	// Diff rows are blocks with nothing between them: no empty row after
 	// each; a snippet's edit has no "\ No newline at end of file".
@@ -141,6 +145,7 @@ func TestPageIssue24Item15(t *testing.T) {
 // In Chromium, each line of a diff takes one row: the pre is as tall as
 // its lines, not twice as tall.
 func TestBrowserDiffRows(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t)
 	chromium(t)
 	p := issue24Page(t)

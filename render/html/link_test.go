@@ -3,6 +3,7 @@ package html
 import "testing"
 
 func TestLinkOK(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		dest string
 		ok   bool
@@ -34,6 +35,7 @@ func TestLinkOK(t *testing.T) {
 }
 
 func TestImageData(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		dest string
 		ok   bool

@@ -105,6 +105,7 @@ func renderSampled(t testing.TB, path string) (*heapSampler, *countWriter, time.
 // (its first bytes, a buffer of 64 KiB, leave before a tenth of the
 // input is read).
 func TestMemoryBounded(t *testing.T) {
+	t.Parallel()
 	testenv.Slow(t)
 	if raceEnabled {
 		t.Skip("renders 20 MB (skipped with -race; .ci/run runs it without)")
@@ -191,6 +192,7 @@ func TestLongAnswerLinear(t *testing.T) {
 // TestLongAnswerWhole: the pieces of a long answer hold all of its text,
 // each code block whole.
 func TestLongAnswerWhole(t *testing.T) {
+	t.Parallel()
 	evs := longAnswer(1 << 20)
 	p := eventsPage(t, evs)
 	var want strings.Builder

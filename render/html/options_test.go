@@ -11,6 +11,7 @@ import (
 
 // TestOptions: the flags that say how much to show act on the page.
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	in := fixture(t, "html/01-answer-tools-markdown.jsonl")
 	cases := []struct {
 		args        []string
@@ -45,6 +46,7 @@ func TestOptions(t *testing.T) {
 // TestFormatWired: -o html and --format=html choose the page; --help
 // names it; a bad format is still a usage error.
 func TestFormatWired(t *testing.T) {
+	t.Parallel()
 	in := fixture(t, "html/01-answer-tools-markdown.jsonl")
 	run := func(args []string, env map[string]string) (string, int) {
 		var out, errb bytes.Buffer

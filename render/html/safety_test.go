@@ -111,6 +111,7 @@ func clipS(s string) string {
 // TestPagesCarryNoForeignMarkup checks every golden fixture's page, the
 // hostile one (testdata/html/02-hostile-markup.jsonl) above all.
 func TestPagesCarryNoForeignMarkup(t *testing.T) {
+	t.Parallel()
 	own, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "html", "*.jsonl"))
 	fixtures := append([]string(nil), goldenFixtures...)
 	for _, f := range own {
@@ -128,6 +129,7 @@ func TestPagesCarryNoForeignMarkup(t *testing.T) {
 // TestCheckMarkupCatches makes sure the check above can fail: markup let
 // through is reported.
 func TestCheckMarkupCatches(t *testing.T) {
+	t.Parallel()
 	p, _ := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
 	for _, bad := range []string{
 		`<img src=x onerror="alert(1)">`, `<script>alert(1)</script>`, `<a href="javascript:alert(1)">x</a>`,
@@ -161,6 +163,7 @@ func (f *fakeT) Fatalf(string, ...any) { f.failed = true; panic("fatal") }
 // TestSessionTitle: the run's header names a subagent's own transcript
 // (session.start's Title), escaped as every other fact.
 func TestSessionTitle(t *testing.T) {
+	t.Parallel()
 	got := eventsPage(t, []streaming.Event{
 		{Kind: streaming.KindSessionStart, Agent: "claude", SessionID: "s1", Title: "subagent <a81c4e2>", CWD: "/work"},
 		{Kind: streaming.KindResult, OK: true, Turns: 1},
