@@ -43,7 +43,8 @@ func TestDemoSessionRenders(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"✻ thinking", "✗ Bash", "▸ Task Review money arithmetic", "    │ internal/orders/cart.go:12",
+	for _, want := range []string{"✻ thinking", "✗ Bash", "▸ Task Review money arithmetic",
+		"  Review money arithm… ┃   │ internal/orders/cart.go:12",
 		"── ✓ done", "$0.0847"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("demo output lacks %q", want)
@@ -51,6 +52,9 @@ func TestDemoSessionRenders(t *testing.T) {
 	}
 	if n := strings.Count(r.stdout, "The cart now keeps cents as `int64` behind a mutex"); n != 1 {
 		t.Errorf("final answer shown %d times", n)
+	}
+	if n := strings.Count(r.stdout, "Totals are float64 sums"); n != 1 {
+		t.Errorf("the subagent's answer shown %d times", n)
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/agentfmt/agentfmt/parsers"
+	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
@@ -54,4 +56,39 @@ func Example_keep() {
 	// apply_patch item_5: error
 	// shell item_6: ok
 	// answer (ok true): Fixed `Add` in add.go; the tests pass now.
+}
+
+// Example_render shows a Codex stream as `agentfmt -o plain` does: a
+// renderer copies what it keeps of an event, so the loop may take the
+// events lent (Options.Lend), without a copy of each.
+func Example_render() {
+	const stream = `{"type":"thread.started","thread_id":"t1"}
+{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"I'll run the tests."}}
+{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"go test ./...","aggregated_output":"ok  example.com/calc 0.01s\n","exit_code":0,"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"The tests pass."}}
+{"type":"turn.completed","usage":{"input_tokens":2400,"cached_input_tokens":1800,"output_tokens":120}}`
+
+	r, err := render.New("plain", os.Stdout, render.Config{Width: 80})
+	if err != nil {
+		panic(err)
+	}
+	for ev, err := range parsers.Read(strings.NewReader(stream), parsers.Options{Lend: true}) {
+		if err != nil {
+			panic(err)
+		}
+		if err := r.Handle(&ev); err != nil {
+			panic(err)
+		}
+	}
+	if err := r.Finish(render.Summary{}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// ● session t1 · codex
+	// I'll run the tests.
+	// ▸ shell go test ./...
+	// ✓ shell go test ./... · exit 0
+	//   │ ok  example.com/calc 0.01s
+	// The tests pass.
+	// ── ✓ done · 1 turn · 2.4k + 1.8k cached in, 120 out
 }

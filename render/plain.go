@@ -39,11 +39,12 @@ type plainRenderer struct {
 	curIndex int
 	inBlock  bool
 	curDepth int
-	curUser  bool   // a user message
-	partial  []byte // the unfinished last line of the current block (what is not yet written of it)
-	shown    int    // how much of partial Flush has already written (a prompt's: it keeps its whole line)
-	lineOpen bool   // the unfinished line's start is written (showPartial)
-	lineNo   int    // lines printed in the current block
+	curSub   *subLabel // the current block's subagent label, if any
+	curUser  bool      // a user message
+	partial  []byte    // the unfinished last line of the current block (what is not yet written of it)
+	shown    int       // how much of partial Flush has already written (a prompt's: it keeps its whole line)
+	lineOpen bool      // the unfinished line's start is written (showPartial)
+	lineNo   int       // lines printed in the current block
 	thinking thinkingSummary
 	fold     promptFold // the current block's lines, when it is a prompt
 
@@ -59,6 +60,14 @@ type plainRenderer struct {
 	// after a failed turn) go above it: the closing line stays last. It
 	// is written at the next idle moment (Flush) whatever comes.
 	closing []byte
+
+	// subs are the subagents' labels (sublabel.go): the last one made,
+	// for the call, and the widest so far.
+	subs struct {
+		call *streaming.Call
+		last *subLabel
+		w    int
+	}
 }
 
 // newPlainRenderer returns a plain renderer writing to w.
@@ -149,8 +158,16 @@ func (p *plainRenderer) emitStart(ev *streaming.Event, depth int, prefix string)
 		p.w.WriteString(p.p.Dim(ev.Time.Local().Format("15:04:05")))
 		p.w.WriteByte(' ')
 	}
-	for i := 0; i < depth; i++ {
-		p.w.WriteString("  ")
+	sub := p.curSub
+	if ev != nil {
+		sub = p.subOf(ev.Parent)
+	}
+	if sub != nil && depth >= sub.depth {
+		p.w.WriteString(sub.margin(p.p.Dim, depth, p.subs.w))
+	} else {
+		for i := 0; i < depth; i++ {
+			p.w.WriteString("  ")
+		}
 	}
 	p.w.WriteString(prefix)
 	p.printed = true

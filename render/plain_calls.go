@@ -73,3 +73,24 @@ func madePlan(c *streaming.Call) bool {
 // started, which was shown as that work's text (a subagent's last message
 // and its Task's result): it is shown once.
 func repeatsAnswer(c *streaming.Call) bool { return c != nil && c.RepeatsAnswer }
+
+// subOf is the label of the work under the call parent (a subagent's),
+// or nil.
+func (p *plainRenderer) subOf(parent string) *subLabel {
+	if parent == "" {
+		return nil
+	}
+	c := p.call(parent)
+	if c == nil {
+		return nil
+	}
+	if c == p.subs.call {
+		return p.subs.last
+	}
+	l := newSubLabel(p.p, c, c.Depth)
+	p.subs.call, p.subs.last = c, l
+	if l != nil {
+		p.subs.w = max(p.subs.w, l.w)
+	}
+	return l
+}

@@ -138,6 +138,7 @@ func (p *plainRenderer) text(ev *streaming.Event) {
 		p.curMsg = append(p.curMsg[:0], ev.Message...)
 		p.curKind, p.curIndex = ev.Kind, ev.Block
 		p.curDepth = p.depthOf(ev.Parent)
+		p.curSub = p.subOf(ev.Parent)
 		p.curUser = ev.Role == streaming.RoleUser
 		p.lineNo = 0
 		p.thinking.reset()
@@ -225,7 +226,7 @@ const spaces = "                                "
 // much of text it printed.
 func (p *plainRenderer) textLines(text string) int {
 	if len(p.partial) > 0 || p.lineOpen || p.cfg.Timestamps || p.cfg.CI != CINone || p.curUser ||
-		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) {
+		p.curKind != streaming.KindTextDelta || 2*p.curDepth > len(spaces) || p.curSub != nil {
 		return 0
 	}
 	end := strings.LastIndexByte(text, '\n')

@@ -36,6 +36,7 @@ func TestPlainToolCalls(t *testing.T) {
 	}
 	var open []string
 	parentOf := map[string]string{}
+	cmdOf := map[string]string{} // (a subagent's lines are labelled with its call's subject)
 	var scratch []byte
 	for step := range 20000 {
 		kind := streaming.KindToolStart
@@ -60,6 +61,9 @@ func TestPlainToolCalls(t *testing.T) {
 			cmd += strings.Repeat(" long", 1000)
 		}
 		input := `{"command":"` + cmd + `"}`
+		if kind == streaming.KindToolStart {
+			cmdOf[id] = cmd
+		}
 		// The event's text lives in scratch, scribbled over afterwards.
 		scratch = append(scratch[:0], id+parent+name+input...)
 		s := view.String(scratch)
@@ -84,7 +88,19 @@ func TestPlainToolCalls(t *testing.T) {
 		for i := range scratch {
 			scratch[i] = 'X'
 		}
-		if got := out.String(); got != want {
+		got := out.String()
+		if c, ok := cmdOf[parent]; ok && depth[parent] > 0 {
+			// "  label ┃ ▸ …": the label is the parent's subject, cut.
+			i := strings.Index(got, " ┃ ")
+			if i < 0 {
+				t.Fatalf("step %d: no label in %q", step, got)
+			}
+			if lab, w := strings.TrimSpace(got[:i]), truncCells(strings.Join(strings.Fields(c), " "), subLabelMax); lab != w {
+				t.Fatalf("step %d: label %q, want %q", step, lab, w)
+			}
+			got = got[:len(got[:i])-len(strings.TrimLeft(got[:i], " "))] + got[i+len(" ┃ "):]
+		}
+		if got != want {
 			t.Fatalf("step %d, %v %s (parent %q):\n got %q\nwant %q", step, kind, id, parent, got, want)
 		}
 	}

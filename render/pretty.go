@@ -42,10 +42,12 @@ type prettyRenderer struct {
 	curID   blockID
 	inBlock bool // a block is open (thinking not shown is open with neither)
 
-	run     prettyRun
-	closing item      // the run's closing line, while it is the last item queued
-	printed bool      // anything queued yet
-	now     time.Time // the time of the frame being drawn
+	run      prettyRun
+	closing  item      // the run's closing line, while it is the last item queued
+	evParent string    // the parent of the event being handled (lines take its label)
+	subW     int       // the widest subagent label so far
+	printed  bool      // anything queued yet
+	now      time.Time // the time of the frame being drawn
 
 	clock clock
 

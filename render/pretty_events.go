@@ -84,6 +84,9 @@ func (r *prettyRenderer) flushEarly() {
 // lines queues finished lines at a depth.
 func (r *prettyRenderer) lines(depth int, ss ...string) {
 	li := &linesItem{}
+	if depth > 0 {
+		li.sub = r.subOf(r.evParent)
+	}
 	for _, s := range ss {
 		// Kept past Handle (laid out in a later frame): a copy, as the
 		// event's strings may be lent.
@@ -119,13 +122,13 @@ func (r *prettyRenderer) startBlock(ev *streaming.Event) {
 			return
 		case ThinkingFull:
 		default:
-			r.curTh = &thinkItem{depth: d, start: r.cfg.env.Now()}
+			r.curTh = &thinkItem{depth: d, sub: r.subOf(ev.Parent), start: r.cfg.env.Now()}
 			r.curTh.add(ev.Text)
 			r.push(r.curTh)
 			return
 		}
 	}
-	t := &textItem{depth: d, user: ev.Role == streaming.RoleUser, think: ev.Kind == streaming.KindThinkingDelta}
+	t := &textItem{depth: d, sub: r.subOf(ev.Parent), user: ev.Role == streaming.RoleUser, think: ev.Kind == streaming.KindThinkingDelta}
 	if t.user {
 		screen := r.height
 		if screen <= 0 {
@@ -163,6 +166,7 @@ func (r *prettyRenderer) endBlock() {
 // words them.
 func (r *prettyRenderer) handle(ev *streaming.Event) {
 	r.run.noteUsage(runOf(r.st, ev))
+	r.evParent = ev.Parent // (for lines)
 	switch ev.Kind {
 	case streaming.KindMessageStart, streaming.KindMessageStop, streaming.KindTextSentence:
 		return
@@ -237,7 +241,7 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 		// What the call shows later is the session's (its strings stay
 		// as they are), else copied: the event's are valid during Handle
 		// only.
-		t := &toolItem{depth: d, start: r.cfg.env.Now()}
+		t := &toolItem{depth: d, sub: r.subOf(ev.Parent), start: r.cfg.env.Now()}
 		if c := r.call(ev.ID); c != nil {
 			t.call = c
 			c.Mark = t
@@ -252,7 +256,7 @@ func (r *prettyRenderer) handle(ev *streaming.Event) {
 		r.child(ev.Parent)
 		t := r.item(ev.ID)
 		if t == nil {
-			t = &toolItem{call: &streaming.Call{ID: strings.Clone(ev.ID), Name: strings.Clone(ev.Name)}, depth: d, start: r.cfg.env.Now()}
+			t = &toolItem{call: &streaming.Call{ID: strings.Clone(ev.ID), Name: strings.Clone(ev.Name)}, depth: d, sub: r.subOf(ev.Parent), start: r.cfg.env.Now()}
 			r.running++
 			r.push(t)
 		}

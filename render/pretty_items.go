@@ -78,6 +78,7 @@ func heldBack(b []byte) int {
 // text while it streams, then "✻ thought for 3.2s: first words…".
 type thinkItem struct {
 	depth      int
+	sub        *subLabel
 	start, end time.Time
 	head       []byte // the first bytes, for the summary
 	tail       []byte // the last bytes, for the live line
@@ -161,6 +162,7 @@ func (t *thinkItem) live(r *prettyRenderer, dst []row) []row {
 // linesItem is finished output: lines that are complete when made.
 type linesItem struct {
 	lines []logLine
+	sub   *subLabel
 }
 
 // logLine is one line of finished output, wrapped at the width of the

@@ -24,6 +24,7 @@ type planState struct {
 // planItem is a checklist waiting to reach the scrollback.
 type planItem struct {
 	depth   int
+	sub     *subLabel
 	entries []streaming.PlanEntry
 }
 
@@ -122,7 +123,7 @@ func (r *prettyRenderer) plan(ev *streaming.Event, depth int) {
 		it.entries = entries // still waiting: update it in place
 		return
 	}
-	it := &planItem{depth: depth, entries: entries}
+	it := &planItem{depth: depth, entries: entries, sub: r.subOf(ev.Parent)}
 	r.plans.item = it
 	r.push(it)
 }

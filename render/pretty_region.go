@@ -187,11 +187,11 @@ func (r *prettyRenderer) commitReady(dst []row) []row {
 	for len(r.items) > 0 {
 		head := r.items[0]
 		if head.complete() {
-			dst = head.commit(r, dst)
+			dst = r.labelled(head, dst, func(dst []row) []row { return head.commit(r, dst) })
 			r.pop()
 			continue
 		}
-		return head.commit(r, dst)
+		return r.labelled(head, dst, func(dst []row) []row { return head.commit(r, dst) })
 	}
 	return dst
 }
@@ -251,7 +251,8 @@ func (r *prettyRenderer) liveRows(dst []row) []row {
 	i := len(r.items)
 	for i > 0 && n <= limit {
 		i--
-		rows := r.items[i].live(r, nil)
+		it := r.items[i]
+		rows := r.labelled(it, nil, func(dst []row) []row { return it.live(r, dst) })
 		parts = append(parts, rows)
 		n += len(rows)
 		if isRunning(r.items[i]) {
@@ -261,7 +262,8 @@ func (r *prettyRenderer) liveRows(dst []row) []row {
 	j := len(r.opened)
 	for i == 0 && j > 0 && n <= limit {
 		j--
-		rows := r.opened[j].runningRows(r, nil)
+		t := r.opened[j]
+		rows := r.labelled(t, nil, func(dst []row) []row { return t.runningRows(r, dst) })
 		parts = append(parts, rows)
 		n += len(rows)
 		shownRunning++

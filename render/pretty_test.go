@@ -304,7 +304,11 @@ func TestPrettyScreenMatchesPlain(t *testing.T) {
 // linesInOrder checks that each line occurs on the screen after the one
 // before it (white space ignored).
 func linesInOrder(rows, lines []string) error {
-	all := vtcheck.Squash(strings.Join(rows, "\n"))
+	unlabelled := make([]string, len(rows))
+	for i, r := range rows {
+		unlabelled[i] = vtcheck.Unlabel(r)
+	}
+	all := vtcheck.Squash(strings.Join(unlabelled, "\n"))
 	at := 0
 	for i, l := range lines {
 		j := strings.Index(all[at:], vtcheck.Squash(l))

@@ -35,8 +35,9 @@ const (
 // in the live region. A prompt echo is wrapped line by line.
 type textItem struct {
 	depth int
-	user  bool // a user prompt echo: "› " before its first line
-	think bool // thinking shown in full: "┆ " before each row
+	sub   *subLabel // the subagent it is of, if any (sublabel.go)
+	user  bool      // a user prompt echo: "› " before its first line
+	think bool      // thinking shown in full: "┆ " before each row
 
 	pend  []byte // raw text not yet settled
 	recv  int    // bytes received, and newlines among them (for crowd)

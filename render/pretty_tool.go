@@ -21,6 +21,8 @@ type toolItem struct {
 	// events said when the session does not hold it or its end said more.
 	call  *streaming.Call
 	depth int
+	sub   *subLabel // the subagent it is of, if any (sublabel.go)
+	work  *subLabel // the label of the work it started, once it has some
 	start time.Time
 
 	ended  bool

@@ -55,8 +55,8 @@ func Example() {
 	// success The tests pass.
 }
 
-// Example_render is agentfmt's pipeline through the public packages
-// only: a Decoder over every agent (parsers/all) reads a Codex stream, a
+// Example_render is agentfmt's pipeline as the command runs it: a
+// Decoder over every agent (internal/parsers/all) reads a Codex stream, a
 // Session keeps the streaming contract, and a renderer (render) writes
 // what a person reads.
 func Example_render() {

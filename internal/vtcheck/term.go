@@ -52,7 +52,8 @@ func (t *Term) Rows() []string {
 var (
 	// runningLine is the live region's line of a running call: a spinner
 	// frame of the pretty renderer, the call's name.
-	runningLine = regexp.MustCompile(`^ *[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (\S+)`)
+	// (after a subagent's label, if any).
+	runningLine = regexp.MustCompile(`^ *(?:[^ ┃][^┃]{0,40}? ┃ +)?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (\S+)`)
 	// moreRunning is the row that counts the running calls not shown.
 	moreRunning = regexp.MustCompile(`… (\d+) more running`)
 )

@@ -7,7 +7,8 @@ import "strings"
 // column, so a table row is gathered column by column over the screen
 // rows it spans (a new row begins where the first column has text again,
 // and at a rule) and given as one row, its cells separated by ╎. Rows
-// outside tables are kept as they are.
+// outside tables are kept as they are; subagents' labels are left out
+// (Unlabel).
 func Untable(rows []string) []string {
 	out := make([]string, 0, len(rows))
 	var cells [][]string // the columns of the table row being gathered
@@ -23,6 +24,7 @@ func Untable(rows []string) []string {
 		cells = nil
 	}
 	for _, r := range rows {
+		r = Unlabel(r)
 		switch {
 		case strings.Contains(r, "╎"):
 			cols := strings.Split(r, "╎")

@@ -13,6 +13,7 @@ package vtcheck
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,6 +53,29 @@ func ScreenSize(out []byte, width, height int) []string {
 	}
 	return rows
 }
+
+// joinRows joins rows as lines, subagents' labels left out (Unlabel):
+// the text the checks read.
+func joinRows(rows []string) string {
+	var b strings.Builder
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(Unlabel(r))
+	}
+	return b.String()
+}
+
+// labelMargin is the label a subagent's line starts with, after its
+// indent (render's sublabel.go): the subagent's description cut to 20
+// cells, padded, and a heavy bar.
+var labelMargin = regexp.MustCompile(`^( *)[^ ┃][^┃]{0,40}? ┃(?: |$)`)
+
+// Unlabel leaves out the label of a subagent's line (its indent stays),
+// so that the text of the line is compared with what it shows (Count,
+// InOrder, SameText, WordsWhole read rows so).
+func Unlabel(s string) string { return labelMargin.ReplaceAllString(s, "$1") }
 
 // defuse turns every escape sequence the renderer does not write into
 // visible text ("␛"), so the emulator never gets a query it would answer on
@@ -130,14 +154,14 @@ func Count(rows []string, text string) int {
 	if t == "" {
 		return 0
 	}
-	return strings.Count(Squash(strings.Join(rows, "\n")), t)
+	return strings.Count(Squash(joinRows(rows)), t)
 }
 
 // InOrder checks that each text occurs in rows exactly once and that they
 // occur in the order given, white space ignored. Texts that are only white
 // space are skipped.
 func InOrder(rows []string, texts []string) error {
-	all := Squash(strings.Join(rows, "\n"))
+	all := Squash(joinRows(rows))
 	at := 0
 	for i, text := range texts {
 		t := Squash(text)
@@ -253,9 +277,9 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 // within its column.
 func SameText(pretty, plain []byte, width int) error {
 	rows := Untable(Screen(pretty, width))
-	hay := norm(strings.Join(rows, "\n"))
+	hay := norm(joinRows(rows))
 	for i, line := range strings.Split(sanitize.StripSGR(string(plain)), "\n") {
-		l := strings.TrimSpace(line)
+		l := strings.TrimSpace(Unlabel(line))
 		switch {
 		case l == "", strings.HasPrefix(l, "▸"), strings.HasPrefix(l, "✻"), strings.HasPrefix(l, "──"),
 			l == "Plan", strings.HasPrefix(l, "☐"), strings.HasPrefix(l, "◐"), strings.HasPrefix(l, "☑"), strings.HasPrefix(l, "☒"):
@@ -297,7 +321,7 @@ func norm(s string) string { return strings.ReplaceAll(Squash(s), "│", "") }
 func WordsWhole(rows, texts []string, width int) error {
 	var hay strings.Builder
 	for _, r := range rows {
-		hay.WriteString(r)
+		hay.WriteString(Unlabel(r))
 		hay.WriteByte('\n')
 	}
 	h := hay.String()
