@@ -84,21 +84,16 @@ func Folders() []string {
 	return out
 }
 
-// CorpusDir finds ../shared/corpus beside the repository, walking up from
-// the working directory to the folder holding go.mod. It returns "" when
-// there is none.
-func CorpusDir() string {
+// RepoDir finds the repository's folder (the one holding go.mod), walking
+// up from the working directory. It returns "" when there is none.
+func RepoDir() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(dir, "..", "shared", "corpus")
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-			return ""
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -106,6 +101,20 @@ func CorpusDir() string {
 		}
 		dir = parent
 	}
+}
+
+// CorpusDir finds ../shared/corpus beside the repository (RepoDir). It
+// returns "" when there is none.
+func CorpusDir() string {
+	repo := RepoDir()
+	if repo == "" {
+		return ""
+	}
+	c := filepath.Join(repo, "..", "shared", "corpus")
+	if st, err := os.Stat(c); err == nil && st.IsDir() {
+		return c
+	}
+	return ""
 }
 
 // Captures lists the capture files of a corpus folder: *.jsonl, *.json,

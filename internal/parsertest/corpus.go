@@ -34,7 +34,7 @@ func Corpus(t *testing.T, agents []parsers.Agent, folder string, o CorpusOptions
 		t.Skip("corpus not found")
 	}
 	if o.Fixtures {
-		fx, _ := filepath.Glob(filepath.Join("..", "..", "testdata", folder, "*.jsonl"))
+		fx, _ := filepath.Glob(filepath.Join(conformance.RepoDir(), "testdata", folder, "*.jsonl"))
 		files = append(files, fx...)
 	}
 	for _, f := range files {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	// (golden defines -update for every test binary that imports parsertest)
+	"github.com/agentfmt/agentfmt/internal/conformance"
 	_ "github.com/agentfmt/agentfmt/internal/golden"
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/parsers"
@@ -183,11 +184,10 @@ func (r Result) Check(t testing.TB) Result {
 	return r
 }
 
-// Fixtures lists the fixtures testdata/<folder>/*.jsonl of the repository,
-// seen from a package two levels down (parsers/<agent>).
+// Fixtures lists the fixtures testdata/<folder>/*.jsonl of the repository.
 func Fixtures(t testing.TB, folder string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", folder, "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join(conformance.RepoDir(), "testdata", folder, "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no fixtures in testdata/%s: %v", folder, err)
 	}

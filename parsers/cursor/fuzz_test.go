@@ -3,8 +3,12 @@ package cursor_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
+	"github.com/agentfmt/agentfmt/parsers/cursor"
 )
+
+var agents = []parsers.Agent{cursor.Agent}
 
 // FuzzParse feeds arbitrary input (seeded with the fixtures, whole and
 // line by line) through the decoder and session: no panic, no error, and

@@ -3,8 +3,12 @@ package openclaw_test
 import (
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/internal/parsertest"
+	"github.com/agentfmt/agentfmt/parsers/openclaw"
 )
+
+var agents = []parsers.Agent{openclaw.Agent}
 
 // FuzzParse feeds arbitrary input (seeded with the fixtures, whole and
 // line by line) through the decoder and session: no panic, no error.

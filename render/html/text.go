@@ -204,10 +204,11 @@ func (r *Renderer) writeBlock(b *block, text []byte) {
 	case b.kind == streaming.KindThinkingDelta:
 		if b.gist == "" {
 			b.gist = eventtext.TruncateRunes(strings.Join(strings.Fields(oneLine(strings.TrimSpace(s))), " "), 100)
+			it.Gist = r.inline(b.gist)
 		} else {
 			b.gist = "(continued)"
+			it.Gist = esc(b.gist)
 		}
-		it.Gist = esc(b.gist)
 		it.Open = r.cfg.Thinking == render.ThinkingFull
 		it.Body = r.markdown(s)
 		r.exec(w, "thinking", it)
@@ -215,6 +216,18 @@ func (r *Renderer) writeBlock(b *block, text []byte) {
 		it.Body = r.markdown(s)
 		r.exec(w, "answer", it)
 	}
+}
+
+// inline renders one line of markdown (a thinking block's first line, its
+// gist: Codex's summaries start "**Inspecting the test**") as inline
+// HTML: emphasis and code drawn, a heading's marks left out.
+func (r *Renderer) inline(line string) template.HTML {
+	line = strings.TrimLeft(line, "# ")
+	h := strings.TrimSpace(string(r.markdown(line)))
+	if p, ok := strings.CutPrefix(h, "<p>"); ok && strings.HasSuffix(p, "</p>") && !strings.Contains(p, "<p>") {
+		return template.HTML(strings.TrimSuffix(p, "</p>"))
+	}
+	return esc(line)
 }
 
 // promptFlush is blockFlush for a prompt, which is kept whole (up to this

@@ -35,6 +35,7 @@ type toolItem struct {
 	InputSize               string
 	Nested                  template.HTML
 	HasOutput               bool
+	Answer                  template.HTML // the output of a call that started a subagent: its answer, from markdown
 	Output, More            template.HTML
 	OutputSize, MoreLabel   string
 	Sub                     bool
@@ -103,6 +104,12 @@ func (r *Renderer) endTool(ev *streaming.Event) {
 		nested = template.HTML(t.nested.String())
 		failed, plan = t.failed, t.plan
 		t.closed = true
+	}
+	if c := r.call(ev.ID); nested != "" && c != nil && c.RepeatsAnswer {
+		// Its output is its subagent's last message, on the page above.
+		e := *ev
+		e.Output = ""
+		ev = &e
 	}
 	if plan != nil {
 		// The plan a call made (TodoWrite) is shown once: as a plan,
@@ -202,7 +209,10 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed i
 		it.Input, it.InputSize = esc(clean(indentJSON(in))), size(len(in))
 	}
 	out := eventtext.ToolOutput(ev)
-	if r.cfg.Tools != render.ToolsNone || out == "" {
+	if nested != "" && r.cfg.Tools != render.ToolsNone && strings.TrimSpace(out) != "" && len(out) <= blockFlush {
+		// A subagent's answer: drawn from markdown, as the main one is.
+		it.Answer = r.markdown(clean(out))
+	} else if r.cfg.Tools != render.ToolsNone || out == "" {
 		r.output(&it, out)
 	} else {
 		it.HasOutput, it.OutputSize = true, sizeLines(out)+" (not shown: --tools none)"
@@ -343,3 +353,11 @@ func plural(n int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// call is the session's open call id, or nil.
+func (r *Renderer) call(id string) *streaming.Call {
+	if r.st == nil {
+		return nil
+	}
+	return r.st.Call(id)
+}

@@ -14,10 +14,6 @@ var agents = []parsers.Agent{codex.Agent}
 
 func fixtures(t testing.TB) []string { return parsertest.Fixtures(t, "codex") }
 
-// TestGolden runs every fixture through the decoder and session and
-// checks that each decodes; the .json golden beside it pins its events.
-func TestGolden(t *testing.T) { parsertest.Golden(t, agents, "codex") }
-
 // fixtureLines returns every line of every fixture (fuzz seeds).
 func fixtureLines(t testing.TB) []string {
 	var out []string
