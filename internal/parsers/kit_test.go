@@ -83,3 +83,43 @@ func TestTimeOf(t *testing.T) {
 		}
 	}
 }
+
+// TestTurns: a turn is due a result when the assistant had the last word
+// with no call open (ok) or a record said why it failed; one still
+// running is not; after a result the next turn is a run of its own.
+func TestTurns(t *testing.T) {
+	t.Parallel()
+	var r record
+	o := Out{Emit: r.emit()}
+	var tr Turns
+	if _, due := tr.Due(0); due {
+		t.Error("no turn yet, and a result is due")
+	}
+	tr.Begin()
+	tr.Answered = true
+	if ok, due := tr.Due(1); ok || due {
+		t.Error("a call is open, and the turn is due")
+	}
+	ok, due := tr.Due(0)
+	if !ok || !due {
+		t.Fatal("answered with no call open, and no result due")
+	}
+	if err := tr.Result(&o, ok); err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Resulted || tr.Active {
+		t.Errorf("after its result: %+v", tr)
+	}
+	tr.Run()
+	tr.Begin()
+	tr.Failed = "interrupted"
+	if ok, due := tr.Due(0); ok || !due {
+		t.Error("a failed turn is not due a failing result")
+	}
+	if err := tr.Result(&o, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.lines, "\n"); strings.Count(got, "result") != 2 || tr.N != 1 {
+		t.Errorf("results:\n%s\nturns %d", got, tr.N)
+	}
+}

@@ -53,8 +53,7 @@ type transcript struct {
 
 	sid, cwd string // the session, for the start of later turns
 	started  bool   // a session.start was sent
-	resulted bool   // a result closed a turn of the current run
-	turns    int
+	turn     parsers.Turns
 
 	msg   string // the assistant message being written, and its blocks so far
 	msgP  string // its parent
@@ -67,10 +66,6 @@ type transcript struct {
 	// agentId), "" for a main conversation: its records are the run's,
 	// none hangs under a Task call.
 	agent string
-
-	active   bool   // the current turn has records no result has closed
-	answered bool   // the assistant had the last word, no call pending
-	failed   string // why the current turn failed (API error, interruption)
 }
 
 func newTranscript() *transcript { return &transcript{open: map[string]bool{}} }
@@ -84,7 +79,7 @@ func (t *transcript) Parse(l *parsers.Line, emit parsers.Emit) error {
 // record (progress/agent_progress) belongs to.
 func (t *transcript) record(r gjson.Result, n int, parent string) error {
 	typ := r.Get("type").String()
-	if t.started && t.turns > 0 && parent == "" && typ == "user" && isRoot(r) {
+	if t.started && t.turn.N > 0 && parent == "" && typ == "user" && isRoot(r) {
 		// The file starts over (one transcript twice, or two
 		// concatenated): a new run, where the session scopes identity.
 		if err := t.restart(); err != nil {
@@ -160,12 +155,13 @@ func (t *transcript) restart() error {
 	clear(t.open)
 	t.tasks = t.tasks[:0]
 	t.started, t.agent = false, ""
-	t.active, t.answered, t.failed = false, false, ""
+	t.turn.Reset()
 	return nil
 }
 
 func (t *transcript) start() error {
-	t.started, t.resulted, t.turns = true, false, 0
+	t.started = true
+	t.turn.Run()
 	ev := t.out.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = t.sid, t.cwd
 	if t.agent != "" {
@@ -227,13 +223,12 @@ func (t *transcript) newTurn() error {
 	if err := t.closeTurn(); err != nil {
 		return err
 	}
-	if t.resulted {
+	if t.turn.Resulted {
 		if err := t.start(); err != nil {
 			return err
 		}
 	}
-	t.turns++
-	t.active, t.answered, t.failed = true, false, ""
+	t.turn.Begin()
 	return nil
 }
 
@@ -241,20 +236,14 @@ func (t *transcript) newTurn() error {
 // assistant had the last word) or failed; a turn still running is left
 // open.
 func (t *transcript) closeTurn() error {
-	if !t.active {
-		return nil
-	}
-	ok := t.failed == "" && t.answered && len(t.open) == 0
-	if !ok && t.failed == "" {
+	ok, due := t.turn.Due(len(t.open))
+	if !due {
 		return nil
 	}
 	if err := t.stopMsg(); err != nil {
 		return err
 	}
-	t.active, t.resulted = false, true
-	ev := t.out.New(streaming.KindResult)
-	ev.OK, ev.Reason, ev.Turns = ok, t.failed, max(t.turns, 1)
-	return t.out.Push()
+	return t.turn.Result(&t.out, ok)
 }
 
 // Finish ends the file: the last turn's outcome, if it has one.

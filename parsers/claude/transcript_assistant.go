@@ -48,7 +48,7 @@ func (t *transcript) block1(raw gjson.Result, parent string, apiErr bool) error 
 			ev := t.out.New(streaming.KindError)
 			ev.Text = text
 			if parent == "" {
-				t.active, t.answered, t.failed = true, false, text
+				t.turn.Active, t.turn.Answered, t.turn.Failed = true, false, text
 			}
 			return t.out.Push()
 		}
@@ -56,8 +56,8 @@ func (t *transcript) block1(raw gjson.Result, parent string, apiErr bool) error 
 			return nil
 		}
 		if parent == "" {
-			t.active, t.failed = true, ""
-			t.answered = len(t.open) == 0
+			t.turn.Active, t.turn.Failed = true, ""
+			t.turn.Answered = len(t.open) == 0
 		}
 		return t.text(streaming.KindTextDelta, text, parent)
 	case partThinking:
@@ -74,7 +74,7 @@ func (t *transcript) block1(raw gjson.Result, parent string, apiErr bool) error 
 			t.tasks = append(t.tasks, strings.Clone(id))
 		}
 		if parent == "" {
-			t.active, t.answered = true, false
+			t.turn.Active, t.turn.Answered = true, false
 		}
 		if err := t.out.Push(); err != nil {
 			return err

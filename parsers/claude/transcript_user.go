@@ -46,7 +46,7 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 		return t.out.Status("summary of the earlier conversation: "+parsers.Clip(firstLine(trim), 120), streaming.LevelInfo)
 	case strings.HasPrefix(trim, "[Request interrupted by user"):
 		if parent == "" {
-			t.active, t.answered, t.failed = true, false, "interrupted by the user"
+			t.turn.Active, t.turn.Answered, t.turn.Failed = true, false, "interrupted by the user"
 		}
 		return t.out.Status("interrupted by the user", streaming.LevelWarning)
 	case strings.HasPrefix(trim, "<command-name>"), strings.HasPrefix(trim, "<command-message>"):
@@ -160,7 +160,7 @@ func (t *transcript) toolEnd(id, out, parent string, st streaming.ToolStatus) er
 		}
 	}
 	if parent == "" {
-		t.active, t.answered = true, false
+		t.turn.Active, t.turn.Answered = true, false
 	}
 	return t.out.Push()
 }

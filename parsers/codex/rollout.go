@@ -45,15 +45,12 @@ func detectRollout(l *parsers.Line) parsers.Confidence {
 // current turn stands.
 type rollout struct {
 	o         parsers.Out
-	envelope  bool     // the file has envelope lines (its prompts come as user_message)
-	turns     int      // turns begun
-	open      []string // tool calls started and not ended, in start order
-	answered  bool     // the last words of the turn were the assistant's, no call pending
-	active    bool     // the current turn has content no result has closed
+	envelope  bool          // the file has envelope lines (its prompts come as user_message)
+	open      []string      // tool calls started and not ended, in start order
+	turn      parsers.Turns // Answered: the last words were the assistant's, no call pending
 	usage     *streaming.Usage
 	planCalls map[string]bool // update_plan calls: their output is not shown
 	sid, cwd  string          // the session, for the start of later turns
-	resulted  bool            // a result closed a turn of the current run
 	begun     bool            // task_started began the current turn (its prompt follows)
 }
 
@@ -115,7 +112,8 @@ func firstKey(l *parsers.Line) string {
 }
 
 func (r *rollout) meta(p gjson.Result) error {
-	r.turns, r.usage, r.answered, r.active = 0, nil, false, false
+	r.usage = nil
+	r.turn.Reset()
 	r.open = r.open[:0]
 	r.sid, r.cwd = strings.Clone(p.Get("id").String()), strings.Clone(p.Get("cwd").String())
 	return r.start()
@@ -125,7 +123,7 @@ func (r *rollout) meta(p gjson.Result) error {
 // follows a finished one (a run per turn, as `codex exec` resume does),
 // so that each turn's outcome is its own.
 func (r *rollout) start() error {
-	r.resulted, r.turns = false, 0
+	r.turn.Run()
 	ev := r.o.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = r.sid, r.cwd
 	return r.o.Push()
@@ -136,33 +134,31 @@ func (r *rollout) newTurn() error {
 	if err := r.closeTurn(); err != nil {
 		return err
 	}
-	if r.resulted {
+	if r.turn.Resulted {
 		if err := r.start(); err != nil {
 			return err
 		}
 	}
-	r.turns++
-	r.active, r.answered = true, false
+	r.turn.Begin()
 	return nil
 }
 
 func (r *rollout) turnActive() {
-	r.active = true
-	r.answered = false
+	r.turn.Active, r.turn.Answered = true, false
 }
 
 // closeTurn ends a turn that had no terminal event (files before
 // task_complete existed) when the next one begins: it finished if the
 // assistant had the last word.
 func (r *rollout) closeTurn() error {
-	if !r.active || !r.answered || len(r.open) > 0 {
+	if ok, _ := r.turn.Due(len(r.open)); !ok {
 		return nil
 	}
 	return r.result(true, "")
 }
 
 func (r *rollout) result(ok bool, reason string) error {
-	r.active, r.answered, r.begun, r.resulted = false, false, false, true
+	r.turn.Active, r.turn.Answered, r.turn.Resulted, r.begun = false, false, true, false
 	// Calls the turn left open (an abort) end with it.
 	for _, id := range r.open {
 		ev := r.o.New(streaming.KindToolEnd)
@@ -173,7 +169,7 @@ func (r *rollout) result(ok bool, reason string) error {
 	}
 	r.open = r.open[:0]
 	ev := r.o.New(streaming.KindResult)
-	ev.OK, ev.Reason, ev.Turns = ok, reason, max(r.turns, 1)
+	ev.OK, ev.Reason, ev.Turns = ok, reason, max(r.turn.N, 1)
 	if r.usage != nil {
 		u := *r.usage
 		ev.Usage = &u

@@ -29,7 +29,7 @@ func (r *rollout) responseItem(l *parsers.Line, p gjson.Result) error {
 		switch role {
 		case "assistant":
 			r.turnActive()
-			r.answered = len(r.open) == 0
+			r.turn.Answered = len(r.open) == 0
 			return r.o.Message(parsers.Msg{ID: lineID("msg", p, l.N), Role: streaming.RoleAssistant}, streaming.KindTextDelta, text)
 		case "user":
 			if r.envelope || injected(text) {

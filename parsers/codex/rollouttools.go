@@ -142,8 +142,7 @@ func (r *rollout) callOutput(p gjson.Result) error {
 			break
 		}
 	}
-	r.answered = false
-	r.active = true
+	r.turn.Answered, r.turn.Active = false, true
 	return r.o.Push()
 }
 

@@ -52,14 +52,10 @@ var sessionTypes = map[string]bool{"user": true, "gemini": true, "info": true, "
 type session struct {
 	out parsers.Out
 
-	sid      string
-	resulted bool            // a result closed a turn of the current run
-	turns    int             // turns begun
-	open     map[string]bool // tool calls started and not ended
-	active   bool            // the current turn has messages no result closed
-	answered bool            // the model had the last word, every call ended
-	failed   string          // the error message that ended the turn
-	mode     streaming.Mode  // Final for a document, Snapshot for JSONL records
+	sid  string
+	turn parsers.Turns
+	open map[string]bool // tool calls started and not ended
+	mode streaming.Mode  // Final for a document, Snapshot for JSONL records
 }
 
 func newSession() *session {
@@ -77,7 +73,7 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 			return err
 		}
 		clear(s.open)
-		s.active, s.answered, s.failed = false, false, ""
+		s.turn.Reset()
 		s.sid = strings.Clone(l.Str("sessionId"))
 		if err := s.start(); err != nil {
 			return err
@@ -99,7 +95,7 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 		return s.out.Status("rewound the conversation to an earlier message", streaming.LevelInfo)
 	case l.Get("$set").IsObject():
 		if msgs := l.Get("$set.messages"); msgs.IsArray() {
-			if s.turns > 0 {
+			if s.turn.N > 0 {
 				return s.out.Status("conversation history replaced ("+strconv.Itoa(len(msgs.Array()))+" messages)", streaming.LevelInfo)
 			}
 			var err error
@@ -119,7 +115,7 @@ func (s *session) Parse(l *parsers.Line, emit parsers.Emit) error {
 }
 
 func (s *session) start() error {
-	s.resulted, s.turns = false, 0
+	s.turn.Run()
 	ev := s.out.New(streaming.KindSessionStart)
 	ev.SessionID = s.sid
 	return s.out.Push()
@@ -170,7 +166,7 @@ func (s *session) message(m gjson.Result) error {
 	case "warning":
 		return s.out.Status(text, streaming.LevelWarning)
 	case "error":
-		s.active, s.answered, s.failed = true, false, text
+		s.turn.Active, s.turn.Answered, s.turn.Failed = true, false, text
 		ev := s.out.New(streaming.KindError)
 		ev.Text = text
 		return s.out.Push()
@@ -187,9 +183,9 @@ func (s *session) words(id, role string, kind streaming.Kind, block int, text st
 
 // model handles a gemini message: its thoughts, its text, its tool calls.
 func (s *session) model(id string, m gjson.Result, text string) error {
-	s.active = true
-	if s.turns == 0 {
-		s.turns = 1
+	s.turn.Active = true
+	if s.turn.N == 0 {
+		s.turn.N = 1
 	}
 	var thoughts []string
 	m.Get("thoughts").ForEach(func(_, t gjson.Result) bool {
@@ -208,7 +204,7 @@ func (s *session) model(id string, m gjson.Result, text string) error {
 	if err := s.words(id, streaming.RoleAssistant, streaming.KindTextDelta, 0, text); err != nil {
 		return err
 	}
-	s.failed = ""
+	s.turn.Failed = ""
 	var err error
 	pending := false
 	m.Get("toolCalls").ForEach(func(_, c gjson.Result) bool {
@@ -220,7 +216,7 @@ func (s *session) model(id string, m gjson.Result, text string) error {
 	if err != nil {
 		return err
 	}
-	s.answered = strings.TrimSpace(text) != "" && !pending && len(m.Get("toolCalls").Array()) == 0
+	s.turn.Answered = strings.TrimSpace(text) != "" && !pending && len(m.Get("toolCalls").Array()) == 0
 	return nil
 }
 
@@ -247,7 +243,7 @@ func (s *session) toolCall(c gjson.Result) (done bool, err error) {
 		st = streaming.ToolError
 	case "cancelled":
 		st = streaming.ToolDeclined
-		s.failed = "cancelled by the user" // a cancelled call ends the turn
+		s.turn.Failed = "cancelled by the user" // a cancelled call ends the turn
 	default:
 		return false, nil // validating, scheduled, executing, awaiting_approval
 	}
@@ -297,13 +293,12 @@ func (s *session) newTurn() error {
 	if err := s.closeTurn(); err != nil {
 		return err
 	}
-	if s.resulted {
+	if s.turn.Resulted {
 		if err := s.start(); err != nil {
 			return err
 		}
 	}
-	s.turns++
-	s.active, s.answered, s.failed = true, false, ""
+	s.turn.Begin()
 	return nil
 }
 
@@ -311,17 +306,10 @@ func (s *session) newTurn() error {
 // (text, every call ended) or an error message ended it; a turn still
 // running is left open.
 func (s *session) closeTurn() error {
-	if !s.active {
-		return nil
+	if ok, due := s.turn.Due(len(s.open)); due {
+		return s.turn.Result(&s.out, ok)
 	}
-	ok := s.failed == "" && s.answered && len(s.open) == 0
-	if !ok && s.failed == "" {
-		return nil
-	}
-	s.active, s.resulted = false, true
-	ev := s.out.New(streaming.KindResult)
-	ev.OK, ev.Reason, ev.Turns = ok, s.failed, max(s.turns, 1)
-	return s.out.Push()
+	return nil
 }
 
 // Finish ends the file: the last turn's outcome, if it has one.
