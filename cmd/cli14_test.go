@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,7 +152,7 @@ func TestCompletionOffersFlagValues(t *testing.T) {
 		r := cli{args: []string{"__complete", flag, ""}}.run(t)
 		got := strings.Split(r.stdout, "\n")
 		for _, w := range want {
-			if !has(got, w) {
+			if !slices.Contains(got, w) {
 				t.Errorf("%s: %q not offered in %q", flag, w, r.stdout)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/agentproc"
 	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
@@ -103,7 +104,7 @@ func OSEnv() *Env {
 		Signals:    sig,
 		Resize:     resizeSignals(),
 		Environ:    os.Environ,
-		Foreground: foreground,
+		Foreground: agentproc.Foreground,
 	}
 }
 

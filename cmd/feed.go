@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/agentfmt/agentfmt/internal/agentproc"
+
 	"github.com/agentfmt/agentfmt/internal/startgc"
 )
 
@@ -65,7 +67,7 @@ type feeder struct {
 	onSide func(string) error
 	// clock, when set, bounds the wait for input once the agent of
 	// 'agentfmt run' has exited: when it runs out, the input has ended.
-	clock *drainClock
+	clock *agentproc.Clock
 }
 
 const (
@@ -135,7 +137,7 @@ func newFeeder(src io.Reader, tee *teeWriter, sig <-chan os.Signal) *feeder {
 			}
 			n, err := src.Read(buf)
 			if n > 0 {
-				if !added(src) {
+				if a, ok := src.(interface{ Added() bool }); !ok || !a.Added() { // (a newline --follow adds)
 					tee.write(buf[:n])
 				}
 				select {
@@ -163,13 +165,13 @@ func newFeeder(src io.Reader, tee *teeWriter, sig <-chan os.Signal) *feeder {
 // Read implements io.Reader.
 func (f *feeder) Read(p []byte) (int, error) {
 	for len(f.cur) == 0 {
-		if f.clock.spent() {
+		if f.clock.Spent() {
 			return 0, io.EOF
 		}
-		exit, expire := f.clock.arm()
+		exit, expire := f.clock.Arm()
 		select {
 		case b, ok := <-f.ch:
-			f.clock.disarm()
+			f.clock.Disarm()
 			if !ok {
 				return 0, io.EOF
 			}
@@ -178,10 +180,10 @@ func (f *feeder) Read(p []byte) (int, error) {
 			}
 			f.cur, f.held = b, b
 		case s := <-f.sig:
-			f.clock.disarm()
+			f.clock.Disarm()
 			return 0, &errInterrupted{sig: s}
 		case l, ok := <-f.side:
-			f.clock.disarm()
+			f.clock.Disarm()
 			if !ok {
 				f.side = nil
 				continue
@@ -190,9 +192,9 @@ func (f *feeder) Read(p []byte) (int, error) {
 				return 0, err
 			}
 		case <-exit:
-			f.clock.exit()
+			f.clock.Exit()
 		case <-expire:
-			f.clock.expire()
+			f.clock.Expire()
 			return 0, io.EOF
 		}
 	}

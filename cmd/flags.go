@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func applyEnv(env *Env, fs *pflag.FlagSet) error {
 		if !ok {
 			return
 		}
-		if allowed, ok := values[f.Name]; ok && !has(allowed, v) {
+		if allowed, ok := values[f.Name]; ok && !slices.Contains(allowed, v) {
 			err = usagef("%s=%q: want %s", envName(f.Name), v, strings.Join(allowed, ", "))
 			return
 		}

@@ -1,9 +1,6 @@
 package cmd
 
 import (
-	"errors"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,46 +75,6 @@ func TestFollowRestartedPastOldSize(t *testing.T) {
 	}
 	if !strings.Contains(fr.err.String(), "reading it from the start") {
 		t.Errorf("stderr %q", fr.err.String())
-	}
-}
-
-// TestFollowRotatedUnreadable: the file followed is replaced (rotated) by
-// one agentfmt may not read: reading ends with an error that says so, once
-// the old file is read to its end.
-func TestFollowRotatedUnreadable(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run.jsonl")
-	lines := runLog("rot", 1, true)
-	os.WriteFile(path, []byte(strings.Join(lines[:3], "")), 0o644)
-	env := quick(&Env{PollFiles: true})
-	src, err := openFollow(env, path, make(chan struct{}), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	src.open = func(name string) (*os.File, error) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
-	}
-	got := make(chan error, 1)
-	var read strings.Builder
-	go func() {
-		_, err := io.Copy(&read, src)
-		got <- err
-	}()
-	time.Sleep(50 * time.Millisecond)
-	os.Rename(path, path+".1")
-	os.WriteFile(path, []byte(lines[3]), 0o600)
-	select {
-	case err := <-got:
-		if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), "may not read") {
-			t.Errorf("error %v, want one saying the new file may not be read", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("still following the old file")
-	}
-	if read.String() != strings.Join(lines[:3], "") {
-		t.Errorf("the old file not read whole: %q", read.String())
 	}
 }
 

@@ -63,17 +63,6 @@ func startTracing(env *Env, o *Options) (*tracing, error) {
 	return &tracing{exp: exp, content: content, parent: otlp.Extract(env.getenv), now: env.Now}, nil
 }
 
-// traceOutput starts --otlp for the pipeline's stream, when asked for.
-func (p *pipeline) traceOutput() error {
-	t, err := startTracing(p.env, p.o)
-	if t == nil {
-		return err
-	}
-	p.out.trace = t.trace("")
-	p.closers = append(p.closers, func() { t.finish(p.stderr, "the input ended") })
-	return nil
-}
-
 // trace is the Trace of one stream (tag: its tag among several, "" for
 // one).
 func (t *tracing) trace(tag string) *otlp.Trace {

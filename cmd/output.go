@@ -70,7 +70,7 @@ func (t *tally) handle(ev *streaming.Event) {
 // whether the final answer (as the session saw it, marker included) lacks
 // the --until marker.
 func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, untilMissing func(answer string) bool) {
-	out = &output{rend: rend}
+	out = &output{rend: rend, trim: format == "text"}
 	var h streaming.Handler = rend
 	if !o.Verbose && formatShows[format].person {
 		h = filter.NewChatter(h)
@@ -157,14 +157,4 @@ func (o *output) shown(answer string) string {
 		return answer
 	}
 	return o.marker.Strip(answer)
-}
-
-// finalAnswer is the session's final answer where something reads it: the
-// renderer (-o text), --until, the step summary. Joined, it is a copy of
-// what can be megabytes of text the session holds in pieces.
-func (p *pipeline) finalAnswer() string {
-	if path, _ := stepSummaryPath(p.env, p.o); !formatShows[p.format].answer && p.o.Until == "" && path == "" {
-		return ""
-	}
-	return p.sess.FinalAnswer()
 }

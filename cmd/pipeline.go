@@ -11,32 +11,23 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"syscall"
 
-	"github.com/agentfmt/agentfmt/internal/input"
-	"github.com/agentfmt/agentfmt/internal/parsers"
-	"github.com/agentfmt/agentfmt/internal/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/follow"
+	"github.com/agentfmt/agentfmt/internal/otlp"
+	"github.com/agentfmt/agentfmt/internal/pager"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// pipeline is one run of agentfmt over its inputs.
+// pipeline is one run of agentfmt over its inputs: one chain, to one
+// renderer, for every FILE in turn (or the agent of 'agentfmt run').
 type pipeline struct {
-	env    *Env
-	o      *Options
-	format string
-	rend   render.Renderer
-	out    *output
+	*chain
 	gate   *gateWriter
 	stderr *lockedWriter
-	sess   *streaming.Session
-	dec    *parsers.Decoder
-	tee    *teeWriter
 	// stdinUsed: "-" may be read once.
 	stdinUsed bool
-	// untilMissing reports whether the final answer lacks the --until marker.
-	untilMissing func(answer string) bool
 	// stop is closed when the run ends (followed files stop waiting).
 	stop chan struct{}
 	// fileErrs counts the FILEs that could not be read (exit 2 at the end).
@@ -44,26 +35,21 @@ type pipeline struct {
 	// worst is the worst status of the FILEs before the last, and why.
 	worst       int
 	worstReason string
-	// read reports that some input was opened.
-	read bool
+	// opened reports that some input was opened.
+	opened bool
 	// input names the FILE being read when there are several ("" else);
 	// steps are the step summaries of the runs before the last, and
 	// unsummarised says that the session's last run is in none yet.
 	input        string
 	steps        []string
 	unsummarised bool
-	// lines is how many lines the last source gave; empty names the
-	// inputs that gave none ("-" for stdin, "" for the agent of 'run').
-	lines int
+	// empty names the inputs that gave no line ("-" for stdin, "" for
+	// the agent of 'run').
 	empty []string
-	// follow is the file followed (--follow), which its agent writes on
-	// its own: a signal stops only the reading. The session tells it when
-	// a run ends.
-	follow *follower
 	// agent is the child of 'agentfmt run', nil otherwise.
 	agent *agentRun
 	// pager is the pager stdout goes through, nil for none.
-	pager   *pager
+	pager   *pager.Pager
 	closers []func()
 }
 
@@ -76,27 +62,8 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 		return ExitUsage, err
 	}
 	pg := pagerFor(env, o, files)
-	if pg != nil && env.Signals != nil {
-		// While the pager runs, a Ctrl-C is the pager's (less stops a
-		// search with it), not the end of agentfmt.
-		penv := *env
-		sig, stop := make(chan os.Signal, 2), make(chan struct{})
-		defer close(stop)
-		go func() {
-			for {
-				select {
-				case s := <-env.Signals:
-					if s != os.Interrupt || !pg.paging() {
-						sig <- s
-					}
-				case <-stop:
-					return
-				}
-			}
-		}()
-		penv.Signals = sig
-		env = &penv
-	}
+	env, stop := pagerSignals(env, pg)
+	defer stop()
 	p, err := newPipeline(env, o, pg)
 	if err != nil {
 		return codeOf(err), err
@@ -131,13 +98,9 @@ func runFormat(ctx context.Context, env *Env, o *Options, files []string) (code 
 // last one: with several FILEs the exit status is the worst one's, and
 // the step summary says every one.
 func (p *pipeline) noteFile() {
-	outcome, reason := p.sess.Outcome()
-	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer()}
-	if p.o.Until != "" && outcome == streaming.Success {
-		sum.UntilMissing = p.untilMissing(sum.Answer)
-	}
-	if c := outcomeCode(outcome, sum.UntilMissing); rank(c) > rank(p.worst) {
-		p.worst, p.worstReason = c, reason
+	sum := p.summary(true)
+	if c := outcomeCode(sum.Outcome, sum.UntilMissing); rank(c) > rank(p.worst) {
+		p.worst, p.worstReason = c, sum.Reason
 	}
 	p.noteStep(sum)
 }
@@ -148,7 +111,7 @@ func (p *pipeline) noteFile() {
 // pg, when not nil, is the pager the output goes through: it is decided
 // on the terminal (format, colour, width), and pretty writes no live
 // region into it.
-func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
+func newPipeline(env *Env, o *Options, pg *pager.Pager) (*pipeline, error) {
 	format, cfg := decide(env, o)
 	gate := &gateWriter{w: outWriter{env.Stdout}}
 	if pg != nil {
@@ -161,11 +124,12 @@ func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 	}
 	growPipe(env.Stdout)
 	stderr := &lockedWriter{w: env.Stderr}
-	p := &pipeline{env: env, o: o, format: format, gate: gate, stderr: stderr, stop: make(chan struct{}), pager: pg}
+	p := &pipeline{gate: gate, stderr: stderr, stop: make(chan struct{}), pager: pg}
 	p.closers = append(p.closers, tuneGC(), func() { close(p.stop) })
 	if pg != nil {
 		p.closers = append(p.closers, func() { pg.Close() })
 	}
+	var tee *teeWriter
 	if o.Tee != "" {
 		f, err := os.Create(o.Tee)
 		if err != nil {
@@ -173,36 +137,23 @@ func newPipeline(env *Env, o *Options, pg *pager) (*pipeline, error) {
 			return nil, &exitError{code: ExitUsage, msg: fmt.Sprintf("--tee: %v", err)}
 		}
 		p.closers = append(p.closers, func() { f.Close() })
-		p.tee = &teeWriter{w: f, stderr: stderr, name: o.Tee}
+		tee = &teeWriter{w: f, stderr: stderr, name: o.Tee}
 	}
-	var report func(int, string)
-	if o.Debug {
-		report = func(line int, msg string) {
-			if line > 0 {
-				warnf(stderr, "line %d: %s", line, msg)
-			} else {
-				warnf(stderr, "%s", msg)
-			}
-		}
-	}
-	out, untilMissing := wrapOutput(rend, format, o)
-	p.rend, p.out, p.untilMissing = out, out, untilMissing
-	out.trim = format == "text"
-	if err := p.traceOutput(); err != nil {
+	t, err := startTracing(env, o)
+	if err != nil {
 		p.close()
 		return nil, err
 	}
-	p.sess = streaming.NewSession(out, streaming.Options{Strict: o.Strict, Report: report, RunEnded: func(ended bool) {
-		if p.follow != nil {
-			p.follow.runEnded(ended)
-		}
-	}})
-	p.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: o.Agent, Strict: o.Strict, Report: report,
-		NoEdits: !formatShows[format].edits && p.out.trace == nil, Scribble: env.Scribble}, p.sess)
-	if err != nil {
-		p.close()
-		return nil, usagef("%v", err)
+	var trace *otlp.Trace
+	if t != nil {
+		trace = t.trace("")
+		p.closers = append(p.closers, func() { t.finish(stderr, "the input ended") })
 	}
+	if p.chain, err = newChain(env, o, format, rend, stderr, "", trace, formatShows[format].edits); err != nil {
+		p.close()
+		return nil, err
+	}
+	p.tee = tee
 	return p, nil
 }
 
@@ -219,9 +170,8 @@ func (p *pipeline) close() {
 // reported as an internal error. It is deferred by the command.
 func (p *pipeline) guard(code *int, err *error) {
 	if r := recover(); r != nil {
-		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: "internal error"})
-		*code, *err = ExitInternal, &exitError{code: ExitInternal,
-			msg: fmt.Sprintf("internal error: %v (please report it, with the input; stack in %s)", r, saveStack(debug.Stack()))}
+		_ = p.out.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: "internal error"})
+		*code, *err = ExitInternal, internalError(r)
 	}
 }
 
@@ -240,15 +190,15 @@ func (p *pipeline) readFile(name string) error {
 			src = eofReader{}
 		}
 	} else if p.o.Follow {
-		f, err := openFollow(p.env, name, p.stop, true)
+		f, err := follow.Open(name, p.env.followOptions(p.stop))
 		if err != nil {
 			return p.fileError(err)
 		}
 		p.follow = f
-		f.notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
-		if f.f == nil {
+		f.Notice = func(msg string) { warnf(p.stderr, "--follow: %s", msg) }
+		if f.Absent() {
 			// (as tail -F says it: a mistyped name must not wait in silence)
-			f.say(name + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
+			f.Say(name + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
 		}
 		defer f.Close()
 		src = f
@@ -263,7 +213,7 @@ func (p *pipeline) readFile(name string) error {
 		}
 		src = f
 	}
-	p.read = true
+	p.opened = true
 	if p.input != "" {
 		// One of several: a heading names it (pretty, plain, markdown).
 		heading := name
@@ -274,7 +224,7 @@ func (p *pipeline) readFile(name string) error {
 			return err
 		}
 	}
-	err := p.readSource(newSource(src, p.tee, p.env.Signals))
+	err := p.read(newSource(src, p.tee, p.env.Signals))
 	if p.lines == 0 && err == nil {
 		p.empty = append(p.empty, name)
 	}
@@ -288,111 +238,30 @@ func (p *pipeline) readFile(name string) error {
 	return err
 }
 
-// readSource decodes and renders what feed gives, to its end.
-func (p *pipeline) readSource(feed source) error {
-	defer feed.stop()
-	r := input.NewReader(feed, int(min(p.o.MaxLine, int64(^uint(0)>>1))))
-	p.lines = 0
-	for {
-		l, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			var intr *errInterrupted
-			if errors.As(err, &intr) {
-				return err
-			}
-			p.lines++
-			return &readError{err: err}
-		}
-		p.lines++
-		if err := p.dec.Decode(l); err != nil {
-			return p.drain(feed, err)
-		}
-		// (idle first: it is cheap, and a file or a fast stream is never
-		// idle, while Buffered looks for a line end in what is read.)
-		if feed.idle() && r.Buffered() == 0 {
-			if f, ok := p.rend.(render.Flusher); ok {
-				if err := f.Flush(); err != nil {
-					return p.drain(feed, err)
-				}
-			}
-		}
-	}
-}
-
-// drain keeps reading the input to its end once stdout is closed (| head)
-// or fails (a full disk) when --tee is given, so the tee file gets all of
-// it and the writer upstream (the agent) never sees a broken pipe; err is
-// returned after. A signal ends it.
-func (p *pipeline) drain(feed source, err error) error {
-	if p.tee == nil || !isClosedPipe(err) && !isOutputError(err) {
-		return err
-	}
-	if f, ok := feed.(*feeder); ok && f.onSide != nil {
-		// The agent's stderr ('agentfmt run') has nowhere to go on a
-		// closed stdout: it must not end the draining.
-		show := f.onSide
-		f.onSide = func(l string) error { _ = show(l); return nil }
-	}
-	buf := make([]byte, 64<<10)
-	for {
-		_, rerr := feed.Read(buf) // (the source copies what it reads to the tee file)
-		var intr *errInterrupted
-		if errors.As(rerr, &intr) {
-			return rerr
-		}
-		if rerr != nil {
-			return err
-		}
-	}
-}
-
 // finish closes the stream and maps what happened to an exit code.
 func (p *pipeline) finish(runErr error) (int, error) {
 	var intr *errInterrupted
 	interrupted := errors.As(runErr, &intr)
 	if runErr != nil && !interrupted {
-		if isClosedPipe(runErr) {
-			return ExitPipe, nil
-		}
-		var ce interface{ ExitCode() int }
-		if errors.As(runErr, &ce) && ce.ExitCode() == ExitDataErr {
-			_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: runErr.Error()})
-			return ExitDataErr, &exitError{code: ExitDataErr, msg: runErr.Error()}
-		}
 		// Whatever went wrong, the renderer finishes: the live region is
 		// finalised and the cursor shown again.
-		_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: runErr.Error()})
-		if ee, ok := runErr.(*exitError); ok {
-			return ee.code, ee
-		}
-		if isOutputError(runErr) {
-			return ioExit(runErr)
-		}
-		return ExitUsage, runErr
+		return p.fail(runErr)
 	}
 	if !interrupted {
-		if err := p.closeInput(); err != nil {
-			return p.fail(err)
-		}
-		if err := p.sess.Close(); err != nil {
+		if err := p.closeInput(p.sayUnshown); err != nil {
 			return p.fail(err)
 		}
 	}
-	outcome, reason := p.sess.Outcome()
-	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: p.finalAnswer(), Stats: p.sess.Stats(), Interrupted: interrupted}
+	sum := p.summary(!interrupted)
+	sum.Interrupted = interrupted
+	outcome, reason := sum.Outcome, sum.Reason
 	stopped := p.stopped(&sum)
-	if p.o.Until != "" && !interrupted && outcome == streaming.Success {
-		sum.UntilMissing = p.untilMissing(sum.Answer)
-	}
 	// The status the stream gives; with 'agentfmt run', when the stream
 	// gives none, the agent's own failure.
 	code := outcomeCode(outcome, sum.UntilMissing)
 	agentFailed := false
 	if outcome == streaming.Incomplete && p.agent != nil {
-		if c, why := p.agent.failure(); c != 0 && !interrupted {
+		if c, why := p.agent.proc.Failure(); c != 0 && !interrupted {
 			code, sum.Reason, reason, agentFailed = c, why, why, true
 			sum.Outcome, sum.NoResult = streaming.Failure, true
 		}
@@ -401,10 +270,10 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	if !interrupted && rank(p.worst) > rank(code) {
 		code, reason, agentFailed = p.worst, p.worstReason, false
 	}
-	if !p.read && p.fileErrs > 0 {
+	if !p.opened && p.fileErrs > 0 {
 		p.gate.discard = true // no input at all: no run footer for a run that never was
 	}
-	if err := p.rend.Finish(sum); err != nil {
+	if err := p.out.Finish(sum); err != nil {
 		if interrupted { // (a hangup takes the terminal with it)
 			return signalCode(intr.sig), nil
 		}
@@ -420,7 +289,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 			return ioExit(err)
 		}
 	}
-	if p.read {
+	if p.opened {
 		if p.unsummarised || p.agent != nil {
 			p.noteStep(sum)
 		}
@@ -446,19 +315,14 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	return code, nil
 }
 
+// fail finishes the output of a run that went wrong, and maps what went
+// wrong to its exit status.
 func (p *pipeline) fail(err error) (int, error) {
 	if isClosedPipe(err) {
 		return ExitPipe, nil
 	}
-	_ = p.rend.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: err.Error()})
-	if isOutputError(err) {
-		return ioExit(err)
-	}
-	var ce interface{ ExitCode() int }
-	if errors.As(err, &ce) {
-		return ce.ExitCode(), &exitError{code: ce.ExitCode(), msg: err.Error()}
-	}
-	return ExitUsage, err
+	_ = p.out.Finish(render.Summary{Outcome: streaming.Incomplete, Reason: err.Error()})
+	return exitOf(err, ExitUsage)
 }
 
 // isClosedPipe reports a write to a closed stdout (| head).

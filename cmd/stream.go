@@ -3,32 +3,23 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"io"
-	"runtime/debug"
 	"slices"
 
-	"github.com/agentfmt/agentfmt/internal/input"
-	"github.com/agentfmt/agentfmt/internal/parsers"
-	"github.com/agentfmt/agentfmt/internal/parsers/all"
+	"github.com/agentfmt/agentfmt/internal/follow"
+	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
-// stream is one of several streams: a followed file, its decoder, session
-// and filters, and its lane of the view.
+// stream is one of several streams: a followed file, its chain, and its
+// lane of the view.
 type stream struct {
-	set  *streamSet
-	name string // the file
-	tag  string
-	src  *follower
-	tee  *teeWriter
-	lane render.Renderer
-	out  *output
-	sess *streaming.Session
-	dec  *parsers.Decoder
-	// untilMissing reports whether a final answer lacks --until's marker.
-	untilMissing func(string) bool
-	closers      []func()
+	*chain
+	set     *streamSet
+	name    string // the file
+	tag     string
+	lane    render.Renderer
+	closers []func()
 	// err is what ended the reading other than the end of the input.
 	err error
 }
@@ -46,52 +37,42 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	if closing {
 		return nil
 	}
-	src, err := openFollow(ss.env, path, ss.stop, endWithRun)
+	fo := ss.env.followOptions(ss.stop)
+	fo.EndsWithRun, fo.EndGone, fo.QuietEnd = endWithRun, ss.endGone, ss.quietEnd
+	src, err := follow.Open(path, fo)
 	if err != nil {
 		ss.fileError(err)
 		return nil
 	}
-	src.endGone, src.quietEnd = ss.endGone, ss.quietEnd
 	if from > 0 {
-		src.skipTo(from)
+		src.SkipTo(from)
 	}
 	lane.Tag = ss.uniqueTag(lane.Tag, longTag)
-	s := &stream{set: ss, name: path, tag: lane.Tag, src: src}
-	s.closers = append(s.closers, func() { s.src.Close() })
+	s := &stream{set: ss, name: path, tag: lane.Tag}
+	s.closers = append(s.closers, func() { src.Close() })
+	var tee *teeWriter
 	if ss.teeDir != "" {
-		tee, closeTee, err := ss.teeFile(lane.Tag, path)
+		t, closeTee, err := ss.teeFile(lane.Tag, path)
 		if err != nil {
 			s.close()
 			return err
 		}
-		s.tee = tee
+		tee = t
 		s.closers = append(s.closers, closeTee)
 	}
 	s.lane = ss.view.Lane(lane)
-	s.out, s.untilMissing = wrapOutput(s.lane, ss.format, ss.o)
+	var trace *otlp.Trace
 	if ss.tracing != nil {
-		s.out.trace = ss.tracing.trace(lane.Tag)
+		trace = ss.tracing.trace(lane.Tag)
 	}
-	s.src.notice = ss.noticer(s)
-	if s.src.f == nil {
-		s.src.say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
-	}
-	var report func(int, string)
-	if ss.o.Debug {
-		report = func(line int, msg string) {
-			if line > 0 {
-				warnf(ss.stderr, "%s: line %d: %s", s.tag, line, msg)
-			} else {
-				warnf(ss.stderr, "%s: %s", s.tag, msg)
-			}
-		}
-	}
-	s.sess = streaming.NewSession(s.out, streaming.Options{Strict: ss.o.Strict, Report: report, RunEnded: s.src.runEnded})
-	s.dec, err = parsers.NewDecoder(all.Agents(), parsers.DecoderOptions{Force: ss.o.Agent, Strict: ss.o.Strict, Report: report,
-		NoEdits: !formatShows[ss.format].laneEdits && ss.tracing == nil, Scribble: ss.env.Scribble}, s.sess)
-	if err != nil {
+	if s.chain, err = newChain(ss.env, ss.o, ss.format, s.lane, ss.stderr, s.tag, trace, formatShows[ss.format].laneEdits); err != nil {
 		s.close()
-		return usagef("%v", err)
+		return err
+	}
+	s.tee, s.follow = tee, src
+	src.Notice = ss.noticer(s)
+	if src.Absent() {
+		src.Say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
 	}
 	ss.mu.Lock()
 	if ss.closing {
@@ -102,7 +83,7 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	ss.streams = append(ss.streams, s)
 	ss.reading++
 	ss.mu.Unlock()
-	go s.read()
+	go s.run()
 	return nil
 }
 
@@ -128,11 +109,7 @@ func (ss *streamSet) fileError(err error) {
 	ss.mu.Lock()
 	ss.fileErrs++
 	ss.mu.Unlock()
-	var ee *exitError
-	if errors.As(err, &ee) {
-		err = errors.New(ee.msg)
-	}
-	warnf(ss.stderr, "%v", err)
+	sayFileError(ss.stderr, err)
 }
 
 func (s *stream) close() {
@@ -142,47 +119,17 @@ func (s *stream) close() {
 	s.closers = nil
 }
 
-// read reads and decodes the stream to its end, in its own goroutine,
+// run reads and decodes the stream to its end, in its own goroutine,
 // and hands the stream to the set. Its lane is flushed whenever the file
 // has nothing more to give.
-func (s *stream) read() {
+func (s *stream) run() {
 	defer func() {
 		if r := recover(); r != nil {
-			s.err = &exitError{code: ExitInternal,
-				msg: fmt.Sprintf("internal error: %v (please report it, with the input; stack in %s)", r, saveStack(debug.Stack()))}
+			s.err = internalError(r)
 		}
 		s.set.ended <- s
 	}()
-	var src io.Reader = s.src
-	if s.tee != nil {
-		src = &teeReader{src: s.src, tee: s.tee}
-	}
-	r := input.NewReader(src, int(min(s.set.o.MaxLine, int64(^uint(0)>>1))))
-	flusher, _ := s.lane.(render.Flusher)
-	for {
-		l, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return
-		}
-		if err != nil {
-			s.err = &readError{err: err}
-			return
-		}
-		if err := s.dec.Decode(l); err != nil {
-			s.err = err
-			if s.tee != nil && (isClosedPipe(err) || isOutputError(err)) {
-				// Nowhere to show it: the copy still gets all of it.
-				_, _ = io.Copy(io.Discard, src)
-			}
-			return
-		}
-		if flusher != nil && r.Buffered() == 0 && s.src.atEnd() {
-			if err := flusher.Flush(); err != nil {
-				s.err = err
-				return
-			}
-		}
-	}
+	s.err = s.read(&followSource{fl: s.follow, tee: s.tee})
 }
 
 // fatal reports that the stream's end ends the whole run: the output
@@ -204,7 +151,7 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	ss.mu.Unlock()
 	defer s.close()
 	if ss.onEnd != nil && !interrupted {
-		defer ss.onEnd(s.name, s.src.offset())
+		defer ss.onEnd(s.name, s.follow.Offset())
 	}
 	err := s.err
 	var rerr *readError
@@ -213,15 +160,13 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 		err = nil
 	}
 	if err == nil && !interrupted {
-		if err = s.dec.Close(); err == nil {
-			err = s.sess.Close()
-		}
+		err = s.closeInput(nil)
 	}
-	outcome, reason := s.sess.Outcome()
 	// A signal stops the reading, not the agent, which writes its file on
 	// its own: its run is left as it was.
-	sum := render.Summary{Outcome: outcome, Reason: reason, Answer: s.sess.FinalAnswer(), Stats: s.sess.Stats(),
-		Stopped: interrupted && outcome == streaming.Incomplete}
+	sum := s.summary(true)
+	outcome := sum.Outcome
+	sum.Stopped = interrupted && outcome == streaming.Incomplete
 	if sum.Stopped {
 		ss.mu.Lock()
 		ss.stopped++
@@ -229,9 +174,6 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	}
 	if err != nil && !isClosedPipe(err) && !isOutputError(err) {
 		sum.Outcome, sum.Reason = streaming.Incomplete, err.Error()
-	}
-	if ss.o.Until != "" && !sum.Stopped && outcome == streaming.Success {
-		sum.UntilMissing = s.untilMissing(sum.Answer)
 	}
 	if ferr := s.out.Finish(sum); err == nil {
 		err = ferr
@@ -250,26 +192,11 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 	if code := outcomeCode(outcome, sum.UntilMissing); rank(code) > rank(ss.worst) {
 		ss.worst = code
 	}
-	step := render.StepSummary(s.sess.Run(), sum, s.out.shown(sum.Answer), ss.o.Until, s.name)
+	step := s.step(sum, s.name)
 	ss.mu.Lock()
 	werr := writeStepSummary(ss.env, ss.o, []string{step})
 	ss.mu.Unlock()
 	if werr != nil {
 		warnf(ss.stderr, "--summary: %v", werr)
 	}
-}
-
-// teeReader copies what a follower gives to the --tee file, but for the
-// newline it adds to end a last line.
-type teeReader struct {
-	src *follower
-	tee *teeWriter
-}
-
-func (t *teeReader) Read(p []byte) (int, error) {
-	n, err := t.src.Read(p)
-	if n > 0 && !added(t.src) {
-		t.tee.write(p[:n])
-	}
-	return n, err
 }

@@ -5,7 +5,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -191,7 +190,7 @@ func (ss *streamSet) cancel() {
 		ss.closing = true
 		close(ss.stop)
 		for _, s := range ss.streams {
-			s.src.Close()
+			s.follow.Close()
 		}
 	}
 }
@@ -245,17 +244,11 @@ func (ss *streamSet) wait(keepOpen bool) (int, error) {
 
 // failed maps what ended the run early to its exit status.
 func (ss *streamSet) failed(err error) (int, error) {
-	if isClosedPipe(err) {
-		return ExitPipe, nil
+	code, e := exitOf(err, ExitInternal)
+	if e == err {
+		e = &exitError{code: code, msg: err.Error()}
 	}
-	if isOutputError(err) {
-		return ioExit(err)
-	}
-	var ce interface{ ExitCode() int }
-	if errors.As(err, &ce) {
-		return ce.ExitCode(), &exitError{code: ce.ExitCode(), msg: err.Error()}
-	}
-	return ExitInternal, &exitError{code: ExitInternal, msg: err.Error()}
+	return code, e
 }
 
 // followAll follows several FILEs at once (--follow FILE FILE…), each in

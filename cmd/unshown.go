@@ -29,15 +29,6 @@ func (t *tally) unshownReason(objects int) string {
 // unshownAdvice is what the reader can do about them.
 const unshownAdvice = "this may be an agent agentfmt does not know: --verbose shows them, and a report with a few of them lets agentfmt learn its format"
 
-// closeInput ends the input: the decoder sends what its parser holds,
-// then sayUnshown speaks of what could not be shown.
-func (p *pipeline) closeInput() error {
-	if err := p.dec.Close(); err != nil {
-		return err
-	}
-	return p.sayUnshown()
-}
-
 // sayUnshown says, at the end of the input and before the run's footer,
 // that most of the stream could not be shown: in the output of the
 // formats a person reads, and on stderr when that output is not the

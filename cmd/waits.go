@@ -3,6 +3,7 @@ package cmd
 import (
 	"time"
 
+	"github.com/agentfmt/agentfmt/internal/follow"
 	"github.com/agentfmt/agentfmt/internal/fswait"
 )
 
@@ -29,6 +30,13 @@ func (e *Env) followSafety() time.Duration { return orDefault(e.FollowSafety, de
 func (e *Env) watchPoll() time.Duration    { return orDefault(e.WatchPoll, defaultWatchPoll) }
 func (e *Env) drainGrace() time.Duration   { return orDefault(e.DrainGrace, defaultDrainGrace) }
 func (e *Env) stdinDelay() time.Duration   { return orDefault(e.StdinDelay, defaultStdinDelay) }
+
+// followOptions are how --follow and watch follow a file until stop is
+// closed; its run ending ends following (watch changes that).
+func (e *Env) followOptions(stop <-chan struct{}) follow.Options {
+	return follow.Options{Poll: e.followPoll(), Settle: e.followSettle(), Safety: e.followSafety(), Hub: e.fileHub(),
+		Stop: stop, EndsWithRun: true}
+}
 
 // fileHub gives the notifications followers and watch wait on (nil: poll).
 func (e *Env) fileHub() *fswait.Hub {

@@ -23,21 +23,14 @@ func runOf(st streaming.State, ev *streaming.Event) *streaming.Run {
 	return ev.ResultRun()
 }
 
-// Figures are the run's duration, turns, tokens and cost, as the plain
-// renderer's result line shows them. Without a result, the duration is
-// the span of the event times when the agent gives them.
-func Figures(run *streaming.Run) []string {
-	return splitFacts(appendResultFacts(nil, run.Duration(), run.Turns, run.Usage))
-}
-
 // resultFacts are the facts of a result line: what began the run (when
 // no prompt did), its figures, the models that answered; of a run with
 // no result, its tokens and cost.
 func resultFacts(run *streaming.Run) []string {
 	if !run.Done {
-		return splitFacts(appendResultFacts(nil, 0, 0, run.Usage))
+		return eventtext.SplitFacts(eventtext.AppendFacts(nil, 0, 0, run.Usage))
 	}
-	facts := splitFacts(appendResultFacts(nil, run.DurationMS, run.Turns, run.Usage))
+	facts := eventtext.SplitFacts(eventtext.AppendFacts(nil, run.DurationMS, run.Turns, run.Usage))
 	if o := eventtext.OriginLabel(run.Origin); o != "" {
 		facts = append([]string{clean(o)}, facts...)
 	}

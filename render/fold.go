@@ -182,5 +182,5 @@ func moreLines(n int) string { return string(appendMoreLines(nil, n)) }
 // appendMoreLines appends moreLines(n) to b.
 func appendMoreLines(b []byte, n int) []byte {
 	b = strconv.AppendInt(append(b, "… "...), int64(n), 10)
-	return append(append(b, " more line"...), plural(n)...)
+	return append(append(b, " more line"...), eventtext.Plural(n)...)
 }

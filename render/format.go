@@ -1,12 +1,6 @@
 package render
 
-import (
-	"strconv"
-	"strings"
-
-	"github.com/agentfmt/agentfmt/internal/eventtext"
-	"github.com/agentfmt/agentfmt/streaming"
-)
+import "strings"
 
 // splitLines splits output into lines, dropping one trailing newline.
 func splitLines(s string) []string {
@@ -102,76 +96,4 @@ func cleanLines(lines []string, clean func(string) string) []string {
 		lines[i] = clean(l)
 	}
 	return lines
-}
-
-// formatTokens formats a token count: 950, 12.3k, 1.2M.
-func formatTokens(n int64) string { return string(appendTokens(nil, n)) }
-
-func appendTokens(b []byte, n int64) []byte {
-	switch {
-	case n < 1000:
-		return strconv.AppendInt(b, n, 10)
-	case n < 1_000_000:
-		return append(strconv.AppendFloat(b, float64(n)/1000, 'f', 1, 64), 'k')
-	}
-	return append(strconv.AppendFloat(b, float64(n)/1e6, 'f', 1, 64), 'M')
-}
-
-// formatCost formats dollars: $0.0123, $1.23.
-func formatCost(usd float64) string { return string(appendCost(nil, usd)) }
-
-func appendCost(b []byte, usd float64) []byte {
-	if usd < 1 {
-		return strconv.AppendFloat(append(b, '$'), usd, 'f', 4, 64)
-	}
-	return strconv.AppendFloat(append(b, '$'), usd, 'f', 2, 64)
-}
-
-// knownCost reports that u says what the run cost: an agent that has no
-// figure reports none or zero ("$0.0000" says nothing). The json output
-// keeps the figure as it came.
-func knownCost(u *streaming.Usage) bool { return u.HasCost && u.CostUSD > 0 }
-
-// factSep separates the facts of a line.
-const factSep = " · "
-
-// splitFacts is the facts appendResultFacts wrote in b, one string each.
-// (No fact holds the separator.)
-func splitFacts(b []byte) []string {
-	if len(b) == 0 {
-		return nil
-	}
-	return strings.Split(string(b[len(factSep):]), factSep)
-}
-
-// appendResultFacts appends the facts ResultFacts gives, each after
-// factSep: the duration and turns (when positive) and usage u (if any).
-func appendResultFacts(b []byte, durationMS int64, turns int, u *streaming.Usage) []byte {
-	if durationMS > 0 {
-		b = eventtext.AppendDuration(append(b, factSep...), durationMS)
-	}
-	if turns > 0 {
-		b = strconv.AppendInt(append(b, factSep...), int64(turns), 10)
-		b = append(append(b, " turn"...), plural(turns)...)
-	}
-	if u != nil {
-		if u.Total() > 0 {
-			b = appendTokens(append(b, factSep...), u.InputTokens)
-			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
-				b = append(appendTokens(append(b, " + "...), c), " cached"...)
-			}
-			b = append(appendTokens(append(b, " in, "...), u.OutputTokens), " out"...)
-		}
-		if knownCost(u) {
-			b = appendCost(append(b, factSep...), u.CostUSD)
-		}
-	}
-	return b
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -101,10 +101,10 @@ func (l *prettyLane) makeHeading(v *prettyView) row {
 		}
 		if u := r.run.usage; u != nil {
 			if t := u.Total(); t > 0 {
-				facts = append(facts, formatTokens(t)+" tokens")
+				facts = append(facts, eventtext.Tokens(t)+" tokens")
 			}
-			if knownCost(u) {
-				facts = append(facts, formatCost(u.CostUSD))
+			if eventtext.KnownCost(u) {
+				facts = append(facts, eventtext.Cost(u.CostUSD))
 			}
 		}
 	case l.result != nil && l.result.ok && l.info.Saved && (l.end == nil || l.end.Stopped):
@@ -153,7 +153,7 @@ func (l *prettyLane) waitingOn() string {
 	}
 	name := l.r.clean(eventtext.OneLine(first.call.Name))
 	if n := l.r.running; n > 1 {
-		name += " +" + formatTokens(int64(n-1))
+		name += " +" + eventtext.Tokens(int64(n-1))
 	}
 	return name
 }

@@ -394,9 +394,9 @@ func (v *prettyView) arrange(dst []row) []row {
 				running++
 			}
 		}
-		s := "… " + formatTokens(int64(hidden)) + " more stream" + plural(hidden)
+		s := "… " + eventtext.Tokens(int64(hidden)) + " more stream" + eventtext.Plural(hidden)
 		if running > 0 {
-			s += " (" + formatTokens(int64(running)) + " running)"
+			s += " (" + eventtext.Tokens(int64(running)) + " running)"
 		}
 		s = truncCells(s, v.scr.width)
 		dst = append(dst, row{s: v.p.Dim(s), w: cells(s)})

@@ -305,7 +305,7 @@ func (m *markdownRenderer) outcomeLine(run *streaming.Run, ok, incomplete bool, 
 	if origin != "" {
 		head += " · " + inline(origin)
 	}
-	if facts := Figures(run); len(facts) > 0 {
+	if facts := eventtext.Figures(run); len(facts) > 0 {
 		head += " · " + strings.Join(facts, " · ")
 	}
 	if models != "" {

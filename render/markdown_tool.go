@@ -66,7 +66,7 @@ func (m *markdownRenderer) tool(ev *streaming.Event, edits []streaming.FileEdit)
 	}
 	body := append([]string(nil), head...)
 	if omitted > 0 {
-		body = append(body, fmt.Sprintf("… %d more line%s …", omitted, plural(omitted)))
+		body = append(body, fmt.Sprintf("… %d more line%s …", omitted, eventtext.Plural(omitted)))
 	}
 	body = append(body, tail...)
 	info := ""

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/agentfmt/agentfmt/streaming"
 )
@@ -57,7 +58,7 @@ func TestResultFactsNoZeroCost(t *testing.T) {
 		u := &streaming.Usage{InputTokens: 10, OutputTokens: 5, HasCost: true, CostUSD: c.usd}
 		s := feed(t, streaming.HandlerFunc(func(*streaming.Event) error { return nil }),
 			[]streaming.Event{{Kind: streaming.KindResult, Usage: u}})
-		got := strings.Join(Figures(s.Run()), " · ")
+		got := strings.Join(eventtext.Figures(s.Run()), " · ")
 		if strings.Contains(got, "$") != (c.want != "") || !strings.Contains(got, c.want) {
 			t.Errorf("cost %v: %q", c.usd, got)
 		}

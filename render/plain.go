@@ -227,12 +227,12 @@ func (p *plainRenderer) Handle(ev *streaming.Event) error {
 		sep := ""
 		if ev.SessionID != "" {
 			b = append(append(b, "session "...), p.clean(ev.SessionID)...)
-			sep = factSep
+			sep = eventtext.FactSep
 		}
 		for _, s := range [...]string{ev.Agent, ev.Title, ev.Model, ev.CWD} {
 			if s != "" {
 				b = append(append(b, sep...), p.clean(s)...)
-				sep = factSep
+				sep = eventtext.FactSep
 			}
 		}
 		p.buf = b
@@ -320,16 +320,16 @@ func (p *plainRenderer) toolEnd(ev *streaming.Event, d int) {
 	// The facts, each after factSep.
 	facts := p.buf[:0]
 	if showDiff {
-		facts = appendDiffStat(append(facts, factSep...), add, del)
+		facts = appendDiffStat(append(facts, eventtext.FactSep...), add, del)
 	}
 	if ev.ExitCode != nil {
-		facts = strconv.AppendInt(append(facts, factSep+"exit "...), int64(*ev.ExitCode), 10)
+		facts = strconv.AppendInt(append(facts, eventtext.FactSep+"exit "...), int64(*ev.ExitCode), 10)
 	}
 	if ev.DurationMS > 0 {
-		facts = eventtext.AppendDuration(append(facts, factSep...), ev.DurationMS)
+		facts = eventtext.AppendDuration(append(facts, eventtext.FactSep...), ev.DurationMS)
 	}
 	if ev.Status != streaming.ToolOK && ev.Status != streaming.ToolError {
-		facts = append(append(facts, factSep...), ev.Status...)
+		facts = append(append(facts, eventtext.FactSep...), ev.Status...)
 	}
 	p.buf = facts
 	n := p.cfg.ToolLines
@@ -390,7 +390,7 @@ func (p *plainRenderer) toolEnd(ev *streaming.Event, d int) {
 	}
 	if omitted > 0 {
 		b := strconv.AppendInt(append(p.buf[:0], "│ … "...), int64(omitted), 10)
-		p.buf = append(append(b, " more line"...), plural(omitted)...)
+		p.buf = append(append(b, " more line"...), eventtext.Plural(omitted)...)
 		p.emitStart(ev, d+1, "")
 		p.styledBytes(p.p.Dim, p.buf)
 		p.w.WriteByte('\n')
@@ -438,14 +438,14 @@ func (p *plainRenderer) resultLine(ev *streaming.Event) {
 	}
 	run := runOf(p.st, ev)
 	if o := eventtext.OriginLabel(run.Origin); o != "" {
-		p.styled(p.p.Dim, factSep, p.clean(o))
+		p.styled(p.p.Dim, eventtext.FactSep, p.clean(o))
 	}
-	if facts := appendResultFacts(p.buf[:0], run.DurationMS, run.Turns, run.Usage); len(facts) > 0 {
+	if facts := eventtext.AppendFacts(p.buf[:0], run.DurationMS, run.Turns, run.Usage); len(facts) > 0 {
 		p.buf = facts
 		p.styledBytes(p.p.Dim, facts)
 	}
 	if m := eventtext.ModelsLabel(run.Models); m != "" {
-		p.styled(p.p.Dim, factSep, p.clean(m))
+		p.styled(p.p.Dim, eventtext.FactSep, p.clean(m))
 	}
 	p.w.WriteByte('\n')
 }
@@ -467,7 +467,7 @@ func (p *plainRenderer) Finish(s Summary) error {
 			p.ci.errorAnnotation("agent run incomplete: " + s.Reason)
 		}
 		line := "── " + style(what+p.clean(eventtext.OneLine(s.Reason)))
-		if facts := appendResultFacts(nil, 0, 0, runOf(p.st, nil).Usage); len(facts) > 0 {
+		if facts := eventtext.AppendFacts(nil, 0, 0, runOf(p.st, nil).Usage); len(facts) > 0 {
 			line += p.p.Dim(string(facts))
 		}
 		p.emitLine(nil, 0, line)

@@ -363,6 +363,6 @@ func (t *thinkingSummary) line(width int) string {
 	if text != "" && utf8.RuneCount(t.head) == t.n && utf8.RuneCountInString(text) <= max(10, width-10) {
 		return "thinking: " + text
 	}
-	suffix := fmt.Sprintf(" (%s chars)", formatTokens(int64(t.n)))
+	suffix := fmt.Sprintf(" (%s chars)", eventtext.Tokens(int64(t.n)))
 	return "thinking: " + eventtext.TruncateRunes(text, max(10, width-10-len(suffix))) + suffix
 }

@@ -245,7 +245,7 @@ func (r *prettyRenderer) Finish(s Summary) error {
 	// The tokens and cost of a run that has no result line to say them.
 	var facts []string
 	if !runOf(r.st, nil).Done {
-		facts = splitFacts(appendResultFacts(nil, 0, 0, r.run.usage))
+		facts = eventtext.SplitFacts(eventtext.AppendFacts(nil, 0, 0, r.run.usage))
 	}
 	if r.run.active {
 		if d := r.cfg.env.Now().Sub(r.run.start); d >= time.Second {

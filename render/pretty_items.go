@@ -127,7 +127,7 @@ func (t *thinkItem) finalRow(r *prettyRenderer, dst []row) []row {
 	// "✻ thinking for 3.2s: first words … (1.2k chars)", as plain says it:
 	// the words cut to fit, the count whole; a thought shown whole needs
 	// no count.
-	suffix := " (" + formatTokens(int64(t.n)) + " chars)"
+	suffix := " (" + eventtext.Tokens(int64(t.n)) + " chars)"
 	text := head
 	if s := oneLineText(t.head); s != "" {
 		room := r.scr.width - iw - cells(head) - 2

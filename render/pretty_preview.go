@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/diffview"
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/termwrap"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -115,7 +116,7 @@ func (r *prettyRenderer) previewRows(dst []row, head []termwrap.Line, hidden int
 		dst = append(dst, row{s: pre + l.S, w: pw + l.W})
 	}
 	if hidden > 0 {
-		s := "… " + strconv.Itoa(hidden) + " more line" + plural(hidden)
+		s := "… " + strconv.Itoa(hidden) + " more line" + eventtext.Plural(hidden)
 		s = truncCells(s, max(r.scr.width-pw, 1))
 		dst = append(dst, row{s: pre + r.p.Dim(s), w: pw + cells(s)})
 	}

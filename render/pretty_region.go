@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agentfmt/agentfmt/internal/eventtext"
 )
 
 // frame settles what arrived, commits what is complete, lays out the live
@@ -269,7 +271,7 @@ func (r *prettyRenderer) liveRows(dst []row) []row {
 		shownRunning++
 	}
 	if more := r.running - shownRunning; (i > 0 || j > 0) && more > 0 {
-		s := truncCells("… "+formatTokens(int64(more))+" more running", r.scr.width)
+		s := truncCells("… "+eventtext.Tokens(int64(more))+" more running", r.scr.width)
 		dst = append(dst, row{s: r.p.Dim(s), w: cells(s)})
 	}
 	for k := len(parts) - 1; k >= 0; k-- {
@@ -356,7 +358,7 @@ func (r *prettyRenderer) clip(live []row, above int) []row {
 	}
 	var out []row
 	if cut > 0 && len(live)-cut >= 3 {
-		s := truncCells(fmt.Sprintf("… %d more line%s", cut, plural(cut)), r.scr.width)
+		s := truncCells(fmt.Sprintf("… %d more line%s", cut, eventtext.Plural(cut)), r.scr.width)
 		out = append(out, row{s: r.p.Dim(s), w: cells(s)})
 	}
 	for i, rw := range live {
@@ -384,10 +386,10 @@ func (r *prettyRenderer) statusRow() row {
 	facts := []string{elapsed(r.now.Sub(r.run.start))}
 	if u := r.run.usage; u != nil {
 		if t := u.Total(); t > 0 {
-			facts = append(facts, formatTokens(t)+" tokens")
+			facts = append(facts, eventtext.Tokens(t)+" tokens")
 		}
-		if knownCost(u) {
-			facts = append(facts, formatCost(u.CostUSD))
+		if eventtext.KnownCost(u) {
+			facts = append(facts, eventtext.Cost(u.CostUSD))
 		}
 	}
 	s := r.p.Dim("● " + strings.Join(facts, " · "))

@@ -60,14 +60,14 @@ func StepSummary(f *streaming.Run, s Summary, answer, until, input string) strin
 	}
 	if u := f.Usage; u != nil {
 		if u.Total() > 0 {
-			in := formatTokens(u.InputTokens)
+			in := eventtext.Tokens(u.InputTokens)
 			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
-				in += " + " + formatTokens(c) + " cached"
+				in += " + " + eventtext.Tokens(c) + " cached"
 			}
-			tokens = in + " in, " + formatTokens(u.OutputTokens) + " out"
+			tokens = in + " in, " + eventtext.Tokens(u.OutputTokens) + " out"
 		}
-		if knownCost(u) {
-			cost = formatCost(u.CostUSD)
+		if eventtext.KnownCost(u) {
+			cost = eventtext.Cost(u.CostUSD)
 		}
 	}
 	b.WriteString("\n| Duration | Turns | Tokens | Cost | Tool calls |\n|---|---|---|---|---|\n")

@@ -1,7 +1,8 @@
 // Package eventtext is how the parts of an event read to a person, the
 // same in every output format: durations, the marks of a tool call's
 // status and of a plan entry, the argument that says what a call does,
-// and how many lines of a long prompt are shown. render and render/html
+// a run's figures (tokens, cost, turns) and how many lines of a long
+// prompt are shown. render and render/html
 // share it.
 package eventtext
 
@@ -145,4 +146,86 @@ func OriginLabel(origin string) string {
 // format escapes it.
 func ModelsLabel(models []string) string {
 	return OneLine(strings.Join(models, " + "))
+}
+
+// Tokens formats a token count: 950, 12.3k, 1.2M.
+func Tokens(n int64) string { return string(AppendTokens(nil, n)) }
+
+// AppendTokens appends Tokens(n) to b.
+func AppendTokens(b []byte, n int64) []byte {
+	switch {
+	case n < 1000:
+		return strconv.AppendInt(b, n, 10)
+	case n < 1_000_000:
+		return append(strconv.AppendFloat(b, float64(n)/1000, 'f', 1, 64), 'k')
+	}
+	return append(strconv.AppendFloat(b, float64(n)/1e6, 'f', 1, 64), 'M')
+}
+
+// Cost formats dollars: $0.0123, $1.23.
+func Cost(usd float64) string { return string(AppendCost(nil, usd)) }
+
+// AppendCost appends Cost(usd) to b.
+func AppendCost(b []byte, usd float64) []byte {
+	if usd < 1 {
+		return strconv.AppendFloat(append(b, '$'), usd, 'f', 4, 64)
+	}
+	return strconv.AppendFloat(append(b, '$'), usd, 'f', 2, 64)
+}
+
+// KnownCost reports that u says what the run cost: an agent that has no
+// figure reports none or zero ("$0.0000" says nothing). The json output
+// keeps the figure as it came.
+func KnownCost(u *streaming.Usage) bool { return u.HasCost && u.CostUSD > 0 }
+
+// FactSep separates the facts of a line.
+const FactSep = " · "
+
+// SplitFacts is the facts AppendFacts wrote in b, one string each.
+// (No fact holds the separator.)
+func SplitFacts(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(string(b[len(FactSep):]), FactSep)
+}
+
+// AppendFacts appends the facts of a result line, each after
+// FactSep: the duration and turns (when positive) and usage u (if any).
+func AppendFacts(b []byte, durationMS int64, turns int, u *streaming.Usage) []byte {
+	if durationMS > 0 {
+		b = AppendDuration(append(b, FactSep...), durationMS)
+	}
+	if turns > 0 {
+		b = strconv.AppendInt(append(b, FactSep...), int64(turns), 10)
+		b = append(append(b, " turn"...), Plural(turns)...)
+	}
+	if u != nil {
+		if u.Total() > 0 {
+			b = AppendTokens(append(b, FactSep...), u.InputTokens)
+			if c := u.CacheReadTokens + u.CacheWriteTokens; c > 0 {
+				b = append(AppendTokens(append(b, " + "...), c), " cached"...)
+			}
+			b = append(AppendTokens(append(b, " in, "...), u.OutputTokens), " out"...)
+		}
+		if KnownCost(u) {
+			b = AppendCost(append(b, FactSep...), u.CostUSD)
+		}
+	}
+	return b
+}
+
+// Plural is "s" unless n is 1.
+func Plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// Figures are the run's duration, turns, tokens and cost, as the plain
+// renderer's result line shows them. Without a result, the duration is
+// the span of the event times when the agent gives them.
+func Figures(run *streaming.Run) []string {
+	return SplitFacts(AppendFacts(nil, run.Duration(), run.Turns, run.Usage))
 }

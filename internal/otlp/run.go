@@ -16,6 +16,7 @@ type run struct {
 	t     *Trace
 	ctx   context.Context
 	span  trace.Span
+	start time.Time // when the span began
 	agent string
 	model string
 	// provider is the gen_ai.provider.name of the agent and model.
@@ -60,6 +61,9 @@ type call struct {
 	// start (content, edits): all are set as it ends, in one call.
 	name, id string
 	extra    []attribute.KeyValue
+	// start and subStart are when the call's span and its subagent's
+	// began.
+	start, subStart time.Time
 }
 
 func (r *run) sessionStart(ev *streaming.Event) {
@@ -95,6 +99,7 @@ func (r *run) parent(id string, at time.Time) (context.Context, *turns) {
 	}
 	if c.sub == nil {
 		c.subCtx, c.sub = r.t.start(c.ctx, r.t.spanName("invoke_agent", r.agent), at, trace.SpanKindInternal)
+		c.subStart = at
 		r.t.set(c.sub, append(r.t.attrs(), semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentName(r.agent),
 			attribute.String("agentfmt.parent_call.id", c.id)))
 		c.turns.last = at
@@ -134,6 +139,7 @@ func (r *run) toolStart(ev *streaming.Event, at time.Time) *call {
 	r.seq++
 	c.seq = r.seq
 	c.ctx, c.span = r.t.start(ctx, r.t.spanName("execute_tool", c.name), at, trace.SpanKindInternal)
+	c.start = at
 	key := c.id
 	if key != ev.ID {
 		key = strings.Clone(ev.ID) // (clean replaced invalid bytes)
@@ -187,9 +193,9 @@ func (c *call) end(t *Trace, at time.Time, why string, kv []attribute.KeyValue) 
 	}
 	t.set(c.span, kv)
 	if c.sub != nil {
-		t.end(c.sub, at)
+		t.end(c.sub, c.subStart, at)
 	}
-	t.end(c.span, at)
+	t.end(c.span, c.start, at)
 }
 
 // chat records a model turn the stream marked with usage: a chat span
@@ -219,7 +225,7 @@ func (r *run) chat(ev *streaming.Event, at time.Time) {
 	kv = appendUsage(kv, ev.Usage)
 	_, span := r.t.start(ctx, name, start, trace.SpanKindClient)
 	r.t.set(span, kv)
-	r.t.end(span, at)
+	r.t.end(span, start, at)
 }
 
 func (r *run) result(ev *streaming.Event) {

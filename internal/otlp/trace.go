@@ -120,8 +120,12 @@ func (t *Trace) start(ctx context.Context, name string, at time.Time, kind trace
 	return ctx, span
 }
 
-// end ends span at at.
-func (t *Trace) end(span trace.Span, at time.Time) {
+// end ends span, begun at start, at at: at start when at is earlier (a
+// transcript's times need not rise).
+func (t *Trace) end(span trace.Span, start, at time.Time) {
+	if at.Before(start) {
+		at = start
+	}
 	t.endOpts[0] = trace.WithTimestamp(at)
 	span.End(t.endOpts[:]...)
 	t.endOpts[0] = nil
@@ -241,7 +245,7 @@ func (t *Trace) begin(agent string, at time.Time) {
 		kv = append(kv, attribute.String("agentfmt.stream", clean(t.opts.Stream)))
 	}
 	ctx, span := t.start(t.opts.Parent, t.spanName("invoke_agent", agent), at, trace.SpanKindInternal)
-	t.run = &run{t: t, ctx: ctx, span: span, agent: agent, provider: provider(agent, ""), attrs: kv,
+	t.run = &run{t: t, ctx: ctx, span: span, start: at, agent: agent, provider: provider(agent, ""), attrs: kv,
 		prompt: bounded{max: t.opts.MaxContent}}
 	t.run.turns.last = at
 }
@@ -268,7 +272,7 @@ func (t *Trace) endRun(at time.Time, why string) {
 		r.attrs = append(r.attrs, attribute.String("agentfmt.incomplete", why))
 	}
 	r.finish()
-	t.end(r.span, at)
+	t.end(r.span, r.start, at)
 	clear(r.attrs)
 	t.runKV = r.attrs[:0]
 }

@@ -168,6 +168,18 @@ func TestTraceTimes(t *testing.T) {
 			t.Errorf("%s: %v to %v, want %v to %v", s.Name, s.StartTime, s.EndTime, w[0], w[1])
 		}
 	}
+	// Times that go back (a transcript's need not rise): no span ends
+	// before it began.
+	spans = record(t, Options{Now: now},
+		streaming.Event{Kind: streaming.KindSessionStart, Agent: "claude", Time: t0.Add(5 * time.Second)},
+		streaming.Event{Kind: streaming.KindToolStart, Agent: "claude", ID: "1", Name: "Bash", Time: t0.Add(6 * time.Second)},
+		streaming.Event{Kind: streaming.KindToolEnd, Agent: "claude", ID: "1", Status: streaming.ToolOK, Time: t0.Add(2 * time.Second)},
+		streaming.Event{Kind: streaming.KindResult, Agent: "claude", OK: true, Time: t0})
+	for _, s := range spans {
+		if s.EndTime.Before(s.StartTime) {
+			t.Errorf("%s ends at %v, before it began at %v", s.Name, s.EndTime, s.StartTime)
+		}
+	}
 	// Without times in the stream: the clock's.
 	spans = record(t, Options{Now: now}, streaming.Event{Kind: streaming.KindSessionStart, Agent: "claude"},
 		streaming.Event{Kind: streaming.KindResult, Agent: "claude", OK: true})

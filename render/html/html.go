@@ -331,7 +331,7 @@ func (r *Renderer) runEnd(run *streaming.Run, ok, incomplete, interrupted bool, 
 	if origin := eventtext.OriginLabel(run.Origin); origin != "" {
 		d.Facts = append(d.Facts, esc(clean(origin)))
 	}
-	for _, f := range render.Figures(run) {
+	for _, f := range eventtext.Figures(run) {
 		d.Facts = append(d.Facts, esc(f))
 	}
 	if models := eventtext.ModelsLabel(run.Models); models != "" {

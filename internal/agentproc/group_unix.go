@@ -1,6 +1,6 @@
 //go:build !windows
 
-package cmd
+package agentproc
 
 import (
 	"errors"
@@ -51,5 +51,5 @@ func endGroup(p *os.Process) {
 // foreground process group (Ctrl-C, Ctrl-\).
 func fromTerminal(s os.Signal) bool { return s == os.Interrupt || s == syscall.SIGQUIT }
 
-// groupsSupported: process groups exist here.
-const groupsSupported = true
+// GroupsSupported reports that process groups exist here.
+const GroupsSupported = true

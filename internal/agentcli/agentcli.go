@@ -1,16 +1,19 @@
-package cmd
+// Package agentcli is what 'agentfmt run' knows of each agent's command
+// line: the flags that make it print the JSON stream agentfmt reads, where
+// they go, since when the agent takes them, and how it says it does not
+// (docs/formats/<agent>.md).
+package agentcli
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 )
 
-// agentSpec is what 'agentfmt run' knows of one agent's command line: the
-// flags that make it print the JSON stream agentfmt reads, where they go,
-// and since when the agent takes them (docs/formats/<agent>.md).
-type agentSpec struct {
-	names []string // command names that select it (the first is its usual one)
-	title string
+// Spec is what 'agentfmt run' knows of one agent's command line.
+type Spec struct {
+	Names []string // command names that select it (the first is its usual one)
+	Title string
 	// sub is a subcommand the JSON output needs (codex exec, opencode run),
 	// with the spellings that mean it is already there.
 	sub []string
@@ -21,9 +24,9 @@ type agentSpec struct {
 	// atEnd: the flags go after the user's arguments (amp: the prompt
 	// must follow --execute), not right after the command or subcommand.
 	atEnd bool
-	// since says which version first takes the flags, for the message
+	// Since says which version first takes the flags, for the message
 	// when the agent rejects one.
-	since string
+	Since string
 }
 
 // flagAdd is one flag to add: the spellings that mean it is already there
@@ -39,73 +42,73 @@ var claudeFlags = []flagAdd{
 	{[]string{"--include-partial-messages"}, []string{"--include-partial-messages"}},
 }
 
-// agentSpecs are the agents 'agentfmt run' knows. Any other command is run
-// as it is, with nothing added.
-var agentSpecs = []*agentSpec{
-	{names: []string{"claude"}, title: "Claude Code", print: []string{"-p", "--print"}, flags: claudeFlags,
-		since: "stream-json needs --verbose since 2.1.x; --include-partial-messages needs a 1.0 or later CLI"},
+// Specs are the agents 'agentfmt run' knows. Any other command is run as
+// it is, with nothing added.
+var Specs = []*Spec{
+	{Names: []string{"claude"}, Title: "Claude Code", print: []string{"-p", "--print"}, flags: claudeFlags,
+		Since: "stream-json needs --verbose since 2.1.x; --include-partial-messages needs a 1.0 or later CLI"},
 	// qwen's -p takes the prompt as its value: it is not added.
-	{names: []string{"qwen"}, title: "Qwen Code", flags: claudeFlags},
-	{names: []string{"codex"}, title: "Codex CLI", sub: []string{"exec", "e"},
+	{Names: []string{"qwen"}, Title: "Qwen Code", flags: claudeFlags},
+	{Names: []string{"codex"}, Title: "Codex CLI", sub: []string{"exec", "e"},
 		flags: []flagAdd{{[]string{"--json", "--experimental-json"}, []string{"--json"}}},
-		since: "codex exec --json is the current format; 0.42 took only --experimental-json (pass that instead)"},
-	{names: []string{"gemini"}, title: "Gemini CLI",
+		Since: "codex exec --json is the current format; 0.42 took only --experimental-json (pass that instead)"},
+	{Names: []string{"gemini"}, Title: "Gemini CLI",
 		flags: []flagAdd{{[]string{"--output-format", "-o"}, []string{"--output-format", "stream-json"}}},
-		since: "stream-json came in Gemini CLI of October 2025"},
-	{names: []string{"opencode"}, title: "OpenCode", sub: []string{"run"},
+		Since: "stream-json came in Gemini CLI of October 2025"},
+	{Names: []string{"opencode"}, Title: "OpenCode", sub: []string{"run"},
 		flags: []flagAdd{{[]string{"--format"}, []string{"--format", "json"}}}},
-	{names: []string{"kilo"}, title: "Kilo CLI", sub: []string{"run"},
+	{Names: []string{"kilo"}, Title: "Kilo CLI", sub: []string{"run"},
 		flags: []flagAdd{{[]string{"--format"}, []string{"--format", "json"}}}},
-	{names: []string{"cursor-agent", "cursor", "agent"}, title: "Cursor CLI", print: []string{"-p", "--print"},
+	{Names: []string{"cursor-agent", "cursor", "agent"}, Title: "Cursor CLI", print: []string{"-p", "--print"},
 		flags: []flagAdd{
 			{[]string{"--output-format"}, []string{"--output-format", "stream-json"}},
 			{[]string{"--stream-partial-output"}, []string{"--stream-partial-output"}},
 		}},
-	{names: []string{"copilot"}, title: "Copilot CLI",
+	{Names: []string{"copilot"}, Title: "Copilot CLI",
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "json"}}},
-		since: "--output-format json came in Copilot CLI 0.0.422"},
+		Since: "--output-format json came in Copilot CLI 0.0.422"},
 	// agy parses flags the Go way: -output-format is the same flag, and
 	// flags must come before the first plain argument.
-	{names: []string{"agy", "antigravity"}, title: "Antigravity CLI",
+	{Names: []string{"agy", "antigravity"}, Title: "Antigravity CLI",
 		flags: []flagAdd{{[]string{"--output-format", "-output-format"}, []string{"--output-format", "stream-json"}}},
-		since: "--output-format came in agy 1.1.8"},
-	{names: []string{"amp"}, title: "Amp", atEnd: true,
+		Since: "--output-format came in agy 1.1.8"},
+	{Names: []string{"amp"}, Title: "Amp", atEnd: true,
 		flags: []flagAdd{{[]string{"--stream-json"}, []string{"--stream-json"}}}},
 	// pi's --mode json is its print mode: no -p (docs/formats/pi.md).
-	{names: []string{"pi"}, title: "pi",
+	{Names: []string{"pi"}, Title: "pi",
 		flags: []flagAdd{{[]string{"--mode"}, []string{"--mode", "json"}}}},
 	// CodeBuddy's json is one array when the run ends (its stream-json is
 	// Claude's shapes, read as Claude's: the user may ask for it).
-	{names: []string{"codebuddy", "cbc"}, title: "CodeBuddy Code", print: []string{"-p", "--print"},
+	{Names: []string{"codebuddy", "cbc"}, Title: "CodeBuddy Code", print: []string{"-p", "--print"},
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "json"}}}},
 	// Droid's stream needs exec (its interactive mode prints no JSON).
-	{names: []string{"droid"}, title: "Factory Droid", sub: []string{"exec"},
+	{Names: []string{"droid"}, Title: "Factory Droid", sub: []string{"exec"},
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}}},
 	// Grok's -p takes the prompt as its value: it is not added.
-	{names: []string{"grok"}, title: "Grok CLI",
+	{Names: []string{"grok"}, Title: "Grok CLI",
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "streaming-json"}}}},
-	{names: []string{"goose"}, title: "Goose", sub: []string{"run"},
+	{Names: []string{"goose"}, Title: "Goose", sub: []string{"run"},
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}},
-		since: "stream-json came in goose of December 2025"},
-	{names: []string{"kimi"}, title: "Kimi Code CLI", print: []string{"--print"},
+		Since: "stream-json came in goose of December 2025"},
+	{Names: []string{"kimi"}, Title: "Kimi Code CLI", print: []string{"--print"},
 		flags: []flagAdd{{[]string{"--output-format"}, []string{"--output-format", "stream-json"}}}},
 	// OpenClaw prints one document when the run ends.
-	{names: []string{"openclaw"}, title: "OpenClaw", sub: []string{"agent"},
+	{Names: []string{"openclaw"}, Title: "OpenClaw", sub: []string{"agent"},
 		flags: []flagAdd{{[]string{"--json"}, []string{"--json"}}}},
 }
 
-// lookupAgent returns the spec for a command name (a path's base name
+// Lookup returns the spec for a command name (a path's base name
 // counts: ~/bin/claude is claude), and the command to run: `cursor` runs
 // cursor-agent (cursor is the editor), `antigravity` runs agy.
-func lookupAgent(name string) (spec *agentSpec, command string) {
+func Lookup(name string) (spec *Spec, command string) {
 	base := strings.TrimSuffix(filepath.Base(name), ".exe")
-	for _, s := range agentSpecs {
-		for i, n := range s.names {
+	for _, s := range Specs {
+		for i, n := range s.Names {
 			if n != base {
 				continue
 			}
 			if i > 0 && !strings.ContainsRune(name, filepath.Separator) && (n == "cursor" || n == "antigravity") {
-				return s, s.names[0]
+				return s, s.Names[0]
 			}
 			return s, name
 		}
@@ -113,10 +116,10 @@ func lookupAgent(name string) (spec *agentSpec, command string) {
 	return nil, name
 }
 
-// prepare returns the agent's arguments with the JSON flags it needs
+// Prepare returns the agent's arguments with the JSON flags it needs
 // added where they are missing, and what was added. Only the arguments
 // before a "--" are looked at, and nothing is added after it.
-func (s *agentSpec) prepare(args []string) (out, added []string) {
+func (s *Spec) Prepare(args []string) (out, added []string) {
 	end := len(args)
 	for i, a := range args {
 		if a == "--" {
@@ -185,9 +188,9 @@ func has(list []string, s string) bool {
 var rejectWords = []string{"unknown", "unexpected", "unrecognized", "unrecognised", "not defined", "invalid",
 	"no such option", "not supported", "unsupported", "did you mean"}
 
-// rejected returns the flags agentfmt added that the agent's stderr says
+// Rejected returns the flags agentfmt added that the agent's stderr says
 // it does not take.
-func (s *agentSpec) rejected(added []string, stderr string) []string {
+func (s *Spec) Rejected(added []string, stderr string) []string {
 	low := strings.ToLower(stderr)
 	if !containsAny(low, rejectWords) {
 		return nil
@@ -233,4 +236,42 @@ func containsAny(s string, words []string) bool {
 		}
 	}
 	return false
+}
+
+// Table is the list of agents in 'agentfmt run --help', one line each:
+// the names that select it and what 'run' adds to its command line, made
+// from Specs so that an agent added there is listed here.
+func Table() string {
+	rows := make([][2]string, 0, len(Specs))
+	pad := 0
+	for _, s := range Specs {
+		names := strings.Join(s.Names, ", ")
+		pad = max(pad, len(names))
+		rows = append(rows, [2]string{names, s.added()})
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s  %s\n", pad, r[0], r[1])
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// added says what Prepare adds to a command line that has none of it:
+// "exec --json", "-p --output-format stream-json …", "… --stream-json"
+// for flags that go after the user's arguments.
+func (s *Spec) added() string {
+	var words []string
+	if len(s.sub) > 0 {
+		words = append(words, s.sub[0])
+	}
+	if s.atEnd {
+		words = append(words, "…")
+	}
+	if len(s.print) > 0 {
+		words = append(words, s.print[0])
+	}
+	for _, f := range s.flags {
+		words = append(words, f.add...)
+	}
+	return strings.Join(words, " ")
 }

@@ -1,4 +1,4 @@
-package cmd
+package follow
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ const headLen = 4096
 // reopened handles truncation and rotation at the end of the file. A file
 // that replaced the one read but may not be read ends the following with
 // an error: the run goes on where agentfmt cannot see it.
-func (fl *follower) reopened() (bool, error) {
+func (fl *File) reopened() (bool, error) {
 	st, err := os.Stat(fl.name)
 	fl.missing = errors.Is(err, fs.ErrNotExist)
 	if err != nil {
@@ -47,21 +47,21 @@ func (fl *follower) reopened() (bool, error) {
 			return false, nil
 		}
 		fl.lastData = time.Now()
-		fl.say(fl.name + " was replaced (rotated): reading the new file from the start")
+		fl.Say(fl.name + " was replaced (rotated): reading the new file from the start")
 		return true, nil
 	}
 	if st.Size() < fl.off {
 		if !fl.rewind() {
 			return false, nil
 		}
-		fl.say(fl.name + " was truncated: reading it from the start")
+		fl.Say(fl.name + " was truncated: reading it from the start")
 		return true, nil
 	}
 	return false, nil
 }
 
 // rewind reads the file again from its start.
-func (fl *follower) rewind() bool {
+func (fl *File) rewind() bool {
 	if _, err := fl.f.Seek(0, io.SeekStart); err != nil {
 		return false
 	}
@@ -71,7 +71,7 @@ func (fl *follower) rewind() bool {
 }
 
 // noteHead keeps the file's first bytes, of b read at fl.off.
-func (fl *follower) noteHead(b []byte) {
+func (fl *File) noteHead(b []byte) {
 	if fl.off < headLen {
 		fl.head = append(fl.head, b[:min(len(b), headLen-int(fl.off))]...)
 	}
@@ -81,7 +81,7 @@ func (fl *follower) noteHead(b []byte) {
 // another run was written behind the same name (`agent … > run.jsonl`
 // again), maybe past the old size before agentfmt looked, so that neither
 // the size nor the name tells. Copytruncate's hole of NULs counts too.
-func (fl *follower) restarted() bool {
+func (fl *File) restarted() bool {
 	if len(fl.head) == 0 {
 		return false
 	}
@@ -94,7 +94,7 @@ func (fl *follower) restarted() bool {
 // how much is left: a writer that does not append (`>`) goes on at its old
 // offset after a copytruncate, leaving a hole that reads as NULs before
 // its next line. NULs within a line are the line's.
-func (fl *follower) skipNULs(b []byte) int {
+func (fl *File) skipNULs(b []byte) int {
 	start := fl.lineStart
 	fl.lineStart = b[len(b)-1] == '\n'
 	if !(start && b[0] == 0) && !bytes.Contains(b, []byte{'\n', 0}) {

@@ -1,4 +1,7 @@
-package cmd
+// Package follow reads a file an agent is still writing, as tail -F
+// does: what the file holds at once, then what is appended, through
+// truncation and rotation, until the run written in it has ended.
+package follow
 
 import (
 	"bytes"
@@ -15,8 +18,36 @@ import (
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
 )
 
-// openFollow returns the source for FILE under --follow: what
-// the file holds is read at once (the renderer shows it as it is — the
+// Options say how a File is followed.
+type Options struct {
+	// Poll is how often the file is checked for growth where there are
+	// no file notifications (Hub nil, or none for its folder); Settle
+	// how long it must stay unchanged once its last run has ended;
+	// Safety the longest it sleeps when notifications tell it of
+	// changes (a change they miss, on a network file system written
+	// from another machine, is seen this late).
+	Poll, Settle, Safety time.Duration
+	// Hub gives the notifications (nil: poll).
+	Hub *fswait.Hub
+	// Stop is closed when the reading is over (a pending Read returns).
+	Stop <-chan struct{}
+	// EndsWithRun: following ends once the last run has ended (RunEnded
+	// says so) and the file settled (--follow); otherwise (watch) it
+	// does not. EndGone ends it when the file is deleted (a session whose
+	// file is gone is over); QuietEnd, when set, once the file has not
+	// changed for that long (watch --since).
+	EndsWithRun bool
+	EndGone     bool
+	QuietEnd    time.Duration
+}
+
+// Error is a file that cannot be followed; its message names the file.
+type Error struct{ msg string }
+
+func (e *Error) Error() string { return e.msg }
+
+// Open returns the reader of a file followed (--follow FILE): what the
+// file holds is read at once (the renderer shows it as it is — the
 // compacted state so far — then the live updates), then the file is
 // followed for growth like `tail -F`, woken by the system's file
 // notifications (internal/fswait), polling only where there are none:
@@ -28,30 +59,26 @@ import (
 //   - a file that does not exist yet is waited for;
 //   - a partial last line waits for the rest of its line.
 //
-// Following ends when interrupted (SIGINT 130, SIGTERM 143, through the
-// feeder's signal path), or when the stream's last run has finished — its
-// result has been read — and the file has then stayed unchanged for
-// env.FollowSettle: `agentfmt --follow run.jsonl` watches an agent working in
-// the background and returns with its exit status when it is done, even
-// when the agent hangs after its result (claude-code#25629). A run that
-// never finishes is followed until interrupted. A new run appended in the
-// settle time (a loop's next iteration) is followed too; to watch an
-// endless loop log, use `tail -F log | agentfmt`.
-//
-// endsWithRun: following ends once the last run has ended (the session
-// tells runEnded) and the file settled; otherwise (watch) it does not.
-// stop is closed when the pipeline is done, and Close ends a pending read.
-func openFollow(env *Env, name string, stop <-chan struct{}, endsWithRun bool) (*follower, error) {
-	fl := &follower{name: name, stop: stop, closed: make(chan struct{}), lastData: time.Now(),
-		poll: env.followPoll(), settle: env.followSettle(), safety: env.followSafety(), hub: env.fileHub(),
-		endsWithRun: endsWithRun, endWake: make(chan struct{}, 1)}
+// Following ends when Stop is closed or the File closed (a signal), or
+// when the stream's last run has finished — its result has been read —
+// and the file has then stayed unchanged for Settle: `agentfmt --follow
+// run.jsonl` watches an agent working in the background and returns with
+// its exit status when it is done, even when the agent hangs after its
+// result (claude-code#25629). A run that never finishes is followed until
+// interrupted. A new run appended in the settle time (a loop's next
+// iteration) is followed too; to watch an endless loop log, use
+// `tail -F log | agentfmt`.
+func Open(name string, o Options) (*File, error) {
+	fl := &File{name: name, stop: o.Stop, closed: make(chan struct{}), lastData: time.Now(),
+		poll: o.Poll, settle: o.Settle, safety: o.Safety, hub: o.Hub,
+		endsWithRun: o.EndsWithRun, endGone: o.EndGone, quietEnd: o.QuietEnd, endWake: make(chan struct{}, 1)}
 	fl.watch() // before the first read: no change is missed between them
 	f, err := os.Open(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// Not written yet: wait for it.
 	case err != nil:
-		return nil, &exitError{code: ExitUsage, msg: err.Error()}
+		return nil, &Error{msg: err.Error()}
 	default:
 		if err := fl.use(f); err != nil {
 			f.Close()
@@ -61,18 +88,19 @@ func openFollow(env *Env, name string, stop <-chan struct{}, endsWithRun bool) (
 	return fl, nil
 }
 
-// followSafetyMax is the longest a follower whose file has long been
+// safetyMax is the longest a File whose file has long been
 // quiet sleeps when notifications tell it of changes (see wait).
-const followSafetyMax = 5 * time.Minute
+const safetyMax = 5 * time.Minute
 
-type follower struct {
+// File is a file followed.
+type File struct {
 	name   string
 	stop   <-chan struct{}
 	closed chan struct{}
 	once   sync.Once
 	// endsWithRun: following ends once ended (the last run has ended)
 	// and the file settled; endWake receives when a run ends (the
-	// settle time starts). The session tells runEnded.
+	// settle time starts). The session tells RunEnded.
 	endsWithRun bool
 	ended       atomic.Bool
 	endWake     chan struct{}
@@ -81,14 +109,13 @@ type follower struct {
 	poll        time.Duration
 	settle      time.Duration
 	safety      time.Duration
-	// notice reports a truncation or rotation (on stderr).
-	notice func(msg string)
+	// Notice, when set, is told what happened to the file (it appeared,
+	// was truncated or replaced); set it before the first Read.
+	Notice func(msg string)
 	// open opens the file behind the name after a rotation (nil:
 	// os.Open; tests make it fail).
 	open func(name string) (*os.File, error)
-	// endGone: reading ends when the file is deleted (watch: a session
-	// whose file is gone is over). quietEnd, when set, ends it once the
-	// file has not changed for that long (watch --since).
+	// endGone and quietEnd: see Options.
 	endGone  bool
 	quietEnd time.Duration
 
@@ -129,10 +156,10 @@ type follower struct {
 	doc, docSaid bool
 }
 
-// runEnded is told by the stream's session when a run ends (true) and
-// when another begins: from the goroutine that decodes, while the
-// follower waits in another.
-func (fl *follower) runEnded(ended bool) {
+// RunEnded is told by the stream's session when a run ends (true) and
+// when another begins: from the goroutine that decodes, while the File
+// waits in another.
+func (fl *File) RunEnded(ended bool) {
 	fl.ended.Store(ended)
 	if ended {
 		select {
@@ -143,21 +170,25 @@ func (fl *follower) runEnded(ended bool) {
 }
 
 // runOver reports that following may end once the file settles.
-func (fl *follower) runOver() bool { return fl.endsWithRun && fl.ended.Load() }
+func (fl *File) runOver() bool { return fl.endsWithRun && fl.ended.Load() }
 
-// atEnd reports that what the file holds has been read: the next Read may
+// AtEnd reports that what the file holds has been read: the next Read may
 // wait (the reading goroutine asks, between its reads).
-func (fl *follower) atEnd() bool {
+func (fl *File) AtEnd() bool {
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
 	return fl.short
 }
 
-// added reports that the last Read of src gave bytes that are not in the
-// input (a newline --follow ends a line with).
-func added(src io.Reader) bool {
-	fl, ok := src.(*follower)
-	return ok && fl.synthetic
+// Added reports that the last Read gave bytes that are not in the file
+// (a newline that ends its last line): --tee copies the file, not it.
+func (fl *File) Added() bool { return fl.synthetic }
+
+// Absent reports that the file does not exist (yet): it is waited for.
+func (fl *File) Absent() bool {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return fl.f == nil
 }
 
 // maxTail is the longest unterminated last line kept to be judged as a
@@ -165,13 +196,13 @@ func added(src io.Reader) bool {
 const maxTail = 64 << 20
 
 // use makes f the file read.
-func (fl *follower) use(f *os.File) error {
+func (fl *File) use(f *os.File) error {
 	info, err := f.Stat()
 	if err != nil {
-		return &exitError{code: ExitUsage, msg: err.Error()}
+		return &Error{msg: err.Error()}
 	}
 	if info.IsDir() {
-		return &exitError{code: ExitUsage, msg: fl.name + ": is a directory"}
+		return &Error{msg: fl.name + ": is a directory"}
 	}
 	if fl.f != nil {
 		fl.f.Close()
@@ -184,9 +215,9 @@ func (fl *follower) use(f *os.File) error {
 	return nil
 }
 
-// skipTo starts reading at off, when the file holds that much (a
+// SkipTo starts reading at off, when the file holds that much (a
 // session watch comes back to, after it closed it).
-func (fl *follower) skipTo(off int64) {
+func (fl *File) SkipTo(off int64) {
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
 	if fl.f == nil || fl.info.Size() < off {
@@ -197,14 +228,14 @@ func (fl *follower) skipTo(off int64) {
 	}
 }
 
-// offset is how far the file has been read.
-func (fl *follower) offset() int64 {
+// Offset is how far the file has been read.
+func (fl *File) Offset() int64 {
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
 	return fl.off
 }
 
-func (fl *follower) isClosed() bool {
+func (fl *File) isClosed() bool {
 	select {
 	case <-fl.closed:
 		return true
@@ -214,7 +245,7 @@ func (fl *follower) isClosed() bool {
 }
 
 // Read returns what the file has beyond what was read, waiting for more.
-func (fl *follower) Read(p []byte) (int, error) {
+func (fl *File) Read(p []byte) (int, error) {
 	for {
 		n, wait, err := fl.try(p)
 		if n > 0 || err != nil {
@@ -235,7 +266,7 @@ func (fl *follower) Read(p []byte) (int, error) {
 // of the settle time, or fl.safety. Without notifications (the system
 // has none, the directory does not exist yet) it polls every fl.poll.
 // stopped reports that following is over.
-func (fl *follower) wait() (stopped bool) {
+func (fl *File) wait() (stopped bool) {
 	if fl.sub == nil || fl.sub.Gone() {
 		if fl.sub != nil {
 			fl.sub.Close()
@@ -254,9 +285,9 @@ func (fl *follower) wait() (stopped bool) {
 	if fl.sub != nil {
 		wake = fl.sub.C()
 		// The longer the file stays quiet, the longer the follower
-		// sleeps between looks of its own, up to followSafetyMax: a
+		// sleeps between looks of its own, up to safetyMax: a
 		// thousand idle sessions under watch cost nothing.
-		d = max(fl.safety, min(quiet/2, followSafetyMax))
+		d = max(fl.safety, min(quiet/2, safetyMax))
 		if lineOpen {
 			d = min(d, max(fl.poll*2-since, time.Millisecond))
 		}
@@ -282,7 +313,7 @@ func (fl *follower) wait() (stopped bool) {
 }
 
 // watch subscribes to changes of the file's name in its directory.
-func (fl *follower) watch() {
+func (fl *File) watch() {
 	if fl.hub == nil {
 		return
 	}
@@ -292,14 +323,14 @@ func (fl *follower) watch() {
 }
 
 // try reads once; wait reports that there is nothing yet.
-func (fl *follower) try(p []byte) (n int, wait bool, err error) {
+func (fl *File) try(p []byte) (n int, wait bool, err error) {
 	fl.synthetic = false
 	if fl.isClosed() {
 		return 0, false, io.EOF
 	}
 	fl.mu.Lock()
 	if fl.f == nil {
-		f, err := os.Open(fl.name) // (a FIFO is opened by openFollow, never here)
+		f, err := os.Open(fl.name) // (a FIFO is opened by Open, never here)
 		if errors.Is(err, fs.ErrNotExist) {
 			fl.mu.Unlock()
 			return 0, true, nil
@@ -314,16 +345,16 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 			return 0, false, err
 		}
 		fl.lastData = time.Now()
-		fl.say(fl.name + " has appeared: following it")
+		fl.Say(fl.name + " has appeared: following it")
 	}
 	if fl.doc && !fl.docSaid {
 		fl.docSaid = true
-		fl.say(fl.name + " is one JSON document (a Gemini CLI chat, written whole again at every save), not lines: shown as it is now, not followed")
+		fl.Say(fl.name + " is one JSON document (a Gemini CLI chat, written whole again at every save), not lines: shown as it is now, not followed")
 	}
 	if fl.short && fl.regular && fl.restarted() && fl.rewind() {
 		// Started again, and maybe written past the old size already:
 		// the new run is read from its start.
-		fl.say(fl.name + " was truncated or started again: reading it from the start")
+		fl.Say(fl.name + " was truncated or started again: reading it from the start")
 		if fl.lineOpen && len(p) > 0 {
 			fl.endLine() // (the old run's partial last line ends here)
 			p[0], fl.synthetic = '\n', true
@@ -392,7 +423,7 @@ func (fl *follower) try(p []byte) (n int, wait bool, err error) {
 }
 
 // noteTail keeps what follows the last newline of b (the line still open).
-func (fl *follower) noteTail(b []byte) {
+func (fl *File) noteTail(b []byte) {
 	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 		fl.tail, fl.tailLong, fl.lineOpen = fl.tail[:0], false, false
 		b = b[i+1:]
@@ -410,19 +441,20 @@ func (fl *follower) noteTail(b []byte) {
 	}
 }
 
-func (fl *follower) endLine() {
+func (fl *File) endLine() {
 	fl.tail, fl.tailLong, fl.lineOpen = fl.tail[:0], false, false
 }
 
-func (fl *follower) say(msg string) {
-	if fl.notice != nil {
-		fl.notice(msg)
+// Say tells Notice msg.
+func (fl *File) Say(msg string) {
+	if fl.Notice != nil {
+		fl.Notice(msg)
 	}
 }
 
 // Close ends following; a Read waiting for growth, or blocked on a FIFO,
 // returns.
-func (fl *follower) Close() error {
+func (fl *File) Close() error {
 	fl.once.Do(func() { close(fl.closed) })
 	if fl.sub != nil {
 		fl.sub.Close() // (Read has returned, or returns without it, on closed)

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package cmd
+package agentproc
 
 import (
 	"os"
@@ -8,10 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// foreground reports that this process's group is the foreground process
+// Foreground reports that this process's group is the foreground process
 // group of the terminal on its stdin, stdout or stderr: a Ctrl-C there
 // goes to the whole group, children included.
-func foreground() bool {
+func Foreground() bool {
 	for _, f := range []*os.File{os.Stdin, os.Stdout, os.Stderr} {
 		rc, err := f.SyscallConn() // (Fd would switch the file to blocking mode)
 		if err != nil {

@@ -1,15 +1,15 @@
-package cmd
+package agentproc
 
 import "time"
 
-// drainClock bounds the waiting for the agent's output after its exit
-// (Env.DrainGrace): what the agent wrote before it exited is read whatever
+// Clock bounds the waiting for the agent's output after its exit
+// (Config.Grace): what the agent wrote before it exited is read whatever
 // the time, but a process it left running (a wrapper's 'server &', an MCP
 // server, 'nohup … &') may hold its stdout or stderr open for ever, and
 // agentfmt must not wait for that. It counts only the time spent waiting
 // with nothing to read: output already in the pipe is read, and rendered,
 // however long that takes.
-type drainClock struct {
+type Clock struct {
 	exited <-chan struct{} // closed when the agent has exited
 	after  bool            // the agent has exited
 	left   time.Duration   // waiting still allowed
@@ -18,13 +18,14 @@ type drainClock struct {
 	since  time.Time
 }
 
-func newDrainClock(exited <-chan struct{}, grace time.Duration) *drainClock {
-	return &drainClock{exited: exited, left: grace}
+// NewClock returns the clock of an agent whose exit closes exited.
+func NewClock(exited <-chan struct{}, grace time.Duration) *Clock {
+	return &Clock{exited: exited, left: grace}
 }
 
-// spent reports that no more waiting is allowed: the output is to be
+// Spent reports that no more waiting is allowed: the output is to be
 // taken as ended.
-func (c *drainClock) spent() bool {
+func (c *Clock) Spent() bool {
 	if c == nil || !c.after {
 		return false
 	}
@@ -35,9 +36,9 @@ func (c *drainClock) spent() bool {
 	return false
 }
 
-// arm returns what to wait on besides the output: before the exit, the
-// exit itself; after it, the end of the allowance. disarm must follow.
-func (c *drainClock) arm() (exit <-chan struct{}, expire <-chan time.Time) {
+// Arm returns what to wait on besides the output: before the exit, the
+// Exit itself; after it, the end of the allowance. Disarm must follow.
+func (c *Clock) Arm() (exit <-chan struct{}, expire <-chan time.Time) {
 	if c == nil {
 		return nil, nil
 	}
@@ -53,8 +54,8 @@ func (c *drainClock) arm() (exit <-chan struct{}, expire <-chan time.Time) {
 	return nil, c.timer.C
 }
 
-// disarm counts the time waited since arm.
-func (c *drainClock) disarm() {
+// Disarm counts the time waited since Arm.
+func (c *Clock) Disarm() {
 	if c == nil || !c.after || c.since.IsZero() {
 		return
 	}
@@ -63,33 +64,36 @@ func (c *drainClock) disarm() {
 	c.since = time.Time{}
 }
 
-// exit records the agent's exit (arm's exit channel was closed).
-func (c *drainClock) exit() { c.after = true }
+// Exit records the agent's exit (Arm's exit channel was closed).
+func (c *Clock) Exit() { c.after = true }
 
-// expire records that the allowance ran out (arm's expire channel fired).
-func (c *drainClock) expire() {
+// Expire records that the allowance ran out (Arm's expire channel fired).
+func (c *Clock) Expire() {
 	c.since = time.Time{}
 	c.left = 0
 	c.cut = true
 }
 
-// next returns the next line of side, waiting no longer than the clock
+// Next returns the next line of side, waiting no longer than the clock
 // allows; ok is false at side's end or when the allowance has run out.
-func (c *drainClock) next(side <-chan string) (line string, ok bool) {
+func (c *Clock) Next(side <-chan string) (line string, ok bool) {
 	for {
-		if c.spent() {
+		if c.Spent() {
 			return "", false
 		}
-		exit, expire := c.arm()
+		exit, expire := c.Arm()
 		select {
 		case l, ok := <-side:
-			c.disarm()
+			c.Disarm()
 			return l, ok
 		case <-exit:
-			c.exit()
+			c.Exit()
 		case <-expire:
-			c.expire()
+			c.Expire()
 			return "", false
 		}
 	}
 }
+
+// Cut reports that the allowance ran out with the output still open.
+func (c *Clock) Cut() bool { return c.cut }

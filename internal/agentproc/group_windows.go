@@ -1,4 +1,4 @@
-package cmd
+package agentproc
 
 import (
 	"os"
@@ -14,8 +14,8 @@ func signalGroup(p *os.Process, s os.Signal, _ bool) error { return p.Signal(s) 
 // endGroup does nothing: there is no group to end.
 func endGroup(*os.Process) {}
 
-// groupsSupported: no process groups here.
-const groupsSupported = false
+// GroupsSupported reports that process groups exist here: not on Windows.
+const GroupsSupported = false
 
 // fromTerminal reports a signal the console sends to every process
 // attached to it (Ctrl-C).
