@@ -41,6 +41,8 @@ func parse(src []byte) ast.Node {
 // SGR sequences, switched off one by one so they nest.
 const (
 	sgrBold      = "\x1b[1m"
+	sgrHeading   = "\x1b[1;34m"
+	sgrHeading1  = "\x1b[1;4;34m"
 	sgrBoldOff   = "\x1b[22m"
 	sgrDim       = "\x1b[2m"
 	sgrItalic    = "\x1b[3m"
@@ -242,9 +244,12 @@ func (r *renderer) leaf(dst []termwrap.Line, n ast.Node, width int) []termwrap.L
 	case *ast.Heading:
 		s := r.inline(n)
 		if r.color {
-			on := sgrBold
+			// Bold and blue, the first level underlined too: a heading
+			// is not drawn as bold text is (a long answer's structure
+			// shows).
+			on := sgrHeading
 			if n.Level == 1 {
-				on = "\x1b[1;4m"
+				on = sgrHeading1
 			}
 			s = on + s + termwrap.Reset
 		} else {

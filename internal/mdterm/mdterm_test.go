@@ -61,6 +61,23 @@ func TestRenderColour(t *testing.T) {
 	}
 }
 
+// A heading is drawn otherwise than bold text (colour and, at the first
+// level, an underline), and its inline styles are kept.
+func TestHeadingNotBold(t *testing.T) {
+	t.Parallel()
+	row := func(src string) string { return Render([]byte(src), 40, true)[0].S }
+	bold := row("**Codebase Overview**")
+	for _, h := range []string{"# Codebase Overview", "## Codebase Overview", "### Codebase Overview"} {
+		got := row(h)
+		if got == bold || termwrap.Strip(got) != "Codebase Overview" || !strings.Contains(got, "\x1b[1;") {
+			t.Errorf("%q: %q, bold text %q", h, got, bold)
+		}
+	}
+	if row("# A") == row("## A") {
+		t.Error("the first level looks like the second")
+	}
+}
+
 func TestTableTooWide(t *testing.T) {
 	t.Parallel()
 	src := "| Alpha | Beta | Gamma | Delta |\n|---|---|---|---|\n| one two three | four five six | seven eight | nine ten |\n"
