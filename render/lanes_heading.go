@@ -163,3 +163,10 @@ func spinnerAt(t time.Time) string {
 	n := t.UnixNano() / int64(spinnerInterval)
 	return spinnerFrames[int(n%int64(len(spinnerFrames)))]
 }
+
+// moreRunning is the row that counts a lane's running calls its share of
+// the region has no room for.
+func (v *prettyView) moreRunning(n int) row {
+	s := truncCells("… "+eventtext.Tokens(int64(n))+" more running", v.scr.width)
+	return row{s: v.p.Dim(s), w: cells(s)}
+}

@@ -404,7 +404,7 @@ func (v *prettyView) arrange(dst []row) []row {
 	for i, l := range shown {
 		dst = append(dst, l.heading(v))
 		if k := rows[i]; k > 0 {
-			dst = append(dst, l.live[len(l.live)-k:]...)
+			dst = append(dst, pickRows(l.live, k, v.moreRunning)...)
 		}
 	}
 	return dst

@@ -17,6 +17,9 @@ type row struct {
 	// keep marks a row of the live region that a region cut to fit the
 	// screen keeps (Pretty.clip): a call's running line, a plan's rows.
 	keep bool
+	// call marks a running call's line (a keep row): the rows a lane's
+	// share of the region keeps first (pickRows).
+	call bool
 }
 
 // sgrState is the set of SGR attributes in effect (termwrap.State).
@@ -100,4 +103,65 @@ func keepWhole(rows []row) []row {
 		rows[i].keep = true
 	}
 	return rows
+}
+
+// pickRows is n of a live block's rows, in their order, when a lane's
+// share of the region is smaller than the block: first every running
+// call's line (as many as fit), then the bottom rows, where a run of
+// keep rows (a plan) goes whole or not at all. When the calls' lines do
+// not all fit, the last row says how many more run (more).
+func pickRows(rows []row, n int, more func(int) row) []row {
+	if len(rows) <= n {
+		return rows
+	}
+	take := make([]bool, len(rows))
+	calls, left := 0, 0
+	for _, rw := range rows {
+		if rw.call {
+			calls++
+		}
+	}
+	for i, rw := range rows {
+		if rw.call {
+			if n > 1 || n == 1 && calls == 1 {
+				take[i] = true
+				n--
+			} else {
+				left++
+			}
+			calls--
+		}
+	}
+	if left > 0 {
+		n = 0
+	}
+	for i := len(rows) - 1; i >= 0 && n > 0; {
+		if take[i] {
+			i--
+			continue
+		}
+		j := i // the unit: one row, or a run of keep rows
+		for rows[i].keep && j > 0 && rows[j-1].keep && !take[j-1] {
+			j--
+		}
+		if size := i - j + 1; size <= n {
+			for k := j; k <= i; k++ {
+				take[k] = true
+			}
+			n -= size
+		} else if !rows[i].keep {
+			break
+		}
+		i = j - 1
+	}
+	out := make([]row, 0, len(rows))
+	for i, rw := range rows {
+		if take[i] {
+			out = append(out, rw)
+		}
+	}
+	if left > 0 {
+		out = append(out, more(left))
+	}
+	return out
 }

@@ -127,7 +127,7 @@ func (t *toolItem) runningRows(r *prettyRenderer, dst []row) []row {
 	}
 	label, lw := t.label(r, r.scr.width-iw-2-cells(suffix))
 	s := strings.Repeat(" ", iw) + r.p.Cyan(r.spinner()) + " " + label + r.p.Dim(suffix)
-	dst = append(dst, row{s: s, w: iw + 2 + lw + cells(suffix), keep: true})
+	dst = append(dst, row{s: s, w: iw + 2 + lw + cells(suffix), keep: true, call: true})
 	if t.toolMore == nil {
 		return dst
 	}

@@ -33,7 +33,7 @@ func (a *appServer) agentNames(ids, paths gjson.Result) string {
 func (a *appServer) toolStart(id, typ string, it gjson.Result) error {
 	ev := a.o.New(streaming.KindToolStart)
 	ev.ID = id
-	a.sp.describe(ev, itemKinds[typ], typ, it)
+	describe(&a.sp, ev, itemKinds[typ], typ, it)
 	return a.o.Push()
 }
 
@@ -50,8 +50,8 @@ func (a *appServer) endEvent(id, typ string, it gjson.Result) error {
 	ev := a.o.New(streaming.KindToolEnd)
 	ev.ID = id
 	k := itemKinds[typ]
-	a.sp.describe(ev, k, typ, it)
-	a.sp.describeEnd(ev, k, it)
+	describe(&a.sp, ev, k, typ, it)
+	describeEnd(&a.sp, ev, k, it)
 	if k == itemCommand && a.streamed[id] && ev.Output != "" {
 		// The whole output after its deltas: a final the session
 		// compares with what it showed.

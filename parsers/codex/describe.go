@@ -83,8 +83,8 @@ var appSpelling = spelling{output: "aggregatedOutput", exit: "exitCode", duratio
 	receivers: "receiverThreadIds", states: "agentsStates", completedNoExit: streaming.ToolOK}
 
 // describe fills a tool call's name, title and input from an item of
-// kind k and wire type typ.
-func (sp *spelling) describe(ev *streaming.Event, k itemKind, typ string, it item) {
+// kind k and wire type typ, spelt as sp says.
+func describe[I item](sp *spelling, ev *streaming.Event, k itemKind, typ string, it I) {
 	switch k {
 	case itemCommand:
 		ev.Name = nameShell
@@ -154,13 +154,13 @@ func (sp *spelling) describe(ev *streaming.Event, k itemKind, typ string, it ite
 
 // describeEnd fills what a completed tool item says of its outcome: its
 // status, output, exit code and duration.
-func (sp *spelling) describeEnd(ev *streaming.Event, k itemKind, it item) {
+func describeEnd[I item](sp *spelling, ev *streaming.Event, k itemKind, it I) {
 	ev.DurationMS = it.Get(sp.duration).Int()
 	status := it.Get("status").String()
 	ev.Status = toolStatus(status, streaming.ToolOK)
 	switch k {
 	case itemCommand:
-		ev.Output = cleanOutput(sp.commandOutput(it))
+		ev.Output = cleanOutput(commandOutput(sp, it))
 		ev.ExitCode = parsers.IntOrNil(it.Get(sp.exit))
 		ev.Status = commandStatus(status, ev.ExitCode)
 		if status == "completed" && ev.ExitCode == nil {
@@ -202,7 +202,7 @@ func (sp *spelling) describeEnd(ev *streaming.Event, k itemKind, it item) {
 
 // commandOutput is a command's aggregated output (hand-written exec
 // fixtures say "output").
-func (sp *spelling) commandOutput(it item) string {
+func commandOutput[I item](sp *spelling, it I) string {
 	if o := it.Get(sp.output); o.Exists() {
 		return o.String()
 	}

@@ -36,8 +36,8 @@ func TestDescribeSpellings(t *testing.T) {
 			if !k.isTool() {
 				t.Fatalf("%s is not a tool item", typ)
 			}
-			sp.describe(&got[i], k, "", it)
-			sp.describeEnd(&got[i], k, it)
+			describe(sp, &got[i], k, "", it)
+			describeEnd(sp, &got[i], k, it)
 		}
 		if !reflect.DeepEqual(got[0], got[1]) {
 			t.Errorf("exec and app-server spellings differ:\n exec %+v\n app  %+v", got[0], got[1])
@@ -55,7 +55,7 @@ func TestCompletedWithoutExit(t *testing.T) {
 	t.Parallel()
 	for sp, want := range map[*spelling]streaming.ToolStatus{&execSpelling: streaming.ToolIncomplete, &appSpelling: streaming.ToolOK} {
 		var ev streaming.Event
-		sp.describeEnd(&ev, itemCommand, gjson.Parse(`{"status":"completed"}`))
+		describeEnd(sp, &ev, itemCommand, gjson.Parse(`{"status":"completed"}`))
 		if ev.Status != want {
 			t.Errorf("%s: status %q, want %q", sp.output, ev.Status, want)
 		}

@@ -20,14 +20,15 @@ const (
 // completed only); item.completed ends it.
 func (p *parser) toolItem(k string, kind itemKind, typ string, it *parsers.Object, phase string) error {
 	t := p.open[k]
-	if t == nil {
+	fresh := t == nil // started by this state
+	if fresh {
 		t = &tool{}
 		p.open[k] = t
 		p.order = append(p.order, k)
 		ev := p.out.New(streaming.KindToolStart)
 		ev.ID = k
-		execSpelling.describe(ev, kind, typ, it)
-		t.name, t.title = ev.Name, ev.Title
+		describe(&execSpelling, ev, kind, typ, it)
+		t.name, t.title, t.input = ev.Name, ev.Title, ev.Input
 		if err := p.out.Push(); err != nil {
 			return err
 		}
@@ -35,7 +36,7 @@ func (p *parser) toolItem(k string, kind itemKind, typ string, it *parsers.Objec
 	if phase != "item.completed" {
 		if kind == itemCommand {
 			// aggregated_output is cumulative: a snapshot of the output.
-			if out := execSpelling.commandOutput(it); out != "" {
+			if out := commandOutput(&execSpelling, it); out != "" {
 				return p.outputSnapshot(k, t, cleanOutput(out))
 			}
 		}
@@ -44,9 +45,11 @@ func (p *parser) toolItem(k string, kind itemKind, typ string, it *parsers.Objec
 	// Later states may say more (web_search gets its query on
 	// completion; a file_change is revised): the end says what the
 	// completed item does.
-	ev := streaming.Event{Kind: streaming.KindToolEnd, ID: k}
-	execSpelling.describe(&ev, kind, typ, it)
-	execSpelling.describeEnd(&ev, kind, it)
+	ev := streaming.Event{Kind: streaming.KindToolEnd, ID: k, Name: t.name, Title: t.title, Input: t.input}
+	if !fresh {
+		describe(&execSpelling, &ev, kind, typ, it)
+	}
+	describeEnd(&execSpelling, &ev, kind, it)
 	if kind == itemCommand && t.streamed && ev.Output != "" {
 		if err := p.outputSnapshot(k, t, ev.Output); err != nil {
 			return err
