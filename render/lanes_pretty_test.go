@@ -230,7 +230,7 @@ func TestPrettyViewOldestIdleFoldsFirst(t *testing.T) {
 		t.Errorf("after sA's new output:\n%s", strings.Join(lv.live, "\n"))
 	}
 	if len(lv.live) > 11 {
-		t.Errorf("%d live rows", len(lv.live))
+		t.Errorf("%d live rows:\n%s", len(lv.live), strings.Join(lv.live, "\n"))
 	}
 }
 

@@ -121,15 +121,15 @@ func pickRows(rows []row, n int, more func(int) row) []row {
 			calls++
 		}
 	}
+	room := n // the calls' lines that fit, the last row counting the rest
+	if calls > n {
+		room, left = n-1, calls-(n-1)
+	}
 	for i, rw := range rows {
-		if rw.call {
-			if n > 1 || n == 1 && calls == 1 {
-				take[i] = true
-				n--
-			} else {
-				left++
-			}
-			calls--
+		if rw.call && room > 0 {
+			take[i] = true
+			room--
+			n--
 		}
 	}
 	if left > 0 {
