@@ -188,4 +188,3 @@ func (f *Feeder) Idle() bool { return len(f.cur) == 0 && len(f.ch) == 0 }
 
 // Stop ends the reading ahead.
 func (f *Feeder) Stop() { f.once.Do(func() { close(f.done) }) }
-
