@@ -11,6 +11,7 @@ import (
 	"io"
 	"runtime/debug"
 
+	"github.com/agentfmt/agentfmt/internal/feed"
 	"github.com/agentfmt/agentfmt/internal/follow"
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/otlp"
@@ -79,8 +80,8 @@ func (c *chain) runEnded(ended bool) {
 
 // read decodes and renders what src gives, to its end. The renderer is
 // flushed whenever the input has nothing more to give.
-func (c *chain) read(src source) error {
-	defer src.stop()
+func (c *chain) read(src feed.Source) error {
+	defer src.Stop()
 	r := input.NewReader(src, int(min(c.o.MaxLine, int64(^uint(0)>>1))))
 	c.lines = 0
 	for {
@@ -102,7 +103,7 @@ func (c *chain) read(src source) error {
 		}
 		// (idle first: it is cheap, and a file or a fast stream is never
 		// idle, while Buffered looks for a line end in what is read.)
-		if src.idle() && r.Buffered() == 0 {
+		if src.Idle() && r.Buffered() == 0 {
 			if err := c.out.Flush(); err != nil {
 				return c.drain(src, err)
 			}
@@ -114,15 +115,15 @@ func (c *chain) read(src source) error {
 // or fails (a full disk) when --tee is given, so the tee file gets all of
 // it and the writer upstream (the agent) never sees a broken pipe; err is
 // returned after. A signal ends it.
-func (c *chain) drain(src source, err error) error {
+func (c *chain) drain(src feed.Source, err error) error {
 	if c.tee == nil || !isClosedPipe(err) && !isOutputError(err) {
 		return err
 	}
-	if f, ok := src.(*feeder); ok && f.onSide != nil {
+	if f, ok := src.(*feed.Feeder); ok && f.OnSide != nil {
 		// The agent's stderr ('agentfmt run') has nowhere to go on a
 		// closed stdout: it must not end the draining.
-		show := f.onSide
-		f.onSide = func(l string) error { _ = show(l); return nil }
+		show := f.OnSide
+		f.OnSide = func(l string) error { _ = show(l); return nil }
 	}
 	buf := make([]byte, 64<<10)
 	for {
@@ -220,7 +221,7 @@ func (s *followSource) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// idle reports that the file has nothing more to give for now.
-func (s *followSource) idle() bool { return s.fl.AtEnd() }
+// Idle reports that the file has nothing more to give for now.
+func (s *followSource) Idle() bool { return s.fl.AtEnd() }
 
-func (s *followSource) stop() {}
+func (s *followSource) Stop() {}

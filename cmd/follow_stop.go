@@ -1,16 +1,13 @@
 package cmd
 
 import (
-	"os"
-
+	"github.com/agentfmt/agentfmt/internal/feed"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
 )
 
 // errInterrupted is returned by the input when a signal arrives.
-type errInterrupted struct{ sig os.Signal }
-
-func (e *errInterrupted) Error() string { return "interrupted" }
+type errInterrupted = feed.Interrupted
 
 // stopped says what a signal ended, in the summary of an interrupted run
 // (sum.Interrupted): nothing, when no run began (no line was read); only

@@ -13,6 +13,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/agentfmt/agentfmt/internal/feed"
 	"github.com/agentfmt/agentfmt/internal/follow"
 	"github.com/agentfmt/agentfmt/internal/otlp"
 	"github.com/agentfmt/agentfmt/internal/pager"
@@ -224,7 +225,7 @@ func (p *pipeline) readFile(name string) error {
 			return err
 		}
 	}
-	err := p.read(newSource(src, p.tee, p.env.Signals))
+	err := p.read(feed.New(src, p.tee.write, p.env.Signals))
 	if p.lines == 0 && err == nil {
 		p.empty = append(p.empty, name)
 	}
@@ -275,7 +276,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	}
 	if err := p.out.Finish(sum); err != nil {
 		if interrupted { // (a hangup takes the terminal with it)
-			return signalCode(intr.sig), nil
+			return signalCode(intr.Sig), nil
 		}
 		if isClosedPipe(err) || isOutputError(err) {
 			return ioExit(err)
@@ -303,7 +304,7 @@ func (p *pipeline) finish(runErr error) (int, error) {
 	p.sayStopped(stopped)
 	teeCode := ExitIOErr // (a --tee copy cut short; a signal's status wins)
 	if interrupted {
-		teeCode = signalCode(intr.sig)
+		teeCode = signalCode(intr.Sig)
 	}
 	if err := p.tee.finish(teeCode); err != nil || interrupted {
 		return teeCode, err

@@ -10,6 +10,7 @@ import (
 	"github.com/agentfmt/agentfmt/internal/agentcli"
 	"github.com/agentfmt/agentfmt/internal/agentproc"
 	"github.com/agentfmt/agentfmt/internal/execpath"
+	"github.com/agentfmt/agentfmt/internal/feed"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/render"
 	"github.com/agentfmt/agentfmt/streaming"
@@ -138,9 +139,9 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	p.agent = &agentRun{name: name, spec: spec, added: added, proc: proc}
 	p.opened = true
 
-	feed := newFeeder(proc.Stdout, p.tee, nil)
-	feed.side, feed.onSide, feed.clock = proc.Stderr, p.showStderr, proc.Clock
-	runErr := p.read(feed)
+	in := feed.NewFeeder(proc.Stdout, p.tee.write, nil)
+	in.Side, in.OnSide, in.Clock = proc.Stderr, p.showStderr, proc.Clock
+	runErr := p.read(in)
 	if p.lines == 0 && runErr == nil {
 		p.empty = append(p.empty, "")
 	}
@@ -163,7 +164,7 @@ func runAgent(env *Env, o *Options, name string, args []string) (code int, err e
 	}
 	proc.Wait()
 	if s := proc.Signal(); s != nil && (runErr == nil || !isClosedPipe(runErr)) {
-		runErr = &errInterrupted{sig: s}
+		runErr = &errInterrupted{Sig: s}
 	}
 	code, err = p.finish(runErr)
 	if code != ExitOK && proc.Signal() == nil {

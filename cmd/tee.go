@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/agentfmt/agentfmt/internal/feed"
 )
 
 // ExitIOErr is a write error on the output other than a closed pipe: a full
@@ -99,9 +101,9 @@ func (p *pipeline) drainFiles(files []string) {
 			defer f.Close()
 			src = f
 		}
-		feed := newSource(src, p.tee, p.env.Signals)
-		err := drain(feed)
-		feed.stop()
+		in := feed.New(src, p.tee.write, p.env.Signals)
+		err := drain(in)
+		in.Stop()
 		if err != nil {
 			return
 		}

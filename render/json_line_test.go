@@ -57,7 +57,8 @@ func TestJSONOneLinePerEvent(t *testing.T) {
 // pieces, byte for byte as AppendEventJSON would build it whole.
 func TestJSONBigFieldsStreamed(t *testing.T) {
 	t.Parallel()
-	big := strings.Repeat("line \"quoted\" é日🎉 \u2028 \x01\n", 3<<20/30) + "\xff end"
+	// Just over bigString: streamed, in many 64 KiB pieces.
+	big := strings.Repeat("line \"quoted\" é日🎉 \u2028 \x01\n", (bigString+bigString/8)/30) + "\xff end"
 	evs := []streaming.Event{
 		{Kind: streaming.KindTextDelta, Agent: "claude", Line: 3, Message: "m1", Role: "assistant", Text: big},
 		{Kind: streaming.KindResult, Agent: "claude", Line: 9, OK: true, Text: big, Reason: "end_turn"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
 )
@@ -115,7 +116,11 @@ func plainText(r row) string { return strings.TrimRight(sanitize.StripSGR(r.s), 
 func TestScreenDrawMatchesEmulator(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(42))
-	for iter := 0; iter < 150; iter++ {
+	iters := 40 // everyday; AGENTFMT_SLOW=1 draws 150 random runs
+	if testenv.SlowEnabled() {
+		iters = 150
+	}
+	for iter := 0; iter < iters; iter++ {
 		width := 12 + rng.Intn(30)
 		height := 6 + rng.Intn(6)
 		tm := newTerm(width, height)

@@ -51,6 +51,20 @@ type Run struct {
 
 	usage, resultUsage Usage       // what Usage points to
 	tools              []toolCount // calls by tool name, in the order of first calls
+	curMsg             *message    // the message of the current block (Block), nil for none
+	cur                *block
+}
+
+// Block is the run's current block: the text or thinking block that
+// showed text last and is not final yet (no block.stop for it), by its
+// message id, kind (KindTextDelta or KindThinkingDelta) and index; ok is
+// false when there is none. During the Handle of a block's text it is
+// that block; during the Handle of its block.stop it is no longer.
+func (r *Run) Block() (message string, kind Kind, index int, ok bool) {
+	if r.cur == nil {
+		return "", "", 0, false
+	}
+	return r.curMsg.id, r.cur.key.kind, r.cur.key.index, true
 }
 
 // toolCount is the number of calls of one tool.
@@ -83,7 +97,8 @@ func (r *Run) Tools() iter.Seq2[string, int] {
 // begin starts the figures of a run over. A run that began with a
 // session.start takes its agent, model and session id from it.
 func (r *Run) begin(start *Event) {
-	*r = Run{Runs: r.Runs, Agent: r.Agent, Model: r.Model, SessionID: r.SessionID, tools: r.tools[:0]}
+	*r = Run{Runs: r.Runs, Agent: r.Agent, Model: r.Model, SessionID: r.SessionID, tools: r.tools[:0],
+		curMsg: r.curMsg, cur: r.cur} // (a block of the last run stays current until it is final)
 	if start != nil {
 		r.Runs++
 		r.Agent, r.Model, r.SessionID = kept(r.Agent, start.Agent), kept(r.Model, start.Model), kept(r.SessionID, start.SessionID)

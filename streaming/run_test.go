@@ -291,3 +291,68 @@ func TestCategoryCarried(t *testing.T) {
 		t.Errorf("categories at the ends %v, want %v", got, want)
 	}
 }
+
+// TestRunBlock: the run's current block is the block that showed text
+// last, until its block.stop, checked on the events of the session
+// reference test's generator: during a block's text it is that block,
+// during its block.stop it is not, and between events it is the last
+// block that showed text if that one is not final yet.
+func TestRunBlock(t *testing.T) {
+	t.Parallel()
+	type key struct {
+		msg   string
+		kind  Kind
+		index int
+	}
+	x := uint32(314159265)
+	for run := 0; run < 300; run++ {
+		data := make([]byte, 60+run%150)
+		for i := range data {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			data[i] = byte(x)
+		}
+		var last key
+		var lastOpen bool
+		var s *Session
+		current := func() (key, bool) {
+			m, k, i, ok := s.Run().Block()
+			return key{m, k, i}, ok
+		}
+		s = NewSession(HandlerFunc(func(ev *Event) error {
+			cur, ok := current()
+			switch ev.Kind {
+			case KindTextDelta, KindThinkingDelta, KindTextRevision, KindThinkingRevision:
+				kind := KindTextDelta
+				if ev.Kind == KindThinkingDelta || ev.Kind == KindThinkingRevision {
+					kind = KindThinkingDelta
+				}
+				last, lastOpen = key{ev.Message, kind, ev.Block}, true
+				if !ok || cur != last {
+					t.Fatalf("text of %v: the current block is %v (%v)", last, cur, ok)
+				}
+			case KindBlockStop:
+				k := key{ev.Message, ev.BlockKind, ev.Block}
+				if ok && cur == k {
+					t.Fatalf("block.stop of %v: still the current block", k)
+				}
+				if k == last {
+					lastOpen = false
+				}
+			}
+			return nil
+		}), Options{})
+		ref := newReference()
+		for i, n := 0, 0; i < len(data) && n < 200; n++ {
+			ev, mode := genEvent(ref, data, &i)
+			ref.step(&ev, mode)
+			if err := s.PushAs(mode, &ev); err != nil {
+				t.Fatal(err)
+			}
+			if cur, ok := current(); ok != lastOpen || ok && cur != last {
+				t.Fatalf("event %d: the current block is %v (%v), want %v (%v)", n, cur, ok, last, lastOpen)
+			}
+		}
+	}
+}

@@ -354,6 +354,7 @@ func (s *Session) show(m *message, ev *Event, mode Mode, isAnswer bool) error {
 	} else {
 		s.ev.Text = delta
 	}
+	s.run.curMsg, s.run.cur = m, b
 	if ev.Kind == KindTextDelta && m.role == RoleAssistant && m.parent == "" {
 		s.run.sawText = true
 		if isAnswer {
@@ -415,6 +416,9 @@ func (s *Session) merge(acc *text, mode Mode, t string, line int) (delta string,
 // blockStop announces that the block b of m is final (rule 4).
 func (s *Session) blockStop(m *message, b *block, line int) error {
 	b.open = false
+	if s.run.cur == b {
+		s.run.curMsg, s.run.cur = nil, nil
+	}
 	s.ev = Event{Kind: KindBlockStop, Agent: m.agent, Line: line, Message: m.id, Role: m.role, Parent: m.parent,
 		Block: b.key.index, Part: b.part, BlockKind: b.key.kind}
 	return s.out.Handle(&s.ev)
