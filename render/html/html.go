@@ -58,6 +58,7 @@ type Renderer struct {
 	st     streaming.State // the session's: its open tool calls, each with its openTool (Mark), and the run's figures
 	md0    bytes.Buffer    // markdown output, reused
 	notes  []string        // page-level notes for the footer
+	order  order           // the page's order of items behind running calls (order.go)
 }
 
 // block is a text block being collected.
@@ -81,6 +82,8 @@ type openTool struct {
 	closed   bool                  // written already (as incomplete: its run ended)
 	failed   int                   // failed calls and errors in nested
 	plan     []streaming.PlanEntry // the plan the call made (TodoWrite), shown when it ends
+	order    order                 // the order of the work under it (order.go)
+	slot     *slot                 // its place in its scope's order
 }
 
 // New returns an HTML renderer writing to w.
@@ -131,7 +134,9 @@ func (r *Renderer) Handle(ev *streaming.Event) error {
 		}
 		return r.err()
 	case streaming.KindToolStart:
-		// Written when it ends: nothing to interrupt a block for.
+		// Written when it ends, in the place it takes now (order.go):
+		// the block being collected in its scope goes before it.
+		r.endBlock(ev.Parent)
 		r.ensureRun()
 		r.startTool(ev)
 		return r.err()
@@ -225,6 +230,7 @@ func (r *Renderer) Finish(s render.Summary) error {
 	if s.UntilMissing {
 		r.notes = append(r.notes, "The final answer lacks the completion marker "+r.cfg.Until)
 	}
+	r.release(&r.order, r.w, true)
 	runs := ""
 	if r.runs > 1 {
 		runs = itoa(r.runs) + " runs"
@@ -264,6 +270,7 @@ type runHead struct {
 }
 
 func (r *Renderer) openRun(ev *streaming.Event) {
+	r.release(&r.order, r.w, true)
 	r.runs++
 	r.inRun, r.result = true, false
 	h := runHead{N: r.runs}
@@ -310,6 +317,7 @@ func (r *Renderer) closeRun(s render.Summary) {
 // terminal's summary line (duration, turns, tokens, cost) and the tool
 // calls.
 func (r *Renderer) runEnd(run *streaming.Run, ok, incomplete, interrupted bool, reason string) {
+	r.release(&r.order, r.w, true)
 	d := struct {
 		Class, Label string
 		Reason       template.HTML
@@ -348,15 +356,6 @@ func (r *Renderer) runEnd(run *streaming.Run, ok, incomplete, interrupted bool, 
 		d.Facts = append(d.Facts, esc("started "+run.First.UTC().Format(time.RFC3339)))
 	}
 	r.exec(r.w, "run-end", d)
-}
-
-// sink is where an item of the scope parent goes: into the nested work
-// of the tool call that started it while that call is open, else the page.
-func (r *Renderer) sink(parent string) io.Writer {
-	if t := r.open(parent); t != nil {
-		return &t.nested
-	}
-	return r.w
 }
 
 // nextID is the id of the next item: its anchor.

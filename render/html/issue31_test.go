@@ -45,3 +45,24 @@ func TestPageSubagentAnswer(t *testing.T) {
 		t.Error("the subagent's markdown answer is not drawn")
 	}
 }
+
+// Tool calls are on the page in the order they started, not the order
+// they ended: the demo's TodoWrite ends first and its Bash last, its
+// Read before the Task started ahead of it.
+func TestPageCallsInCallOrder(t *testing.T) {
+	t.Parallel()
+	demo, err := os.ReadFile(filepath.Join("..", "..", "cmd", "demo", "session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := page(t, demo)
+	at := 0
+	for _, card := range []string{`"name">Grep</span> <code class="subject">internal/<`, `"name">Bash</span> <code class="subject">go test ./internal/orders -run`,
+		`class="item plan`, `"name">Task</span>`, `"name">Read</span>`, `"name">Edit</span>`} {
+		i := strings.Index(out[at:], card)
+		if i < 0 {
+			t.Fatalf("%s is not after the calls started before it", card)
+		}
+		at += i
+	}
+}

@@ -2,6 +2,7 @@ package html
 
 import (
 	"html/template"
+	"io"
 	"strconv"
 	"strings"
 
@@ -76,7 +77,9 @@ func (r *Renderer) startTool(ev *streaming.Event) {
 	if c == nil {
 		return
 	}
-	c.Mark = &openTool{}
+	t := &openTool{}
+	r.place(ev.Parent, t)
+	c.Mark = t
 	if p := r.open(ev.Parent); p != nil {
 		p.children = append(p.children, c)
 	}
@@ -97,10 +100,12 @@ func (r *Renderer) endTool(ev *streaming.Event) {
 	var nested template.HTML
 	failed := 0
 	var plan []streaming.PlanEntry
-	if t := r.open(ev.ID); t != nil {
+	t := r.open(ev.ID)
+	if t != nil {
 		// Calls it started that are still open are closed first: their
 		// blocks belong inside it.
 		r.closeChildren(t)
+		r.release(&t.order, &t.nested, true)
 		nested = template.HTML(t.nested.String())
 		failed, plan = t.failed, t.plan
 		t.closed = true
@@ -111,15 +116,18 @@ func (r *Renderer) endTool(ev *streaming.Event) {
 		e.Output = ""
 		ev = &e
 	}
+	var before func(io.Writer)
 	if plan != nil {
 		// The plan a call made (TodoWrite) is shown once: as a plan,
 		// without the card when the call succeeded.
-		r.plan(&streaming.Event{Kind: streaming.KindPlan, Parent: ev.Parent, Entries: plan})
+		pev := &streaming.Event{Kind: streaming.KindPlan, Parent: ev.Parent, Entries: plan}
+		before = func(w io.Writer) { r.planIn(w, pev) }
 		if ev.Status == streaming.ToolOK {
+			r.placed(ev.Parent, t, before)
 			return
 		}
 	}
-	r.writeTool(ev, nested, failed)
+	r.writeTool(ev, nested, failed, t, before)
 }
 
 // closeChildren closes the open calls started under a call, as
@@ -141,15 +149,18 @@ func (r *Renderer) closeOpen(c *streaming.Call) {
 	}
 	r.endBlock(c.ID)
 	r.closeChildren(t)
+	r.release(&t.order, &t.nested, true)
 	ev := streaming.Event{Kind: streaming.KindToolEnd, ID: c.ID, Name: c.Name, Parent: c.Parent, Input: c.Input,
 		Title: c.Title, Subject: c.Subject, Edits: c.Edits, Status: streaming.ToolIncomplete}
 	nested := template.HTML(t.nested.String())
 	failed, plan := t.failed, t.plan
 	t.closed = true
+	var before func(io.Writer)
 	if plan != nil {
-		r.plan(&streaming.Event{Kind: streaming.KindPlan, Parent: ev.Parent, Entries: plan})
+		pev := &streaming.Event{Kind: streaming.KindPlan, Parent: ev.Parent, Entries: plan}
+		before = func(w io.Writer) { r.planIn(w, pev) }
 	}
-	r.writeTool(&ev, nested, failed)
+	r.writeTool(&ev, nested, failed, t, before)
 }
 
 // closeTools writes every call still open as incomplete (the end of a run
@@ -164,8 +175,9 @@ func (r *Renderer) closeTools() {
 }
 
 // writeTool writes a finished call's card, with the work it started
-// (nested), in which failed calls or errors failed inside.
-func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed int) {
+// (nested), in which failed calls or errors failed inside, in the place
+// of the call t in its scope's order, after what before writes.
+func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed int, t *openTool, before func(io.Writer)) {
 	it := toolItem{ID: r.nextID(), Status: string(ev.Status), Mark: eventtext.StatusMark(ev.Status),
 		Name: esc(clean(oneLine(ev.Name))), Nested: nested, Sub: ev.Parent != ""}
 	if failed > 0 {
@@ -217,7 +229,12 @@ func (r *Renderer) writeTool(ev *streaming.Event, nested template.HTML, failed i
 	} else {
 		it.HasOutput, it.OutputSize = true, sizeLines(out)+" (not shown: --tools none)"
 	}
-	r.exec(r.sink(ev.Parent), "tool", it)
+	r.placed(ev.Parent, t, func(w io.Writer) {
+		if before != nil {
+			before(w)
+		}
+		r.exec(w, "tool", it)
+	})
 }
 
 // failedIn counts n failures in the work of the open call id (and so in
@@ -315,7 +332,10 @@ type planEntry struct {
 	Text, Priority      template.HTML
 }
 
-func (r *Renderer) plan(ev *streaming.Event) {
+func (r *Renderer) plan(ev *streaming.Event) { r.planIn(r.sink(ev.Parent), ev) }
+
+// planIn writes a plan to w.
+func (r *Renderer) planIn(w io.Writer, ev *streaming.Event) {
 	it := planItem{ID: r.nextID(), Sub: ev.Parent != ""}
 	for _, e := range ev.Entries {
 		st := e.Status
@@ -325,7 +345,7 @@ func (r *Renderer) plan(ev *streaming.Event) {
 		it.Entries = append(it.Entries, planEntry{Class: st, Status: strings.ReplaceAll(st, "_", " "),
 			Mark: eventtext.PlanMark(st), Text: esc(clean(e.Text)), Priority: esc(clean(e.Priority))})
 	}
-	r.exec(r.sink(ev.Parent), "plan", it)
+	r.exec(w, "plan", it)
 }
 
 // size is a byte count for people: 512 B, 12.3 KB, 4.5 MB.
