@@ -93,13 +93,9 @@ func wrapOutput(rend render.Renderer, format string, o *Options) (out *output, u
 	return out, untilMissing
 }
 
-// UseState hands the session's state to the renderer, if it reads it
-// (streaming.StateUser): the filters keep none.
-func (o *output) UseState(st streaming.State) {
-	if u, ok := o.rend.(streaming.StateUser); ok {
-		u.UseState(st)
-	}
-}
+// UseState hands the session's state to the renderer: the filters keep
+// none.
+func (o *output) UseState(st streaming.State) { o.rend.UseState(st) }
 
 // Handle passes a session event through the filters to the renderer.
 func (o *output) Handle(ev *streaming.Event) error {
@@ -111,21 +107,11 @@ func (o *output) Handle(ev *streaming.Event) error {
 }
 
 // heading puts a heading naming an input above its events, in the
-// renderers that have one (render.Headed).
-func (o *output) heading(name string) error {
-	if h, ok := o.rend.(render.Headed); ok {
-		return h.Heading(name)
-	}
-	return nil
-}
+// renderers that draw one.
+func (o *output) heading(name string) error { return o.rend.Heading(name) }
 
-// Flush flushes the renderer when it buffers.
-func (o *output) Flush() error {
-	if f, ok := o.rend.(render.Flusher); ok {
-		return f.Flush()
-	}
-	return nil
-}
+// Flush flushes what the renderer buffers.
+func (o *output) Flush() error { return o.rend.Flush() }
 
 // Finish flushes what the filters hold back (an interrupted run ends
 // without the session closing its blocks), strips the --until marker from

@@ -6,16 +6,6 @@ import (
 	"github.com/agentfmt/agentfmt/internal/eventtext"
 )
 
-// Headed is implemented by the renderers that put a heading naming each
-// input above its events when several are read one after the other
-// (pretty, plain, markdown: as head and tail do, "==> a.jsonl <=="). The
-// command calls Heading before the first event of each input. json has
-// no heading but names the input in each event ("file"); text and html
-// have none: html's runs need no file name between them.
-type Headed interface {
-	Heading(name string) error
-}
-
 // fileHeading is "==> name <==".
 func fileHeading(name string) string { return "==> " + name + " <==" }
 

@@ -18,6 +18,7 @@ func init() {
 
 // jsonRenderer prints the events of docs/events.md, one object per line.
 type jsonRenderer struct {
+	stateless
 	w   *bufio.Writer
 	cfg Config
 	buf []byte

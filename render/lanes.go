@@ -103,6 +103,8 @@ func (v *jsonView) Flush() error {
 func (v *jsonView) Finish(bool) error { return v.Flush() }
 
 type jsonLane struct {
+	stateless
+	headless
 	v   *jsonView
 	tag string
 }

@@ -54,7 +54,7 @@ func BenchmarkViewStreams(b *testing.B) {
 								}
 							}
 							if n%32 == 31 && !s.done {
-								s.r.(Flusher).Flush()
+								s.r.Flush()
 							}
 						}
 					}

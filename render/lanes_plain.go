@@ -102,6 +102,7 @@ func (v *plainView) Finish(bool) error {
 // plainLane is one stream of a plainView: its Plain renderer writes here,
 // and whole lines go on to the view.
 type plainLane struct {
+	headless
 	v     *plainView
 	p     *plainRenderer
 	tag   string

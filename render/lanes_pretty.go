@@ -78,6 +78,7 @@ func newPrettyView(w io.Writer, cfg Config) *prettyView {
 
 // prettyLane is one stream of a prettyView.
 type prettyLane struct {
+	headless
 	v     *prettyView
 	r     *prettyRenderer
 	info  Lane

@@ -31,7 +31,7 @@ func prettyAlone(t *testing.T, log string, cfg Config) []string {
 		case tick <- time.Time{}:
 		default:
 		}
-		r.(Flusher).Flush()
+		r.Flush()
 	}
 	return vtcheck.Screen(out.Bytes(), cfg.Width)
 }
@@ -308,7 +308,7 @@ func TestPrettyViewWriteError(t *testing.T) {
 	ev := streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Text: "hello\n"}
 	a.Handle(&ev)
 	tick <- time.Time{}
-	a.(Flusher).Flush()
+	a.Flush()
 	if err := b.Handle(&ev); !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("the other lane's next event: %v", err)
 	}

@@ -122,14 +122,14 @@ func feedViewTick(t testing.TB, v View, tags, logs []string, tick chan time.Time
 			}
 			left++
 			s.step(t)
-			if f, ok := s.r.(Flusher); ok && !s.done {
+			if !s.done {
 				if tick != nil {
 					select {
 					case tick <- time.Time{}:
 					default:
 					}
 				}
-				if err := f.Flush(); err != nil {
+				if err := s.r.Flush(); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -437,7 +437,7 @@ func TestPlainViewIdleLine(t *testing.T) {
 		if err := l.Handle(&streaming.Event{Kind: streaming.KindTextDelta, Message: "m", Role: streaming.RoleAssistant, Text: text}); err != nil {
 			t.Fatal(err)
 		}
-		l.(Flusher).Flush()
+		l.Flush()
 	}
 	send("Last words")
 	if out.String() != "" {

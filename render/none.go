@@ -8,7 +8,10 @@ import (
 
 // none is -o none: it renders nothing. With --otlp it makes a run that
 // only exports (a backfill of saved sessions).
-type none struct{}
+type none struct {
+	stateless
+	headless
+}
 
 func init() { Register("none", func(io.Writer, Config) Renderer { return none{} }) }
 

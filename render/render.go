@@ -116,18 +116,25 @@ type Summary struct {
 	NoResult bool
 }
 
-// Renderer consumes the session's events.
+// Renderer consumes the session's events. Every renderer has every
+// method, so the command never asks which a renderer has.
 type Renderer interface {
 	streaming.Handler
+	// UseState gives the renderer the session's state (the session calls
+	// it before the first event; streaming.StateUser).
+	UseState(st streaming.State)
+	// Heading puts a heading naming an input above its events when
+	// several are read one after the other (pretty, plain, markdown: as
+	// head and tail do, "==> a.jsonl <=="). json names the input in each
+	// event instead ("file"); text and html ignore it: html's runs need
+	// no file name between them.
+	Heading(name string) error
+	// Flush writes what is buffered; the command calls it when its input
+	// has nothing more buffered.
+	Flush() error
 	// Finish writes the end of the output (summary line, final answer)
 	// and flushes.
 	Finish(s Summary) error
-}
-
-// Flusher is implemented by renderers that buffer output; the command
-// flushes when the input has nothing more buffered.
-type Flusher interface {
-	Flush() error
 }
 
 // Constructor builds a renderer on w.
@@ -175,3 +182,16 @@ func (cfg Config) withDefaults() Config {
 	}
 	return cfg
 }
+
+// stateless is embedded by the renderers that read nothing of the
+// session's state.
+type stateless struct{}
+
+func (stateless) UseState(streaming.State) {}
+
+// headless is embedded by the renderers that put no heading above an
+// input (text, none and the lanes of several streams, whose own headings
+// name their streams).
+type headless struct{}
+
+func (headless) Heading(string) error { return nil }

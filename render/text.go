@@ -17,12 +17,17 @@ func init() {
 // The answer is written as it is for a script; on a terminal it is
 // sanitised like every other renderer's content, its SGR colour left out.
 type textRenderer struct {
+	stateless
+	headless
 	w   io.Writer
 	cfg Config
 }
 
 // Handle ignores events: the answer comes with Finish.
 func (t *textRenderer) Handle(*streaming.Event) error { return nil }
+
+// Flush has nothing to write: the answer comes with Finish.
+func (t *textRenderer) Flush() error { return nil }
 
 // Finish writes the final answer with one trailing newline.
 func (t *textRenderer) Finish(s Summary) error {

@@ -112,6 +112,9 @@ func (r *Renderer) run(ev *streaming.Event) *streaming.Run {
 // Flush writes what is buffered: the page so far.
 func (r *Renderer) Flush() error { return r.w.Flush() }
 
+// Heading does nothing: the page's runs need no file name between them.
+func (r *Renderer) Heading(string) error { return nil }
+
 func (r *Renderer) err() error {
 	_, err := r.w.Write(nil)
 	return err
