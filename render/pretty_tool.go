@@ -22,7 +22,6 @@ type toolItem struct {
 	call  *streaming.Call
 	depth int
 	sub   *subLabel // the subagent it is of, if any (sublabel.go)
-	work  *subLabel // the label of the work it started, once it has some
 	start time.Time
 
 	ended  bool
@@ -38,11 +37,13 @@ type toolItem struct {
 	*toolEnd // how it ended: nil while it runs
 }
 
-// toolMore is a call's output so far and its plan.
+// toolMore is a call's output so far, its plan, and the label of the
+// work it started (a subagent's), once it has some.
 type toolMore struct {
 	outTail []byte
 	hasPlan bool // it made a plan: shown in place of its output
 	plan    []streaming.PlanEntry
+	work    *subLabel
 }
 
 // more returns the call's toolMore, made if it has none.

@@ -69,13 +69,14 @@ func (r *prettyRenderer) subOf(parent string) *subLabel {
 	if parent == "" || t == nil {
 		return nil
 	}
-	if t.work == nil {
-		if t.work = newSubLabel(r.p, t.call, r.depthOf(parent)); t.work == nil {
+	m := t.more()
+	if m.work == nil {
+		if m.work = newSubLabel(r.p, t.call, r.depthOf(parent)); m.work == nil {
 			return nil
 		}
-		r.subW = max(r.subW, t.work.w)
+		r.subW = max(r.subW, m.work.w)
 	}
-	return t.work
+	return m.work
 }
 
 // subOfItem is the label of the subagent an item is of, or nil.
