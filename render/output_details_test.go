@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentfmt/agentfmt/internal/eventtext"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
@@ -91,5 +92,29 @@ func TestClosingLineStaysLast(t *testing.T) {
 			}
 			at += i + len(w)
 		}
+	}
+}
+
+// A run with no result (an agent's session file, followed) whose last
+// words were an answer with no call pending waits for a prompt: the
+// status line says so and counts no time; a call running is no wait.
+func TestPrettyStatusWaitsForPrompt(t *testing.T) {
+	t.Parallel()
+	status := func(d *driver) string {
+		d.frame()
+		rows := vtcheck.Screen(d.out.Bytes(), 80)
+		return rows[len(rows)-1]
+	}
+	d := newDriver(t, Config{Width: 80})
+	d.text("m1", "Done: the tests pass.\n")
+	d.push(streaming.Event{Kind: streaming.KindMessageStop, Message: "m1"})
+	d.advance(5 * time.Second)
+	if s := status(d); !strings.Contains(s, "waiting for a prompt") || strings.Contains(s, "5s") {
+		t.Errorf("after an answer: %q", s)
+	}
+	d.toolStart("t1", "Bash", `{"command":"make"}`)
+	d.advance(5 * time.Second)
+	if s := status(d); strings.Contains(s, "waiting for a prompt") {
+		t.Errorf("with a call running: %q", s)
 	}
 }

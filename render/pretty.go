@@ -44,6 +44,7 @@ type prettyRenderer struct {
 
 	run      prettyRun
 	closing  item      // the run's closing line, while it is the last item queued
+	turn     turnEnd   // whether the turn is over, though no result says so
 	evParent string    // the parent of the event being handled (lines take its label)
 	subW     int       // the widest subagent label so far
 	printed  bool      // anything queued yet
@@ -129,6 +130,9 @@ func (r *prettyRenderer) Handle(ev *streaming.Event) error {
 
 // handleLocked is Handle, r.mu held.
 func (r *prettyRenderer) handleLocked(ev *streaming.Event) error {
+	if r.host == nil {
+		r.turn.see(ev, r.cfg.env.Now())
+	}
 	if ev.Kind == streaming.KindTextDelta || ev.Kind == streaming.KindThinkingDelta {
 		// The hot path: one more piece of the open block.
 		if r.inBlock && r.curID.msg == ev.Message && r.curID.index == ev.Block && r.curID.kind == ev.Kind {

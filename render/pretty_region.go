@@ -384,6 +384,11 @@ func (r *prettyRenderer) clip(live []row, above int) []row {
 // status (a retry, a rate limit, compaction).
 func (r *prettyRenderer) statusRow() row {
 	facts := []string{elapsed(r.now.Sub(r.run.start))}
+	if r.turn.waiting(r.now, r.running) {
+		// The turn is over (an agent's session file has no result): the
+		// agent waits for its user, and no clock counts.
+		facts[0] = "waiting for a prompt"
+	}
 	if u := r.run.usage; u != nil {
 		if t := u.Total(); t > 0 {
 			facts = append(facts, eventtext.Tokens(t)+" tokens")
