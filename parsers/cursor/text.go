@@ -27,11 +27,16 @@ func textParts(l *parsers.Line) []string {
 	return parts
 }
 
-func (p *parser) user(l *parsers.Line) error {
+// closeText closes the open thinking, then the open text segment.
+func (p *parser) closeText() error {
 	if err := p.closeThinking(); err != nil {
 		return err
 	}
-	if err := p.closeSegment(); err != nil {
+	return p.closeSegment()
+}
+
+func (p *parser) user(l *parsers.Line) error {
+	if err := p.closeText(); err != nil {
 		return err
 	}
 	parts := textParts(l)

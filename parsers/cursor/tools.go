@@ -117,16 +117,19 @@ func first(v gjson.Result, keys ...string) string {
 	return ""
 }
 
-func (p *parser) toolStarted(l *parsers.Line) error {
-	if err := p.closeThinking(); err != nil {
-		return err
-	}
-	if err := p.closeSegment(); err != nil {
-		return err
-	}
+// call closes the text a tool call's line follows and reads the call.
+func (p *parser) call(l *parsers.Line) (call, error) {
 	c := readCall(l)
 	if c.id == "" {
 		c.id = p.ids.At("tool", l.N)
+	}
+	return c, p.closeText()
+}
+
+func (p *parser) toolStarted(l *parsers.Line) error {
+	c, err := p.call(l)
+	if err != nil {
+		return err
 	}
 	if err := p.startTool(l, &c); err != nil {
 		return err
@@ -142,15 +145,9 @@ func (p *parser) startTool(l *parsers.Line, c *call) error {
 }
 
 func (p *parser) toolCompleted(l *parsers.Line) error {
-	if err := p.closeThinking(); err != nil {
+	c, err := p.call(l)
+	if err != nil {
 		return err
-	}
-	if err := p.closeSegment(); err != nil {
-		return err
-	}
-	c := readCall(l)
-	if c.id == "" {
-		c.id = p.ids.At("tool", l.N)
 	}
 	started, open := p.tools[c.id]
 	if !open {

@@ -23,8 +23,6 @@ type parser struct {
 	inStep    bool   // between the step's start and its finish
 	openMsg   string // stepMsg, once a part was sent to it in the step
 	stepTools bool   // the step ran tools
-
-	tools map[string]bool // call ids started and not yet ended
 }
 
 // run is what the parser knows of the current run's outcome.
@@ -47,9 +45,7 @@ type run struct {
 	ended bool // the result was emitted
 }
 
-func newParser() *parser {
-	return &parser{tools: make(map[string]bool)}
-}
+func newParser() *parser { return &parser{} }
 
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
@@ -111,7 +107,6 @@ func (p *parser) session(id string, again bool) error {
 	p.started = true
 	p.run = run{session: id}
 	p.stepMsg, p.inStep = "", false
-	clear(p.tools)
 	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID = id
 	return p.out.Push()

@@ -25,23 +25,21 @@ func (p *parser) toolUse(part *parsers.Object) error {
 	name := parsers.CleanToolName(part.Get("tool").String())
 	input := state.Get("input")
 
-	if !p.tools[id] {
-		p.tools[id] = true
-		e := p.out.New(streaming.KindToolStart)
-		e.ID, e.Name = id, name
-		e.Input = parsers.JSONText(input)
-		e.Title = toolTitle(state, input)
-		if err := p.out.Push(); err != nil {
-			return err
-		}
+	// Every state starts the call: a later one, for a call still open,
+	// tells the session what it knows more.
+	e := p.out.New(streaming.KindToolStart)
+	e.ID, e.Name = id, name
+	e.Input = parsers.JSONText(input)
+	e.Title = toolTitle(state, input)
+	if err := p.out.Push(); err != nil {
+		return err
 	}
 
 	status := state.Get("status").String()
 	if status != "completed" && status != "error" {
 		return nil
 	}
-	delete(p.tools, id)
-	e := p.out.New(streaming.KindToolEnd)
+	e = p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, name
 	meta := state.Get("metadata")
 	if status == "completed" {
