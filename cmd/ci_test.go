@@ -893,7 +893,7 @@ func TestFollowAppendAndInterrupt(t *testing.T) {
 	if strings.Contains(fr.out.String(), "interrupted") || !strings.Contains(fr.out.String(), "Live text.") {
 		t.Errorf("the run shown interrupted, or the live text lost:\n%s", fr.out.String())
 	}
-	if !strings.Contains(fr.err.String(), "following stopped: the run goes on") {
+	if !strings.Contains(fr.err.String(), "following stopped; the session is left as it was") {
 		t.Errorf("stderr %q", fr.err.String())
 	}
 	if strings.Contains(fr.out.String(), "cut off") {

@@ -26,9 +26,11 @@ func (p *pipeline) stopped(sum *render.Summary) (stopped bool) {
 	return false
 }
 
-// sayStopped says on stderr that following stopped while its run went on.
+// sayStopped says on stderr that following stopped and nothing else: the
+// session is left as it was, whether its agent is working or waits for a
+// prompt.
 func (p *pipeline) sayStopped(stopped bool) {
 	if stopped {
-		warnf(p.stderr, "following stopped: the run goes on")
+		warnf(p.stderr, "following stopped; the session is left as it was")
 	}
 }

@@ -223,9 +223,9 @@ func (ss *streamSet) wait(keepOpen bool) (int, error) {
 	interrupted := sig != nil
 	err := ss.view.Finish(interrupted)
 	if interrupted && err == nil && ss.stopped > 0 {
-		what := "following stopped: the runs go on"
+		what := "following stopped; the sessions are left as they were"
 		if ss.onEnd != nil {
-			what = "watching stopped: the sessions go on"
+			what = "watching stopped; the sessions are left as they were"
 		}
 		warnf(ss.stderr, "%s", what)
 	}

@@ -150,7 +150,7 @@ func TestFollowSeveralInterrupt(t *testing.T) {
 	if strings.Contains(out, "⊘") || !strings.Contains(out, "b │ ── ✓ done") {
 		t.Errorf("a run shown interrupted, or b (done) not done:\n%s", out)
 	}
-	if !strings.Contains(fr.err.String(), "following stopped: the runs go on") {
+	if !strings.Contains(fr.err.String(), "following stopped; the sessions are left as they were") {
 		t.Errorf("stderr %q", fr.err.String())
 	}
 }

@@ -87,7 +87,7 @@ func TestWatch(t *testing.T) {
 			if strings.Contains(out, "old claude prompt") || strings.Contains(out, "elsewhere") {
 				t.Errorf("an old or other project's session replayed:\n%s", out)
 			}
-			if strings.Contains(out, "interrupted") || !strings.Contains(fr.err.String(), "watching stopped: the sessions go on") {
+			if strings.Contains(out, "interrupted") || !strings.Contains(fr.err.String(), "watching stopped; the sessions are left as they were") {
 				t.Errorf("Ctrl-C taken as the sessions' end:\n%s\nstderr: %s", out, fr.err.String())
 			}
 		})

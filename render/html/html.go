@@ -301,7 +301,7 @@ func (r *Renderer) closeRun(s render.Summary) {
 	if !r.result {
 		switch {
 		case s.Stopped:
-			r.runEnd(r.run(nil), false, true, false, "following stopped: the run goes on")
+			r.runEnd(r.run(nil), false, true, false, "following stopped; the session is left as it was")
 		case s.Interrupted:
 			r.runEnd(r.run(nil), false, false, true, "")
 		case s.Outcome == streaming.Success:
