@@ -56,11 +56,10 @@ func (p *parser) messageEnd(m gjson.Result) error {
 		}
 		return p.stop(id, streaming.RoleUser)
 	case "toolResult":
-		id := m.Get("toolCallId").Str
-		if !p.tools[id] {
-			return nil // ended by tool_execution_end, or never started
+		if p.execs {
+			return nil // ended by tool_execution_end
 		}
-		return p.endTool(id, m.Get("toolName").Str, m, m.Get("isError").Bool())
+		return p.endTool(m.Get("toolCallId").Str, m.Get("toolName").Str, m, m.Get("isError").Bool())
 	case "bashExecution":
 		return p.bashExecution(m)
 	case "compactionSummary":

@@ -23,9 +23,9 @@ type parser struct {
 	resulted bool // the current run's result was sent: a later agent_start begins another run
 	ended    bool // agent_end (or agent_settled) came since the last agent_start
 
-	msg   string          // the assistant message being written
-	user  string          // the user message being written
-	tools map[string]bool // tool calls started and not ended
+	msg   string // the assistant message being written
+	user  string // the user message being written
+	execs bool   // tool_execution_* lines came: they, not toolResult messages, end calls
 
 	run run
 }
@@ -43,7 +43,7 @@ type run struct {
 	retrying bool // the last agent_end said willRetry
 }
 
-func newParser() *parser { return &parser{tools: make(map[string]bool)} }
+func newParser() *parser { return &parser{} }
 
 // Parse handles one line.
 func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
@@ -64,6 +64,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 			return err
 		}
 	}
+	p.execs = p.execs || strings.HasPrefix(typ, "tool_execution_")
 	switch typ {
 	case "turn_start":
 		p.run.turns++
@@ -147,7 +148,6 @@ func (p *parser) begin() error {
 	}
 	p.started, p.resulted, p.ended = true, false, false
 	p.run = run{}
-	clear(p.tools)
 	e := p.out.New(streaming.KindSessionStart)
 	e.SessionID, e.CWD = p.session, p.cwd
 	return p.out.Push()

@@ -10,16 +10,12 @@ import (
 
 // toolStart starts a tool call once its arguments are whole: at the
 // model's toolcall_end, at the assistant message_end, or at
-// tool_execution_start, whichever comes first (the others find it
-// started).
+// tool_execution_*, whichever comes first (the others start it again,
+// which the session takes as what it knew).
 func (p *parser) toolStart(id, name string, args gjson.Result) error {
 	if id == "" {
 		id = p.ids.Next("call")
 	}
-	if p.tools[id] {
-		return nil
-	}
-	p.tools[strings.Clone(id)] = true
 	e := p.out.New(streaming.KindToolStart)
 	e.ID, e.Name = id, parsers.CleanToolName(name)
 	e.Input = parsers.JSONText(args)
@@ -54,7 +50,6 @@ func (p *parser) toolEnd(l *parsers.Line) error {
 // endTool ends a call with a result ({content, details}, or a toolResult
 // message, which has the same content).
 func (p *parser) endTool(id, name string, result gjson.Result, isError bool) error {
-	delete(p.tools, id)
 	e := p.out.New(streaming.KindToolEnd)
 	e.ID, e.Name = id, parsers.CleanToolName(name)
 	e.Output = contentText(result.Get("content"))
