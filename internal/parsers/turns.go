@@ -1,6 +1,10 @@
 package parsers
 
-import "github.com/agentfmt/agentfmt/streaming"
+import (
+	"strings"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
 
 // Turns is the run bookkeeping of a saved conversation that records
 // turns but no result line (a Claude transcript, a Gemini CLI saved
@@ -47,3 +51,30 @@ func (t *Turns) Result(o *Out, ok bool) error {
 	ev.OK, ev.Reason, ev.Turns = ok, t.Failed, max(t.N, 1)
 	return o.Push()
 }
+
+// StartsOver is the rule of a log that starts over (one log twice, `cat
+// run.jsonl run.jsonl`, or two logs concatenated): once the run has
+// opened its conversation, a record that opens one again begins a run of
+// its own, where the session scopes identity. Which records open a
+// conversation is the agent's; the zero value has seen none, and a run's
+// bookkeeping forgets it with the run.
+type StartsOver struct {
+	key string // the record that opened the conversation
+	any bool   // any record that opens one starts the log over
+}
+
+// Opened notes the record, named key, that opened the run's conversation
+// (the first with a name): it alone, seen again, starts the log over.
+func (s *StartsOver) Opened(key string) {
+	if s.key == "" {
+		s.key = strings.Clone(key)
+	}
+}
+
+// OpenedAny notes that the run opened its conversation, where any record
+// that opens one starts the log over (a Claude transcript's root).
+func (s *StartsOver) OpenedAny() { s.any = true }
+
+// At reports whether the log starts over at a record, named key, that
+// opens a conversation.
+func (s *StartsOver) At(key string) bool { return s.any || s.key != "" && key == s.key }

@@ -54,6 +54,7 @@ type transcript struct {
 	sid, cwd string // the session, for the start of later turns
 	started  bool   // a session.start was sent
 	turn     parsers.Turns
+	over     parsers.StartsOver // opened at the run's first prompt
 
 	msg   string // the assistant message being written, and its blocks so far
 	msgP  string // its parent
@@ -79,7 +80,7 @@ func (t *transcript) Parse(l *parsers.Line, emit parsers.Emit) error {
 // record (progress/agent_progress) belongs to.
 func (t *transcript) record(r gjson.Result, n int, parent string) error {
 	typ := r.Get("type").String()
-	if t.started && t.turn.N > 0 && parent == "" && typ == "user" && isRoot(r) {
+	if t.started && parent == "" && typ == "user" && isRoot(r) && t.over.At("") {
 		// The file starts over (one transcript twice, or two
 		// concatenated): a new run, where the session scopes identity.
 		if err := t.restart(); err != nil {
@@ -160,7 +161,7 @@ func (t *transcript) restart() error {
 }
 
 func (t *transcript) start() error {
-	t.started = true
+	t.started, t.over = true, parsers.StartsOver{}
 	t.turn.Run()
 	ev := t.out.New(streaming.KindSessionStart)
 	ev.SessionID, ev.CWD = t.sid, t.cwd
@@ -229,6 +230,7 @@ func (t *transcript) newTurn() error {
 		}
 	}
 	t.turn.Begin()
+	t.over.OpenedAny()
 	return nil
 }
 

@@ -27,11 +27,11 @@ type parser struct {
 
 // run is what the parser knows of the current run's outcome.
 type run struct {
-	session   string
-	steps     int
-	usage     streaming.Usage
-	hasUsage  bool
-	firstStep string // part.messageID of the run's first step
+	session  string
+	steps    int
+	usage    streaming.Usage
+	hasUsage bool
+	over     parsers.StartsOver // opened at the run's first step
 
 	firstTime time.Time // the first line's timestamp
 	endTime   time.Time // the last line's timestamp
@@ -53,7 +53,7 @@ func (p *parser) Parse(l *parsers.Line, emit parsers.Emit) error {
 	p.out.Time = parsers.TimeOf(l.Get("timestamp"))
 	// The run's first step again: the log starts over (`cat run.jsonl
 	// run.jsonl`), a run of its own (the session scopes identity to it).
-	again := p.run.firstStep != "" && l.Str("type") == "step_start" && l.Path("part.messageID").Str == p.run.firstStep
+	again := l.Str("type") == "step_start" && p.run.over.At(l.Path("part.messageID").Str)
 	if err := p.session(l.Str("sessionID"), again); err != nil {
 		return err
 	}

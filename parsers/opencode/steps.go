@@ -17,9 +17,7 @@ func (p *parser) stepStart(part *parsers.Object) error {
 		return err
 	}
 	p.stepMsg = strings.Clone(part.Get("messageID").String())
-	if p.run.firstStep == "" {
-		p.run.firstStep = p.stepMsg
-	}
+	p.run.over.Opened(p.stepMsg)
 	if p.stepMsg == "" {
 		p.stepMsg = p.ids.Next("step")
 	}
