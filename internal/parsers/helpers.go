@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
 
@@ -84,4 +85,15 @@ func UnknownType(l *Line) string {
 		return l.key(0)
 	}
 	return "{}"
+}
+
+// AddUsage adds u's tokens and cost to the sum t (not its context
+// window: a model's, not a count).
+func AddUsage(t *streaming.Usage, u streaming.Usage) {
+	t.InputTokens += u.InputTokens
+	t.OutputTokens += u.OutputTokens
+	t.CacheReadTokens += u.CacheReadTokens
+	t.CacheWriteTokens += u.CacheWriteTokens
+	t.CostUSD += u.CostUSD
+	t.HasCost = t.HasCost || u.HasCost
 }

@@ -1,6 +1,10 @@
 package parsers
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentfmt/agentfmt/streaming"
+)
 
 func TestStartsOver(t *testing.T) {
 	t.Parallel()
@@ -21,5 +25,16 @@ func TestStartsOver(t *testing.T) {
 	anyOne.OpenedAny()
 	if !anyOne.At("") || !anyOne.At("x") {
 		t.Error("after OpenedAny, an opening record does not start over")
+	}
+}
+
+func TestAddUsage(t *testing.T) {
+	t.Parallel()
+	sum := streaming.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4, CostUSD: 0.5, ContextWindow: 9}
+	AddUsage(&sum, streaming.Usage{InputTokens: 10, OutputTokens: 20, CacheReadTokens: 30, CacheWriteTokens: 40, CostUSD: 0.25, HasCost: true, ContextWindow: 7})
+	AddUsage(&sum, streaming.Usage{InputTokens: 100})
+	want := streaming.Usage{InputTokens: 111, OutputTokens: 22, CacheReadTokens: 33, CacheWriteTokens: 44, CostUSD: 0.75, HasCost: true, ContextWindow: 9}
+	if sum != want {
+		t.Errorf("sum = %+v, want %+v", sum, want)
 	}
 }

@@ -108,12 +108,8 @@ func humanTokens(n int64) string {
 // result. Cline reports usage per request, never cumulative.
 func (p *parser) addUsage(u streaming.Usage) {
 	t := &p.run.usage
-	t.InputTokens += u.InputTokens
-	t.OutputTokens += u.OutputTokens
-	t.CacheReadTokens += u.CacheReadTokens
-	t.CacheWriteTokens += u.CacheWriteTokens
-	t.CostUSD = math.Round((t.CostUSD+u.CostUSD)*1e9) / 1e9
-	t.HasCost = t.HasCost || u.HasCost
+	parsers.AddUsage(t, u)
+	t.CostUSD = math.Round(t.CostUSD*1e9) / 1e9
 	p.run.hasUsage = true
 }
 

@@ -369,10 +369,7 @@ func (a *appServer) tokenUsage(thread string, u gjson.Result) error {
 		sum.ContextWindow = u.Get("modelContextWindow").Int()
 	}
 	for _, v := range a.totals {
-		sum.InputTokens += v.InputTokens
-		sum.OutputTokens += v.OutputTokens
-		sum.CacheReadTokens += v.CacheReadTokens
-		sum.CacheWriteTokens += v.CacheWriteTokens
+		parsers.AddUsage(&sum, v)
 	}
 	a.usage = &sum
 	ev := a.o.New(streaming.KindUsage)

@@ -38,14 +38,8 @@ func (p *parser) stepFinish(part *parsers.Object) error {
 		return err
 	}
 	if u, ok := stepUsage(part); ok {
-		r := &p.run
-		r.usage.InputTokens += u.InputTokens
-		r.usage.OutputTokens += u.OutputTokens
-		r.usage.CacheReadTokens += u.CacheReadTokens
-		r.usage.CacheWriteTokens += u.CacheWriteTokens
-		r.usage.CostUSD += u.CostUSD
-		r.usage.HasCost = r.usage.HasCost || u.HasCost
-		r.hasUsage = true
+		parsers.AddUsage(&p.run.usage, u)
+		p.run.hasUsage = true
 		e := p.out.New(streaming.KindUsage)
 		e.Usage = &u
 		if err := p.out.Push(); err != nil {

@@ -134,16 +134,10 @@ func (p *parser) usage(u gjson.Result) error {
 	if call == (streaming.Usage{}) {
 		return nil // a failed call, or a provider that reports none
 	}
-	r := &p.run
-	r.usage.InputTokens += call.InputTokens
-	r.usage.OutputTokens += call.OutputTokens
-	r.usage.CacheReadTokens += call.CacheReadTokens
-	r.usage.CacheWriteTokens += call.CacheWriteTokens
-	r.usage.CostUSD += call.CostUSD
-	r.usage.HasCost = r.usage.HasCost || call.HasCost
-	r.hasUsage = true
+	parsers.AddUsage(&p.run.usage, call)
+	p.run.hasUsage = true
 	e := p.out.New(streaming.KindUsage)
-	e.Usage = r.total()
+	e.Usage = p.run.total()
 	return p.out.Push()
 }
 
