@@ -302,18 +302,8 @@ func (p *parser) say(m *msg, st *entry, isNew bool) error {
 		return p.context(m, st)
 	case "image":
 		return p.image(m, st)
-	case "tool":
-		return p.fileTool(m, st)
-	case "command":
-		return p.command(m, st)
-	case "command_output":
-		return p.commandOutput(m, st)
-	case "use_mcp_server":
-		return p.mcpRequest(m, st)
 	case "mcp_server_response":
 		return p.mcpResponse(m, st)
-	case "browser_action_launch":
-		return p.browserLaunch(m, st)
 	case "browser_action":
 		return p.browserAction(m, st)
 	case "browser_action_result":
@@ -321,7 +311,7 @@ func (p *parser) say(m *msg, st *entry, isNew bool) error {
 	case "codebase_search_result":
 		return p.searchResult(m, st)
 	}
-	return p.unknown(m, st)
+	return p.call(m, st)
 }
 
 func (p *parser) ask(m *msg, st *entry, isNew bool) error {
@@ -337,6 +327,13 @@ func (p *parser) ask(m *msg, st *entry, isNew bool) error {
 		return p.failure(m, st)
 	case "resume_task", "resume_completed_task":
 		return p.resumed(m, st)
+	}
+	return p.call(m, st)
+}
+
+// call handles the messages says and asks both write about a call.
+func (p *parser) call(m *msg, st *entry) error {
+	switch m.sub {
 	case "tool":
 		return p.fileTool(m, st)
 	case "command":
