@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -96,4 +97,14 @@ func AddUsage(t *streaming.Usage, u streaming.Usage) {
 	t.CacheWriteTokens += u.CacheWriteTokens
 	t.CostUSD += u.CostUSD
 	t.HasCost = t.HasCost || u.HasCost
+}
+
+// JSONString quotes s as a JSON string, leaving <, > and & as they are
+// (a tool input a parser builds from the wire's text).
+func JSONString(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }

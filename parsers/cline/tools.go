@@ -1,7 +1,6 @@
 package cline
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -112,7 +111,7 @@ func (p *parser) fileTool(m *msg, st *entry) error {
 	if d.IsObject() {
 		input = d.Raw
 	} else {
-		input = jsonString(m.text)
+		input = parsers.JSONString(m.text)
 	}
 	fresh := !st.started
 	if err := p.startTool(m, st, toolFile, name, toolTitle(d), input); err != nil {
@@ -169,15 +168,6 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// jsonString quotes s as JSON text, leaving <, > and & as they are.
-func jsonString(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 // command is ask command (or Cline's say command when auto-approved): a
 // shell command line, followed by its command_output messages.
 func (p *parser) command(m *msg, st *entry) error {
@@ -185,7 +175,7 @@ func (p *parser) command(m *msg, st *entry) error {
 		return nil
 	}
 	cmd := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m.text), commandApprovalFlag))
-	return p.startTool(m, st, toolCommand, commandTool, cmd, `{"command":`+jsonString(cmd)+`}`)
+	return p.startTool(m, st, toolCommand, commandTool, cmd, `{"command":`+parsers.JSONString(cmd)+`}`)
 }
 
 // commandOutput is say/ask command_output. Kilo re-prints one message as
@@ -248,7 +238,7 @@ func (p *parser) mcpRequest(m *msg, st *entry) error {
 		input = args
 	}
 	if input == "" {
-		input = jsonString(m.text)
+		input = parsers.JSONString(m.text)
 	}
 	return p.startTool(m, st, toolMCP, parsers.CleanToolName(name), title, input)
 }
@@ -276,7 +266,7 @@ func (p *parser) browserLaunch(m *msg, st *entry) error {
 		return nil
 	}
 	url := strings.TrimSpace(m.text)
-	input := `{"action":"launch","url":` + jsonString(url) + `}`
+	input := `{"action":"launch","url":` + parsers.JSONString(url) + `}`
 	return p.startTool(m, st, toolBrowser, "browser_action", "launch "+url, input)
 }
 
@@ -295,7 +285,7 @@ func (p *parser) browserAction(m *msg, st *entry) error {
 	}
 	input := d.Raw
 	if input == "" {
-		input = jsonString(m.text)
+		input = parsers.JSONString(m.text)
 	}
 	return p.startTool(m, st, toolBrowser, "browser_action", title, input)
 }

@@ -121,7 +121,7 @@ func (a *appServer) attach(t string) (*agentCall, error) {
 	c.call = call
 	ev := a.o.New(streaming.KindToolStart)
 	ev.ID, ev.Name, ev.Title, ev.Parent = call.id, "agent", agentTitle(t, c.path), call.parent
-	ev.Input = jsonObject("agent_path", quoted(c.path), "thread_id", jsonString(t))
+	ev.Input = jsonObject("agent_path", quoted(c.path), "thread_id", parsers.JSONString(t))
 	return call, a.o.Push()
 }
 

@@ -93,7 +93,7 @@ func describe[I item](sp *spelling, ev *streaming.Event, k itemKind, typ string,
 		if cmd.IsArray() {
 			ev.Title = shellJoin(cmd.Array())
 		}
-		ev.Input = jsonObject("command", jsonString(ev.Title), "cwd", quoted(it.Get("cwd").String()))
+		ev.Input = jsonObject("command", parsers.JSONString(ev.Title), "cwd", quoted(it.Get("cwd").String()))
 	case itemFileChange:
 		ev.Name = namePatch
 		ch := it.Get("changes")
@@ -125,14 +125,14 @@ func describe[I item](sp *spelling, ev *streaming.Event, k itemKind, typ string,
 		switch u := a.Get("url").String(); {
 		case q != "":
 			ev.Title = q
-			ev.Input = jsonObject("query", jsonString(q))
+			ev.Input = jsonObject("query", parsers.JSONString(q))
 		case u != "":
 			pat := a.Get("pattern").String()
 			ev.Title = u
 			if pat != "" {
 				ev.Title = pat + " in " + u
 			}
-			ev.Input = jsonObject("url", jsonString(u), "pattern", quoted(pat))
+			ev.Input = jsonObject("url", parsers.JSONString(u), "pattern", quoted(pat))
 		}
 	case itemCollabCall:
 		ev.Name = it.Get("tool").String()

@@ -128,7 +128,7 @@ func (p *parser) legacyTool(l *parsers.Line, m gjson.Result) (string, error) {
 			t.title = shellJoin(cmd.Array())
 		}
 		if t.title != "" {
-			t.input = jsonObject("command", jsonString(t.title), "cwd", quoted(m.Get("cwd").String()))
+			t.input = jsonObject("command", parsers.JSONString(t.title), "cwd", quoted(m.Get("cwd").String()))
 		}
 	case strings.HasPrefix(typ, "patch_apply"):
 		t.name = namePatch
@@ -156,7 +156,7 @@ func (p *parser) legacyTool(l *parsers.Line, m gjson.Result) (string, error) {
 		t.name = nameWebSearch
 		if q := m.Get("query").String(); q != "" {
 			t.title = q
-			t.input = jsonObject("query", jsonString(q))
+			t.input = jsonObject("query", parsers.JSONString(q))
 		}
 	default:
 		t.name = "tool"
@@ -306,7 +306,7 @@ func (p *parser) webSearchEnd(l *parsers.Line, m gjson.Result) error {
 	ev := streaming.Event{Status: streaming.ToolOK}
 	if q := m.Get("query").String(); q != "" {
 		ev.Title = q
-		ev.Input = jsonObject("query", jsonString(q))
+		ev.Input = jsonObject("query", parsers.JSONString(q))
 	}
 	return p.legacyEnd(k, &ev)
 }

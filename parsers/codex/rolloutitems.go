@@ -70,7 +70,7 @@ func (r *rollout) responseItem(l *parsers.Line, p gjson.Result) error {
 		}
 		ev.Title = q
 		if q != "" {
-			ev.Input = jsonObject("query", jsonString(q))
+			ev.Input = jsonObject("query", parsers.JSONString(q))
 		}
 		if err := r.o.Push(); err != nil {
 			return err

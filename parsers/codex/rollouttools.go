@@ -54,7 +54,7 @@ func (r *rollout) call(l *parsers.Line, typ string, p gjson.Result) error {
 		if ev.Title == "" {
 			ev.Title = parsers.Clip(p.Get("arguments").String(), 80) // not JSON (a redacted copy)
 		}
-		ev.Input = jsonObject("command", jsonString(ev.Title), "cwd", quoted(wd))
+		ev.Input = jsonObject("command", parsers.JSONString(ev.Title), "cwd", quoted(wd))
 	case "apply_patch":
 		ev.Name = namePatch
 		patch := args.String()
@@ -68,7 +68,7 @@ func (r *rollout) call(l *parsers.Line, typ string, p gjson.Result) error {
 				ev.Title += " (+" + itoa(n-1) + " more)"
 			}
 		}
-		ev.Input = jsonObject("patch", jsonString(patch))
+		ev.Input = jsonObject("patch", parsers.JSONString(patch))
 	default:
 		ev.Name = parsers.CleanToolName(name)
 		if ev.Name == "" {
@@ -77,7 +77,7 @@ func (r *rollout) call(l *parsers.Line, typ string, p gjson.Result) error {
 		if args.IsObject() || args.IsArray() {
 			ev.Input = args.Raw
 		} else if args.Exists() {
-			ev.Input = jsonString(args.String())
+			ev.Input = parsers.JSONString(args.String())
 		}
 	}
 	r.turnActive()

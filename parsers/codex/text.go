@@ -3,9 +3,9 @@ package codex
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentfmt/agentfmt/internal/jsonscan"
+	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
 )
@@ -76,39 +76,6 @@ func isRetry(msg string) bool {
 	return strings.Contains(low, "retrying") || strings.Contains(low, "reconnecting")
 }
 
-// jsonString quotes s as a JSON string.
-func jsonString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`)
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte("0123456789abcdef"[r>>4])
-			b.WriteByte("0123456789abcdef"[r&0xf])
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // jsonObject builds a JSON object from key/value pairs; values are raw
 // JSON. Pairs with an empty value are left out; no pairs give "".
 func jsonObject(kv ...string) string {
@@ -122,7 +89,7 @@ func jsonObject(kv ...string) string {
 		} else {
 			b.WriteByte(',')
 		}
-		b.WriteString(jsonString(kv[i]))
+		b.WriteString(parsers.JSONString(kv[i]))
 		b.WriteByte(':')
 		b.WriteString(kv[i+1])
 	}
@@ -138,7 +105,7 @@ func quoted(s string) string {
 	if s == "" {
 		return ""
 	}
-	return jsonString(s)
+	return parsers.JSONString(s)
 }
 
 // rawOrEmpty is a value's raw JSON, or "" when it is absent or null.
