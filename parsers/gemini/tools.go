@@ -99,17 +99,8 @@ func toolEdits(name, input, _ string) []streaming.FileEdit {
 	if name != "write_file" && name != "replace" {
 		return nil
 	}
-	var args parsers.Object
-	args.Reset(input)
-	path := args.Str("file_path")
-	if path == "" {
-		path = args.Str("absolute_path")
-	}
-	if path == "" {
-		return nil // a call's end, without its input
-	}
-	if name == "write_file" {
-		return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: args.Get("content").String()}}
-	}
-	return []streaming.FileEdit{{Path: path, Op: streaming.EditModify, Old: args.Get("old_string").String(), New: args.Get("new_string").String()}}
+	return editKeys.Read(name, input)
 }
+
+var editKeys = parsers.EditKeys{Path: []string{"file_path", "absolute_path"}, Old: "old_string", New: "new_string",
+	Content: "content", Writes: []string{"write"}}

@@ -1,8 +1,6 @@
 package pi
 
 import (
-	"strings"
-
 	"github.com/agentfmt/agentfmt/internal/parsers"
 	"github.com/agentfmt/agentfmt/streaming"
 	"github.com/tidwall/gjson"
@@ -101,34 +99,11 @@ var tools = parsers.Tools{
 // newText}]} or the older {path, oldText, newText}, and of write, {path,
 // content}.
 func toolEdits(name, input, _ string) []streaming.FileEdit {
-	in := strings.TrimSpace(input)
-	if in == "" || in[0] != '{' {
+	if name != "edit" && name != "write" {
 		return nil
 	}
-	var f parsers.Object // the input's fields, read once
-	f.Reset(in)
-	path := f.Get("path").String()
-	if path == "" {
-		return nil
-	}
-	switch name {
-	case "write":
-		if c := f.Get("content"); c.Type == gjson.String {
-			return []streaming.FileEdit{{Path: path, Op: streaming.EditCreate, New: c.Str}}
-		}
-	case "edit":
-		var out []streaming.FileEdit
-		add := func(o, n gjson.Result) {
-			if o.Type == gjson.String && n.Type == gjson.String {
-				out = append(out, streaming.FileEdit{Path: path, Op: streaming.EditModify, Old: o.Str, New: n.Str})
-			}
-		}
-		f.Get("edits").ForEach(func(_, e gjson.Result) bool {
-			add(e.Get("oldText"), e.Get("newText"))
-			return true
-		})
-		add(f.Get("oldText"), f.Get("newText"))
-		return out
-	}
-	return nil
+	return editKeys.Read(name, input)
 }
+
+var editKeys = parsers.EditKeys{Path: []string{"path"}, Old: "oldText", New: "newText", Edits: "edits",
+	Content: "content", Writes: []string{"write"}}
