@@ -106,6 +106,21 @@ func (o *Out) Message(m Msg, kind streaming.Kind, text string) error {
 	return o.Stop(m)
 }
 
+// Blocks sends a whole message of text blocks, one a text: its start,
+// each text as a final (an empty one sends nothing), its stop. Unlike
+// Message, it sends the message whatever its texts.
+func (o *Out) Blocks(m Msg, texts ...string) error {
+	if err := o.Start(m); err != nil {
+		return err
+	}
+	for i, t := range texts {
+		if err := o.Text(m, streaming.KindTextDelta, i, t, streaming.Final); err != nil {
+			return err
+		}
+	}
+	return o.Stop(m)
+}
+
 // Status sends a status line at level (streaming.LevelInfo, LevelWarning,
 // or "" for none); a blank text sends nothing.
 func (o *Out) Status(text, level string) error {

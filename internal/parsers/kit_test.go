@@ -44,6 +44,7 @@ func TestOut(t *testing.T) {
 	ev = o.New(streaming.KindTextDelta)
 	ev.Message, ev.Text, ev.Time = "m2", "again", time.Unix(9, 0) // its own time is kept
 	must(o.Restate())
+	must(o.Blocks(Msg{ID: "u1", Role: streaming.RoleUser}, "a", ""))
 	want := []string{
 		`delta message.start agent=qwen msg=m1 role=assistant parent=task1 block=0 text="" type= level= time=7`,
 		`final text.delta agent=qwen msg=m1 role=assistant parent=task1 block=0 text="whole" type= level= time=7`,
@@ -53,6 +54,9 @@ func TestOut(t *testing.T) {
 		`delta unknown agent=qwen msg= role= parent= block=0 text="{\"type\":\"new_thing\"}" type=new_thing level= time=7`,
 		`delta usage agent=qwen msg= role= parent= block=0 text="" type= level= time=7`,
 		`restatement text.delta agent=qwen msg=m2 role= parent= block=0 text="again" type= level= time=9`,
+		`delta message.start agent=qwen msg=u1 role=user parent= block=0 text="" type= level= time=7`,
+		`final text.delta agent=qwen msg=u1 role=user parent= block=0 text="a" type= level= time=7`,
+		`delta message.stop agent=qwen msg=u1 role=user parent= block=0 text="" type= level= time=7`,
 	}
 	if got := strings.Join(r.lines, "\n"); got != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))

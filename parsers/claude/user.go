@@ -54,15 +54,7 @@ func (p *parser) userText(parent string, texts []string) error {
 	// One copy of a subagent's parent for the message's events (the
 	// decoder would copy it into each).
 	m := parsers.Msg{ID: p.ids.Next("user"), Role: streaming.RoleUser, Parent: strings.Clone(parent)}
-	if err := p.out.Start(m); err != nil {
-		return err
-	}
-	for i, t := range texts {
-		if err := p.out.Text(m, streaming.KindTextDelta, i, t, streaming.Final); err != nil {
-			return err
-		}
-	}
-	return p.out.Stop(m)
+	return p.out.Blocks(m, texts...)
 }
 
 // toolResult ends a tool call from its tool_result block.

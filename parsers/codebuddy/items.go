@@ -27,13 +27,7 @@ func (p *parser) userMessage(l *parsers.Line) error {
 		id = p.ids.Next("user:")
 	}
 	m := parsers.Msg{ID: id, Role: streaming.RoleUser}
-	if err := p.out.Start(m); err != nil {
-		return err
-	}
-	if err := p.out.Text(m, streaming.KindTextDelta, 0, text, streaming.Final); err != nil {
-		return err
-	}
-	return p.out.Stop(m)
+	return p.out.Blocks(m, text)
 }
 
 // userText is what the user asked: the last <user_query>, or without one

@@ -157,13 +157,7 @@ func (p *parser) userMessage(l *parsers.Line, d *data) error {
 		id = p.ids.At("prompt", l.N)
 	}
 	m := parsers.Msg{ID: "user:" + id, Role: streaming.RoleUser}
-	if err := p.out.Start(m); err != nil {
-		return err
-	}
-	if err := p.out.Text(m, streaming.KindTextDelta, 0, text, streaming.Final); err != nil {
-		return err
-	}
-	return p.out.Stop(m)
+	return p.out.Blocks(m, text)
 }
 
 // usage is one model call's tokens (assistant.usage: in the schema, not

@@ -45,13 +45,7 @@ func (p *parser) user(l *parsers.Line) error {
 	}
 	text := strings.Join(parts, "\n")
 	m := parsers.Msg{ID: p.ids.At("user", l.N), Role: streaming.RoleUser}
-	if err := p.out.Start(m); err != nil {
-		return err
-	}
-	if err := p.out.Text(m, streaming.KindTextDelta, 0, text, streaming.Final); err != nil {
-		return err
-	}
-	return p.out.Stop(m)
+	return p.out.Blocks(m, text)
 }
 
 // thinkingDelta appends to the open thinking block. A thinking line is a

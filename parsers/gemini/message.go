@@ -64,13 +64,7 @@ func (p *parser) userMessage(text string) error {
 		return err
 	}
 	m := parsers.Msg{ID: p.ids.Next("prompt"), Role: streaming.RoleUser}
-	if err := p.out.Start(m); err != nil {
-		return err
-	}
-	if err := p.out.Text(m, streaming.KindTextDelta, 0, text, streaming.Final); err != nil {
-		return err
-	}
-	return p.out.Stop(m)
+	return p.out.Blocks(m, text)
 }
 
 // delta is an assistant chunk, passed on as a delta: the session decides

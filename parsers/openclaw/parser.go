@@ -187,14 +187,5 @@ func (p *parser) message(id, role string, texts []string) error {
 	if len(texts) == 0 {
 		return nil
 	}
-	m := parsers.Msg{ID: id, Role: role}
-	if err := p.out.Start(m); err != nil {
-		return err
-	}
-	for i, t := range texts {
-		if err := p.out.Text(m, streaming.KindTextDelta, i, t, streaming.Final); err != nil {
-			return err
-		}
-	}
-	return p.out.Stop(m)
+	return p.out.Blocks(parsers.Msg{ID: id, Role: role}, texts...)
 }
