@@ -108,3 +108,9 @@ func JSONString(s string) string {
 	_ = enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// FirstLine is the first line of s, without the white space around s.
+func FirstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}

@@ -21,3 +21,12 @@ func TestJSONString(t *testing.T) {
 		t.Errorf("JSONString escapes HTML: %s", got)
 	}
 }
+
+func TestFirstLine(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"": "", "one": "one", "  \n two \nthree": "two ", "a\r\nb": "a\r"} {
+		if got := FirstLine(in); got != want {
+			t.Errorf("FirstLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

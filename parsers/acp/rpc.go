@@ -305,14 +305,7 @@ func (p *parser) permissionAnswer(req *agentReq, out gjson.Result) error {
 // end_turn succeeds; max_tokens, max_turn_requests, refusal and cancelled
 // do not (the answer is cut short, refused or abandoned).
 func (p *parser) turnEnd(l *parsers.Line, res gjson.Result) error {
-	if err := p.ensureRun(); err != nil {
-		return err
-	}
-	if err := p.closeMsg(); err != nil {
-		return err
-	}
-	p.last = entNone
-	if err := p.endOpenTools(); err != nil {
+	if err := p.closeTurn(); err != nil {
 		return err
 	}
 	stop := res.Get("stopReason").Str
@@ -340,6 +333,18 @@ func (p *parser) turnEnd(l *parsers.Line, res gjson.Result) error {
 	return p.out.Push()
 }
 
+// closeTurn closes what a turn left open, as its end or failure comes.
+func (p *parser) closeTurn() error {
+	if err := p.ensureRun(); err != nil {
+		return err
+	}
+	if err := p.closeMsg(); err != nil {
+		return err
+	}
+	p.last = entNone
+	return p.endOpenTools()
+}
+
 // errorResponse handles a JSON-RPC error. For session/prompt it ends the
 // turn as a failure; otherwise it is shown as an error.
 func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result) error {
@@ -357,14 +362,7 @@ func (p *parser) errorResponse(l *parsers.Line, key string, errv gjson.Result) e
 	method := p.clientReqs[key]
 	delete(p.clientReqs, key)
 	if method == "session/prompt" {
-		if err := p.ensureRun(); err != nil {
-			return err
-		}
-		if err := p.closeMsg(); err != nil {
-			return err
-		}
-		p.last = entNone
-		if err := p.endOpenTools(); err != nil {
+		if err := p.closeTurn(); err != nil {
 			return err
 		}
 		ev := p.out.New(streaming.KindError)

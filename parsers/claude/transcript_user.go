@@ -43,7 +43,7 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 	case r.Get("isMeta").Bool() || trim == "":
 		return nil
 	case r.Get("isCompactSummary").Bool():
-		return t.out.Status("summary of the earlier conversation: "+parsers.Clip(firstLine(trim), 120), streaming.LevelInfo)
+		return t.out.Status("summary of the earlier conversation: "+parsers.Clip(parsers.FirstLine(trim), 120), streaming.LevelInfo)
 	case strings.HasPrefix(trim, "[Request interrupted by user"):
 		if parent == "" {
 			t.turn.Active, t.turn.Answered, t.turn.Failed = true, false, "interrupted by the user"
@@ -68,14 +68,6 @@ func (t *transcript) userText(r gjson.Result, n int, text, parent string) error 
 		id = parsers.LineID("user", n)
 	}
 	return t.out.Message(parsers.Msg{ID: id, Role: streaming.RoleUser, Parent: parent}, streaming.KindTextDelta, text)
-}
-
-// firstLine is the first line of s.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // commandLine shows a slash command record: "/model opus".

@@ -203,7 +203,7 @@ func (p *parser) sdkEvent(l *parsers.Line, ev gjson.Result) error {
 		if text == "" {
 			return nil
 		}
-		return p.out.Status(parsers.Clip(firstLine(text), 300), streaming.LevelInfo)
+		return p.out.Status(parsers.Clip(parsers.FirstLine(text), 300), streaming.LevelInfo)
 	case "done":
 		s.done = true
 		s.doneReason = ev.Get("reason").String()
@@ -310,7 +310,7 @@ func (p *parser) sdkResult(l *parsers.Line) error {
 	} else {
 		p.out.Ev.Reason = reason
 		if text != "" {
-			p.out.Ev.Reason += ": " + parsers.Clip(firstLine(text), 200)
+			p.out.Ev.Reason += ": " + parsers.Clip(parsers.FirstLine(text), 200)
 		}
 	}
 	u := l.Get("aggregateUsage")

@@ -143,12 +143,12 @@ func (p *parser) retry(m *msg, st *entry) error {
 		}
 	case "api_req_retry_delayed":
 		text = "API request retry delayed"
-		if t := firstLine(m.text); t != "" {
+		if t := parsers.FirstLine(m.text); t != "" {
 			text = "API retry: " + parsers.Clip(t, 200)
 		}
 	case "api_req_rate_limit_wait":
 		text = "rate limit: waiting"
-		if t := firstLine(m.text); t != "" {
+		if t := parsers.FirstLine(m.text); t != "" {
 			text += " (" + parsers.Clip(t, 200) + ")"
 		}
 	}
@@ -198,7 +198,7 @@ func (p *parser) notice(m *msg, st *entry) error {
 	if !once(m, st) {
 		return nil
 	}
-	text := parsers.Clip(firstLine(m.text), 300)
+	text := parsers.Clip(parsers.FirstLine(m.text), 300)
 	if text == "" || m.sub == "shell_integration_warning" {
 		text = noticeLabels[m.sub]
 	}

@@ -195,7 +195,7 @@ func (p *parser) failure(m *msg, st *entry) error {
 	}
 	reason := m.sub
 	if text != "" {
-		reason += ": " + parsers.Clip(firstLine(text), 200)
+		reason += ": " + parsers.Clip(parsers.FirstLine(text), 200)
 	}
 	return p.result(false, "", reason)
 }
@@ -267,13 +267,4 @@ func (p *parser) cliMessage(m *msg, st *entry) error {
 		return p.sayError(m, st)
 	}
 	return p.unknown(m, st)
-}
-
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -155,7 +155,7 @@ func toolTitle(d gjson.Result) string {
 	}
 	for _, k := range []string{"command", "query", "url", "mode", "question"} {
 		if s := d.Get(k).String(); s != "" {
-			return parsers.Clip(firstLine(s), 200)
+			return parsers.Clip(parsers.FirstLine(s), 200)
 		}
 	}
 	return ""
@@ -279,7 +279,7 @@ func (p *parser) browserAction(m *msg, st *entry) error {
 	title := d.Get("action").String()
 	for _, k := range []string{"coordinate", "text"} {
 		if s := d.Get(k).String(); s != "" {
-			title += " " + parsers.Clip(firstLine(s), 120)
+			title += " " + parsers.Clip(parsers.FirstLine(s), 120)
 			break
 		}
 	}

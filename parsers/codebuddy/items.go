@@ -200,9 +200,7 @@ func (p *parser) usage(u gjson.Result) error {
 	if in == 0 && out == 0 && cached == 0 {
 		return nil
 	}
-	p.used.InputTokens += in
-	p.used.OutputTokens += out
-	p.used.CacheReadTokens += cached
+	parsers.AddUsage(&p.used, streaming.Usage{InputTokens: in, OutputTokens: out, CacheReadTokens: cached})
 	e := p.out.New(streaming.KindUsage)
 	used := p.used
 	e.Usage = &used
