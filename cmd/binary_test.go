@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -42,6 +43,34 @@ func hostileBinary(t *testing.T) string {
 	return linked.bin
 }
 
+// built is agentfmt built by go build, once per test process, for the
+// tests that measure the process's memory: the test binary linked as
+// agentfmt carries the test's own instrumentation (under -race, shadow
+// memory several times the heap), so its peaks are not agentfmt's.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	out  []byte
+	err  error
+}
+
+// builtBinary returns agentfmt as go build makes it, for the peak tests.
+func builtBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "agentfmt-built-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "agentfmt")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, "..").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
+	}
+	return built.bin
+}
+
 // TestMain is agentfmt itself when the test binary is started as
 // "agentfmt" (see hostileBinary); else it runs the tests and removes the
 // link when they are done.
@@ -50,8 +79,10 @@ func TestMain(m *testing.M) {
 		os.Exit(Main())
 	}
 	code := m.Run()
-	if linked.dir != "" {
-		os.RemoveAll(linked.dir)
+	for _, dir := range []string{linked.dir, built.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

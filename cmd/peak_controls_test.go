@@ -45,7 +45,7 @@ func TestControlsLinePeak(t *testing.T) {
 	if err := os.WriteFile(mix, controlsLine(size, true), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	bin := hostileBinary(t)
+	bin := builtBinary(t)
 	runs := []struct {
 		file   string
 		format string

@@ -81,7 +81,7 @@ func TestLongAnswerPeakRendered(t *testing.T) {
 	if err := wholeAnswer(para, true); err != nil {
 		t.Fatal(err)
 	}
-	bin := hostileBinary(t)
+	bin := builtBinary(t)
 	for _, format := range []string{"pretty", "html", "plain", "json", "text"} {
 		args := []string{"-o", format, "--width", "100"}
 		bound := idleRSS(t, bin, args...) + 3*answerSize

@@ -31,11 +31,13 @@ type Call struct {
 	// that text need not show the output again.
 	RepeatsAnswer bool
 
-	answer    uint64 // the hash of the last text of the work under the call (hasAnswer)
+	// (the booleans side by side: a Call is held for every open call,
+	// and each word counts)
 	hasAnswer bool
+	implicit  bool   // started by the session, under the name "tool"
+	answer    uint64 // the hash of the last text of the work under the call (hasAnswer)
 	agent     string
 	seq       uint64
-	implicit  bool  // started by the session, under the name "tool"
 	output    *text // the output so far (kept once, appended; nil: none yet)
 }
 
