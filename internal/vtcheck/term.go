@@ -1,20 +1,9 @@
 package vtcheck
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/binary"
-	"fmt"
-	"io"
-	"os/exec"
 	"regexp"
 	"strconv"
-	"strings"
 )
-
-// scrollback is how many rows scrolled off the top a Term keeps: all of
-// any test's output.
-const scrollback = 1 << 24
 
 // Term is an emulated terminal fed as the output arrives, for tests that
 // read the screen while a run is live (Screen reads it once, at the end):
@@ -24,127 +13,58 @@ const scrollback = 1 << 24
 //	term.Write(frame)
 //	rows := term.Rows() // what a person sees now
 //
-// The emulator runs in a process of its own (tools/vt's vtscreen, see
-// emulator.go); Close ends it. A Term that cannot talk to it panics,
-// naming the cause.
+// The emulator runs in a process of its own, the Term's alone until Close
+// (emulator.go). A Term that cannot talk to it panics, naming the cause.
 type Term struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr bytes.Buffer
-	buf    []byte
+	p *proc
 }
 
 // NewTerm returns an empty terminal width cells wide and height rows tall,
 // in newline mode as Screen's (a newline starts the next row at its first
 // column, as a terminal's output processing makes it), that keeps every
 // row scrolled off its top.
-func NewTerm(width, height int) *Term {
-	t := &Term{cmd: exec.Command(emulator(), strconv.Itoa(width), strconv.Itoa(height), strconv.Itoa(scrollback))}
-	t.cmd.Stderr = &t.stderr
-	in, err := t.cmd.StdinPipe()
-	if err == nil {
-		var out io.ReadCloser
-		if out, err = t.cmd.StdoutPipe(); err == nil {
-			t.in, t.out = in, bufio.NewReader(out)
-			err = t.cmd.Start()
-		}
-	}
-	if err != nil {
-		panic(fmt.Sprintf("vtcheck: starting the terminal emulator %s: %v", t.cmd.Path, err))
-	}
-	return t
-}
+func NewTerm(width, height int) *Term { return &Term{p: take(width, height)} }
 
 // Write feeds output to the terminal, every escape sequence the renderer
 // does not write made visible (as Screen does). A write holds whole
 // sequences: the renderer's frames do.
-func (t *Term) Write(out []byte) { t.send('w', defuse(out)) }
+func (t *Term) Write(out []byte) { t.proc().send('w', defuse(out)) }
 
 // Resize makes the terminal width cells wide and height rows tall.
-func (t *Term) Resize(width, height int) {
-	t.send('s', binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(width)), uint32(height)))
-}
+func (t *Term) Resize(width, height int) { t.proc().send('s', size(width, height)) }
 
 // Rows returns the rows on the screen now, top first, trailing spaces
 // trimmed; the scrollback is not read.
 func (t *Term) Rows() []string {
-	t.send('r', nil)
-	return t.rows()
+	t.proc().send('r', nil)
+	return t.p.rows()
 }
 
 // All returns every row the terminal holds: the scrollback first, then
 // the screen, trailing spaces trimmed and trailing empty rows dropped.
 func (t *Term) All() []string {
-	t.send('a', nil)
-	rows := t.rows()
+	t.proc().send('a', nil)
+	rows := t.p.rows()
 	for len(rows) > 0 && rows[len(rows)-1] == "" {
 		rows = rows[:len(rows)-1]
 	}
 	return rows
 }
 
-// Close ends the terminal's process. It may be called more than once.
+// Close gives the terminal's process back, for another Term. It may be
+// called more than once.
 func (t *Term) Close() {
-	if t.in == nil {
-		return
-	}
-	_ = t.in.Close()
-	t.in = nil
-	if err := t.cmd.Wait(); err != nil {
-		t.fail(err)
+	if t.p != nil {
+		t.p.release()
+		t.p = nil
 	}
 }
 
-// send writes one request to the emulator: op, the length of body, body.
-func (t *Term) send(op byte, body []byte) {
-	if t.in == nil {
-		panic("vtcheck: the terminal is used after Close")
+func (t *Term) proc() *proc {
+	if t.p == nil {
+		panic("vtcheck: a Term used after Close")
 	}
-	t.buf = binary.BigEndian.AppendUint32(append(t.buf[:0], op), uint32(len(body)))
-	_, err := t.in.Write(t.buf)
-	if err == nil {
-		_, err = t.in.Write(body)
-	}
-	if err != nil {
-		t.fail(err)
-	}
-}
-
-// rows reads the emulator's reply to a request for rows: their number,
-// then each row's length and text.
-func (t *Term) rows() []string {
-	n, err := t.uint32()
-	var rows []string
-	for i := uint32(0); err == nil && i < n; i++ {
-		var k uint32
-		if k, err = t.uint32(); err == nil {
-			row := make([]byte, k)
-			_, err = io.ReadFull(t.out, row)
-			rows = append(rows, string(row))
-		}
-	}
-	if err != nil {
-		t.fail(err)
-	}
-	return rows
-}
-
-func (t *Term) uint32() (uint32, error) {
-	var b [4]byte
-	_, err := io.ReadFull(t.out, b[:])
-	return binary.BigEndian.Uint32(b[:]), err
-}
-
-// fail panics with what went wrong talking to the emulator and what it
-// said on stderr.
-func (t *Term) fail(err error) {
-	if t.in != nil {
-		_ = t.in.Close()
-		t.in = nil
-		_ = t.cmd.Wait()
-	}
-	panic(fmt.Sprintf("vtcheck: the terminal emulator %s failed: %v: %s", t.cmd.Path, err, strings.TrimSpace(t.stderr.String())))
+	return t.p
 }
 
 var (

@@ -97,10 +97,11 @@ func TestScreenAsSeen(t *testing.T) {
 	}
 }
 
-// A Term shows the screen now (Rows) or everything it holds (All), follows
-// a resize, and ends its process on Close, once.
+// A Term shows the screen now (Rows) or everything it holds (All) and
+// follows a resize; after Close its process serves the next Term, which
+// starts empty at its own size. (Not in parallel: no other test may take
+// the process in between.)
 func TestTerm(t *testing.T) {
-	t.Parallel()
 	term := NewTerm(10, 2)
 	defer term.Close()
 	term.Write([]byte("one\ntwo\nthree"))
@@ -112,9 +113,17 @@ func TestTerm(t *testing.T) {
 	if got := strings.Join(term.All(), "|"); got != "one|two|three is longer" {
 		t.Errorf("all %q", got)
 	}
+	p := term.p
 	term.Close()
-	if term.cmd.ProcessState == nil || !term.cmd.ProcessState.Exited() {
-		t.Error("the emulator's process did not end")
+	term.Close()
+	next := NewTerm(4, 2)
+	defer next.Close()
+	if next.p != p {
+		t.Fatal("the closed Term's process was not reused")
+	}
+	next.Write([]byte("abcdef"))
+	if got := strings.Join(next.All(), "|"); got != "abcd|ef" {
+		t.Errorf("the next Term holds %q, want abcd|ef", got)
 	}
 }
 

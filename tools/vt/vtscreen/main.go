@@ -1,6 +1,6 @@
 // Command vtscreen is the terminal emulator the tests read screens with
-// (internal/vtcheck): one emulated terminal per process, driven over
-// stdin and stdout. It lives in a module of its own so that the main
+// (internal/vtcheck): one emulated terminal at a time, driven over stdin
+// and stdout. It lives in a module of its own so that the main
 // module, whose binary never emulates a terminal, does not depend on it.
 //
 // Usage: vtscreen WIDTH HEIGHT SCROLLBACK
@@ -15,6 +15,8 @@
 //	a  reply the rows of the scrollback, then those of the screen
 //	s  the terminal is resized: the bytes are the width and the height,
 //	   4 bytes each (no reply)
+//	n  a new terminal replaces the one written so far: the bytes are its
+//	   width and height, as for s (no reply)
 //
 // A reply is the number of rows (4 bytes), then each row as its length
 // (4 bytes) and its text, trailing spaces trimmed. The program ends at the
@@ -54,9 +56,7 @@ func run(args []string, in io.Reader, out io.Writer) error {
 		}
 		size[i] = n
 	}
-	e := vt.NewEmulator(size[0], size[1])
-	e.SetScrollbackSize(size[2])
-	_, _ = e.Write([]byte("\x1b[20h"))
+	e := newTerminal(size[0], size[1], size[2])
 
 	r, w := bufio.NewReader(in), bufio.NewWriter(out)
 	for {
@@ -78,11 +78,16 @@ func run(args []string, in io.Reader, out io.Writer) error {
 		switch op {
 		case 'w':
 			_, _ = e.Write(body)
-		case 's':
+		case 's', 'n':
 			if n != 8 {
-				return fmt.Errorf("resize with %d bytes, want 8", n)
+				return fmt.Errorf("request %q with %d bytes, want 8", op, n)
 			}
-			e.Resize(int(binary.BigEndian.Uint32(body)), int(binary.BigEndian.Uint32(body[4:])))
+			w, h := int(binary.BigEndian.Uint32(body)), int(binary.BigEndian.Uint32(body[4:]))
+			if op == 'n' {
+				e = newTerminal(w, h, size[2])
+			} else {
+				e.Resize(w, h)
+			}
 		case 'r':
 			err = reply(w, screen(e))
 		case 'a':
@@ -100,6 +105,14 @@ func run(args []string, in io.Reader, out io.Writer) error {
 			return err
 		}
 	}
+}
+
+// newTerminal is an empty terminal in newline mode.
+func newTerminal(width, height, scrollback int) *vt.Emulator {
+	e := vt.NewEmulator(width, height)
+	e.SetScrollbackSize(scrollback)
+	_, _ = e.Write([]byte("\x1b[20h"))
+	return e
 }
 
 // screen is the rows on the screen now, top first.
