@@ -16,6 +16,7 @@ import (
 // width ends up holding the rows drawn, one screen row each (a row wider
 // than the terminal would wrap and throw the live region's redraws off).
 func TestPrettyNarrowWidths(t *testing.T) {
+	t.Parallel()
 	fixtures := append([]prettyFixture{}, issue12Fixtures...)
 	fixtures = append(fixtures, prettyFixtures...)
 	fixtures = append(fixtures, prettyFixture{name: "deep", run: func(d *driver) {
@@ -25,11 +26,12 @@ func TestPrettyNarrowWidths(t *testing.T) {
 	for _, f := range fixtures {
 		for width := 1; width <= 10; width++ {
 			t.Run(fmt.Sprintf("%s-w%d", f.name, width), func(t *testing.T) {
+				t.Parallel()
 				f := f
 				f.cfg.Width = width
 				widest, at := 0, ""
 				var drawn, last []string // rows committed, the live region last drawn
-				drawHook = func(_ int, commit, live []row) {
+				f.cfg.drawHook = func(_ int, commit, live []row) {
 					for _, rs := range [][]row{commit, live} {
 						for _, rw := range rs {
 							if w := max(rw.w, cells(rw.s)); w > widest {
@@ -45,7 +47,6 @@ func TestPrettyNarrowWidths(t *testing.T) {
 						last = append(last, strings.TrimRight(termwrap.Strip(rw.s), " "))
 					}
 				}
-				defer func() { drawHook = nil }()
 				_, out, _ := f.render(t)
 				if widest > width {
 					t.Errorf("a row is %d cells wide on a terminal of %d: %q", widest, width, at)
