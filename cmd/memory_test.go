@@ -59,7 +59,7 @@ func (h *heapSampler) Read(p []byte) (int, error) {
 // of recent ids.
 func TestMemoryConstant(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders hundreds of MB (skipped with -race; .ci/run runs it without)")
 	}
 	path := filepath.Join(t.TempDir(), "mixed.jsonl")
@@ -165,7 +165,7 @@ func manySmall(w io.Writer, size int64) error {
 // thousand tiny messages and tool calls with fresh ids.
 func TestMemoryManySmall(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	const size = 48 << 20
@@ -242,7 +242,7 @@ func longRun(w io.Writer, kind string, n int) error {
 // must not grow with it.
 func TestMemoryLongRun(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	for _, kind := range []string{"claude", "gemini", "opencode", "codex"} {
