@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/agentfmt/agentfmt/internal/gen"
 	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
@@ -62,19 +60,7 @@ func TestMemoryConstant(t *testing.T) {
 	if raceEnabled {
 		t.Skip("renders hundreds of MB (skipped with -race; .ci/run runs it without)")
 	}
-	path := filepath.Join(t.TempDir(), "mixed.jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gen.Mixed(w, memStreamSize, 7); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := mixedLog(t, memStreamSize, 7)
 
 	for _, format := range []string{"plain", "json", "text"} {
 		t.Run(format, func(t *testing.T) {

@@ -206,7 +206,7 @@ func TestBrowserCorpus(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := extract(data, filepath.Base(path))
-				p, _ := page(t, data)
+				p := page(t, data)
 				l := load(t, p)
 				for _, c := range l.console {
 					t.Errorf("console: %s", c)
@@ -230,7 +230,7 @@ func TestBrowserCorpus(t *testing.T) {
 func TestBrowserHostile(t *testing.T) {
 	t.Parallel()
 	chromium(t)
-	p, _ := page(t, fixture(t, "html/02-hostile-markup.jsonl"))
+	p := page(t, fixture(t, "html/02-hostile-markup.jsonl"))
 	l := load(t, p)
 	for _, c := range l.console {
 		t.Errorf("console: %s", c)
@@ -254,7 +254,7 @@ func TestBrowserProbe(t *testing.T) {
 	t.Parallel()
 	testenv.Slow(t)
 	chromium(t)
-	p, _ := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
+	p := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
 	payload := `<img src=x onerror="document.body.setAttribute('data-pwned','1');console.log('PWNED')">`
 	withCSP := load(t, strings.Replace(p, "<main>", "<main>"+payload, 1))
 	if len(withCSP.console) == 0 {
@@ -312,7 +312,7 @@ func TestCorpusAnswersOnce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, _ := page(t, data)
+				p := page(t, data)
 				checkMarkup(t, p)
 				checkAnswers(t, p, extract(data, filepath.Base(path)))
 			})
@@ -334,7 +334,7 @@ func TestScreenshots(t *testing.T) {
 		t.Skip("set AGENTFMT_SCREENSHOTS=1 to rewrite docs/html-*.png")
 	}
 	bin := chromium(t)
-	p, _ := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
+	p := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
 	p = strings.Replace(p, `<details class="item tool ok" id="m5">`, `<details class="item tool ok" id="m5" open>`, 1)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "page.html")
