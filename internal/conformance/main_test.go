@@ -1,9 +1,0 @@
-package conformance
-
-import (
-	"testing"
-
-	"github.com/agentfmt/agentfmt/internal/testmain"
-)
-
-func TestMain(m *testing.M) { testmain.Run(m) }
