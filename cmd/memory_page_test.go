@@ -82,7 +82,7 @@ func renderPageSampled(t testing.TB, path string) (*heapSampler, *countWriter, t
 // leave before a tenth of the input is read).
 func TestMemoryPage(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders 20 MB (skipped with -race; .ci/run runs it without)")
 	}
 	path := mixedLog(t, pageLogSize, 3)

@@ -67,7 +67,7 @@ func (h *heapSampler) Read(p []byte) (int, error) {
 // of recent ids.
 func TestMemoryConstant(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders hundreds of MB (skipped with -race; .ci/run runs it without)")
 	}
 	path := mixedLog(t, memStreamSize, 7)
@@ -157,7 +157,7 @@ func manySmall(w io.Writer, size int64) error {
 // thousand tiny messages and tool calls with fresh ids.
 func TestMemoryManySmall(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	const size = 48 << 20
@@ -230,7 +230,7 @@ func longRun(w io.Writer, kind string, n int) error {
 // must not grow with it.
 func TestMemoryLongRun(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	for _, kind := range []string{"claude", "gemini", "opencode", "codex"} {

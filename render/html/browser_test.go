@@ -116,7 +116,6 @@ var (
 	toolIO  = regexp.MustCompile(`(?s)<pre class="io">.*?</pre>`)
 	think   = regexp.MustCompile(`(?s)<details class="item thinking[^"]*"[^>]*>.*?</details>`)
 	mdOL    = regexp.MustCompile(`(?m)^[ \t>]*\d+[.)]([ \t]|$)`)
-	tags    = regexp.MustCompile(`(?s)<[^>]*>`)
 	mdLink  = regexp.MustCompile(`\]\([^)\s]*(?:\s+"[^"]*")?\)`)
 	mdFence = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
 )
@@ -127,7 +126,30 @@ var (
 // says what the answer then says).
 func pageText(dom string) string {
 	dom = think.ReplaceAllString(toolIO.ReplaceAllString(dom, " "), " ")
-	return stdhtml.UnescapeString(tags.ReplaceAllString(dom, " "))
+	return stdhtml.UnescapeString(stripTags(dom, " "))
+}
+
+// stripTags replaces each tag of s, from a '<' to the next '>', with
+// with (as the regular expression <[^>]*> would, in a single pass over
+// pages of megabytes).
+func stripTags(s, with string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(with)
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // squash keeps the letters and digits of a text: an answer's markdown
