@@ -92,11 +92,7 @@ func TestMemoryPage(t *testing.T) {
 	if len(h.samples) < 8 {
 		t.Fatalf("only %d samples", len(h.samples))
 	}
-	warm := h.samples[len(h.samples)/4]
-	var peak uint64
-	for _, s := range h.samples[len(h.samples)/4:] {
-		peak = max(peak, s)
-	}
+	warm, peak := h.warmPeak()
 	t.Logf("page %s for %s of input in %s; live heap %s before, %s after a quarter, peak %s; first bytes out after %s of input",
 		mib(uint64(out.n)), mib(uint64(size)), took.Round(time.Millisecond), mib(base), mib(warm), mib(peak), mib(uint64(out.early)))
 	const bound = 16 << 20
