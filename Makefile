@@ -46,7 +46,7 @@ fuzz:
 
 # The real captures in ../shared/corpus.
 conformance:
-	$(GO) test -run 'TestCorpus' -v ./internal/conformance/
+	$(GO) test -run 'TestCorpus' -v ./cmd/
 
 demo:
 	$(GO) run . demo

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/testmain"
 )
 
 // linked is the agentfmt binary that the subprocess tests run: a link
@@ -84,5 +86,5 @@ func TestMain(m *testing.M) {
 			os.RemoveAll(dir)
 		}
 	}
-	os.Exit(code)
+	testmain.Exit(code)
 }

@@ -39,6 +39,11 @@ type chain struct {
 	follow *follow.File
 	// lines counts the lines of the input read last.
 	lines int
+	// sayUnshown says that most of the stream could not be shown, where
+	// the stream's reader sees it (nil: the format says it otherwise);
+	// unshownSaid: it was said, once for the stream.
+	sayUnshown  func(msg string) error
+	unshownSaid bool
 }
 
 // newChain builds the chain to rend. tag names the stream among several
@@ -104,6 +109,9 @@ func (c *chain) read(src feed.Source) error {
 		// (idle first: it is cheap, and a file or a fast stream is never
 		// idle, while Buffered looks for a line end in what is read.)
 		if src.Idle() && r.Buffered() == 0 {
+			if err := c.speakUnshown(minIdleUnshown); err != nil {
+				return c.drain(src, err)
+			}
 			if err := c.out.Flush(); err != nil {
 				return c.drain(src, err)
 			}
@@ -139,16 +147,14 @@ func (c *chain) drain(src feed.Source, err error) error {
 }
 
 // closeInput ends the input: the decoder hands over what its parser
-// holds, say speaks of it (nil: nothing to say), and the session closes
+// holds, what could not be shown is spoken of, and the session closes
 // what is still open.
-func (c *chain) closeInput(say func() error) error {
+func (c *chain) closeInput() error {
 	if err := c.dec.Close(); err != nil {
 		return err
 	}
-	if say != nil {
-		if err := say(); err != nil {
-			return err
-		}
+	if err := c.speakUnshown(minUnshown); err != nil {
+		return err
 	}
 	return c.sess.Close()
 }

@@ -83,7 +83,7 @@ func (p *pipeline) explain(code int, reason string, agentFailed bool) {
 	if p.format != "text" {
 		return
 	}
-	unshown := p.out.tally.unshownReason(p.dec.Objects())
+	unshown := p.out.tally.unshownReason(p.dec.Objects(), minUnshown)
 	if unshown != "" {
 		unshown += "; " + unshownAdvice
 	}

@@ -296,7 +296,7 @@ func TestSanitizeSGRWithoutConceal(t *testing.T) {
 func TestHugeImageLine(t *testing.T) {
 	t.Parallel()
 	testenv.Slow(t) // whole-process memory on 64 MB
-	if raceEnabled {
+	if testenv.Race {
 		// (Under -race the child's maxrss counts the instrumented test
 		// process's resident set from before exec: see peakRSS.)
 		t.Skip("writes 64 MB (skipped with -race; .ci/run runs it without)")

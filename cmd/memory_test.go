@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/agentfmt/agentfmt/internal/gen"
 	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
@@ -39,6 +37,16 @@ func liveHeap() uint64 {
 	return ms.HeapAlloc
 }
 
+// warmPeak is the live heap after the first quarter of the stream
+// (memories of recent ids filled) and the most it reached from there on.
+func (h *heapSampler) warmPeak() (warm, peak uint64) {
+	after := h.samples[len(h.samples)/4:]
+	for _, s := range after {
+		peak = max(peak, s)
+	}
+	return after[0], peak
+}
+
 func (h *heapSampler) Read(p []byte) (int, error) {
 	n, err := h.src.Read(p)
 	h.read += int64(n)
@@ -59,22 +67,10 @@ func (h *heapSampler) Read(p []byte) (int, error) {
 // of recent ids.
 func TestMemoryConstant(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders hundreds of MB (skipped with -race; .ci/run runs it without)")
 	}
-	path := filepath.Join(t.TempDir(), "mixed.jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gen.Mixed(w, memStreamSize, 7); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := mixedLog(t, memStreamSize, 7)
 
 	for _, format := range []string{"plain", "json", "text"} {
 		t.Run(format, func(t *testing.T) {
@@ -95,11 +91,7 @@ func TestMemoryConstant(t *testing.T) {
 			// After the first quarter (memories of recent ids filled), the
 			// live heap stays put: a leak of even 100 bytes per message or
 			// tool call would add megabytes over the rest of the stream.
-			warm := h.samples[len(h.samples)/4]
-			var peak uint64
-			for _, s := range h.samples[len(h.samples)/4:] {
-				peak = max(peak, s)
-			}
+			warm, peak := h.warmPeak()
 			t.Logf("%s: live heap %s after a quarter, peak %s after, %s at the end", format,
 				mib(warm), mib(peak), mib(h.samples[len(h.samples)-1]))
 			const bound = 12 << 20
@@ -165,7 +157,7 @@ func manySmall(w io.Writer, size int64) error {
 // thousand tiny messages and tool calls with fresh ids.
 func TestMemoryManySmall(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	const size = 48 << 20
@@ -180,11 +172,7 @@ func TestMemoryManySmall(t *testing.T) {
 				t.Fatalf("exit %d", code)
 			}
 			pr.Close()
-			warm := h.samples[len(h.samples)/4]
-			var peak uint64
-			for _, s := range h.samples[len(h.samples)/4:] {
-				peak = max(peak, s)
-			}
+			warm, peak := h.warmPeak()
 			t.Logf("%s: live heap %s after a quarter, peak %s after, %s at the end", format,
 				mib(warm), mib(peak), mib(h.samples[len(h.samples)-1]))
 			// About 300,000 messages and tool calls: 10 bytes kept per
@@ -242,7 +230,7 @@ func longRun(w io.Writer, kind string, n int) error {
 // must not grow with it.
 func TestMemoryLongRun(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("renders tens of MB (skipped with -race; .ci/run runs it without)")
 	}
 	for _, kind := range []string{"claude", "gemini", "opencode", "codex"} {
@@ -254,11 +242,7 @@ func TestMemoryLongRun(t *testing.T) {
 			env := &Env{Stdin: h, Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
 			Run([]string{"-o", "json"}, env)
 			pr.Close()
-			warm := h.samples[len(h.samples)/4]
-			var peak uint64
-			for _, s := range h.samples[len(h.samples)/4:] {
-				peak = max(peak, s)
-			}
+			warm, peak := h.warmPeak()
 			t.Logf("%s: live heap %s after a quarter, peak %s after", kind, mib(warm), mib(peak))
 			if peak > warm+2<<20 || peak > base+8<<20 {
 				t.Errorf("live heap grew from %s to %s over one run", mib(warm), mib(peak))

@@ -32,7 +32,7 @@ func toolCalls(w io.Writer, n int) error {
 // 50,000 (a span leaves as it ends, through a bounded queue).
 func TestOTLPToolCallsPeak(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled || runtime.GOOS != "linux" {
+	if testenv.Race || runtime.GOOS != "linux" {
 		t.Skip("renders 100,000 tool calls in a child process (skipped with -race and off Linux)")
 	}
 	var posts atomic.Int64

@@ -167,7 +167,7 @@ func peakRSS(tb testing.TB, file string, args ...string) int64 {
 // docs/performance.md has the peaks before.
 func TestLongAnswerPeak(t *testing.T) {
 	testenv.Slow(t)
-	if raceEnabled || runtime.GOOS != "linux" {
+	if testenv.Race || runtime.GOOS != "linux" {
 		t.Skip("renders 150 MB in a child process (skipped with -race and off Linux)")
 	}
 	for _, agent := range []string{"claude", "gemini"} {

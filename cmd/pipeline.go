@@ -155,6 +155,9 @@ func newPipeline(env *Env, o *Options, pg *pager.Pager) (*pipeline, error) {
 		return nil, err
 	}
 	p.tee = tee
+	if format != "text" {
+		p.chain.sayUnshown = p.sayUnshown
+	}
 	return p, nil
 }
 
@@ -249,9 +252,11 @@ func (p *pipeline) finish(runErr error) (int, error) {
 		return p.fail(runErr)
 	}
 	if !interrupted {
-		if err := p.closeInput(p.sayUnshown); err != nil {
+		if err := p.closeInput(); err != nil {
 			return p.fail(err)
 		}
+	} else if err := p.speakUnshown(minUnshown); err != nil && !isClosedPipe(err) {
+		return p.fail(err)
 	}
 	sum := p.summary(!interrupted)
 	sum.Interrupted = interrupted

@@ -71,15 +71,18 @@ func newFakeRun(t *testing.T, mode, capture string) *fakeRun {
 	if err := os.Mkdir(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// One script, written once; every name is a link to it (a link opens
+	// no file that a concurrent fork could inherit, see writeProgram).
+	script := filepath.Join(bin, "mytool")
+	if err := writeProgram(script, []byte(fakeAgentScript)); err != nil {
+		t.Fatal(err)
+	}
 	for _, s := range agentcli.Specs {
 		for _, n := range s.Names {
-			if err := writeProgram(filepath.Join(bin, n), []byte(fakeAgentScript)); err != nil {
+			if err := os.Link(script, filepath.Join(bin, n)); err != nil {
 				t.Fatal(err)
 			}
 		}
-	}
-	if err := writeProgram(filepath.Join(bin, "mytool"), []byte(fakeAgentScript)); err != nil {
-		t.Fatal(err)
 	}
 	return &fakeRun{dir: dir, mode: mode, capture: capture}
 }

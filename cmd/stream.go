@@ -71,6 +71,8 @@ func (ss *streamSet) add(path string, lane render.Lane, longTag string, endWithR
 	}
 	s.tee, s.follow = tee, src
 	src.Notice = ss.noticer(s)
+	say := src.Notice
+	s.sayUnshown = func(msg string) error { say(msg); return nil }
 	if src.Absent() {
 		src.Say(path + " does not exist yet: waiting for it to appear (Ctrl-C stops)")
 	}
@@ -159,8 +161,11 @@ func (ss *streamSet) finishStream(s *stream, interrupted bool) {
 		ss.fileError(fmt.Errorf("%s: %w", s.name, rerr.err))
 		err = nil
 	}
-	if err == nil && !interrupted {
-		err = s.closeInput(nil)
+	switch {
+	case err == nil && !interrupted:
+		err = s.closeInput()
+	case err == nil:
+		err = s.speakUnshown(minUnshown)
 	}
 	// A signal stops the reading, not the agent, which writes its file on
 	// its own: its run is left as it was.

@@ -71,7 +71,7 @@ func newPrettyView(w io.Writer, cfg Config) *prettyView {
 	if v.cfg.env.Now == nil {
 		v.cfg.env.Now = time.Now
 	}
-	v.scr = screen{out: w, width: max(cfg.Width, 10), noReflow: cfg.NoReflow}
+	v.scr = screen{out: w, width: max(cfg.Width, 10), noReflow: cfg.NoReflow, hook: cfg.drawHook}
 	v.clk.init(&v.mu, v.cfg.Resize, v.due)
 	return v
 }

@@ -116,18 +116,17 @@ type liveView struct {
 
 func newLiveView(t *testing.T, height int) *liveView {
 	lv := &liveView{tick: make(chan time.Time, 1)}
-	v, err := NewView("pretty", &lv.out, Config{Width: 60, Height: height, env: renderenv.Env{Now: fixedNow, Tick: lv.tick}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lv.v = v
-	drawHook = func(_ int, _, live []row) {
+	hook := func(_ int, _, live []row) {
 		lv.live = lv.live[:0]
 		for _, r := range live {
 			lv.live = append(lv.live, r.s)
 		}
 	}
-	t.Cleanup(func() { drawHook = nil })
+	v, err := NewView("pretty", &lv.out, Config{Width: 60, Height: height, env: renderenv.Env{Now: fixedNow, Tick: lv.tick}, drawHook: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv.v = v
 	return lv
 }
 
@@ -171,6 +170,7 @@ func headingsIn(live []string) []string {
 // ten most recently active streams keep a heading (in the order they came)
 // and a line counts the others.
 func TestPrettyViewFitsTheScreen(t *testing.T) {
+	t.Parallel()
 	lv := newLiveView(t, 24)
 	for i := range 30 {
 		busyLane(t, lv, "s"+string(rune('A'+i)), 3)
@@ -197,6 +197,7 @@ func TestPrettyViewFitsTheScreen(t *testing.T) {
 // heading alone; every other shows some of its block; a stream that
 // becomes active again gets its rows back.
 func TestPrettyViewOldestIdleFoldsFirst(t *testing.T) {
+	t.Parallel()
 	lv := newLiveView(t, 24)
 	var lanes []Renderer
 	for i := range 6 {
@@ -237,6 +238,7 @@ func TestPrettyViewOldestIdleFoldsFirst(t *testing.T) {
 // TestPrettyViewStates: a heading says what its stream is doing: running,
 // waiting on a tool, done, failed, interrupted.
 func TestPrettyViewStates(t *testing.T) {
+	t.Parallel()
 	lv := newLiveView(t, 40)
 	run := lv.v.Lane(Lane{Tag: "r"})
 	wait := lv.v.Lane(Lane{Tag: "w"})
@@ -278,6 +280,7 @@ func TestPrettyViewStates(t *testing.T) {
 // project and session a session file names) reaches the terminal with
 // its controls made visible.
 func TestPrettyViewHostileLane(t *testing.T) {
+	t.Parallel()
 	lv := newLiveView(t, 24)
 	l := lv.v.Lane(Lane{Tag: "claude·\x1b[2J", Agent: "claude", Project: "app\x1b]0;pwned\x07", Session: "\u202eid"})
 	l.Handle(&streaming.Event{Kind: streaming.KindToolStart, ID: "t", Name: "Bash\x1b[31m", Subject: "x"})

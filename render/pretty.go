@@ -91,7 +91,7 @@ func newPretty(w io.Writer, cfg Config) *prettyRenderer {
 	if width <= 0 {
 		width = 100
 	}
-	r.scr = screen{out: w, width: width, noReflow: cfg.NoReflow}
+	r.scr = screen{out: w, width: width, noReflow: cfg.NoReflow, hook: cfg.drawHook}
 	r.height = cfg.Height
 	r.clock.init(&r.mu, r.cfg.Resize, r.due)
 	return r

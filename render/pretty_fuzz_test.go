@@ -24,7 +24,7 @@ func FuzzPretty(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, width uint8, interrupted bool) {
 		w := 10 + int(width)%120
 		var bad string
-		drawHook = func(width int, commit, live []row) {
+		hook := func(width int, commit, live []row) {
 			for _, rs := range [][]row{commit, live} {
 				for _, r := range rs {
 					if c := cells(r.s); c != r.w || r.w > width {
@@ -36,11 +36,10 @@ func FuzzPretty(f *testing.F) {
 				bad = fmt.Sprintf("live region of %d rows on a screen of 8", len(live))
 			}
 		}
-		defer func() { drawHook = nil }()
 		var out bytes.Buffer
 		tick := make(chan time.Time, 1)
 		now := epoch
-		r, _ := New("pretty", &out, Config{Width: w, Height: 8, Color: len(data)%2 == 0, Thinking: []ThinkingMode{ThinkingSummary, ThinkingFull, ThinkingNone}[len(data)%3], env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}})
+		r, _ := New("pretty", &out, Config{Width: w, Height: 8, Color: len(data)%2 == 0, Thinking: []ThinkingMode{ThinkingSummary, ThinkingFull, ThinkingNone}[len(data)%3], env: renderenv.Env{Tick: tick, Now: func() time.Time { return now }}, drawHook: hook})
 		s := streaming.NewSession(r, streaming.Options{})
 		ids := []string{"a", "b", "c"}
 		for i := 0; i < len(data); {

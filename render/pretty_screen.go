@@ -37,6 +37,9 @@ type screen struct {
 	width int
 
 	noReflow bool // the terminal cuts rows on a resize (Config.NoReflow)
+	// hook, when set (tests, Config.drawHook), sees every frame's rows
+	// before they are drawn.
+	hook func(width int, commit, live []row)
 
 	rows   []row // the live region as it stands on the terminal, top first
 	cy, cx int   // cursor relative to the region's first row; cx == width: pending wrap
@@ -84,10 +87,6 @@ func (s *screen) moveTo(r, col int) {
 	}
 }
 
-// drawHook, when set (tests), sees every frame's rows before they are
-// drawn.
-var drawHook func(width int, commit, live []row)
-
 // draw writes commit (rows that go to the scrollback for good) followed by
 // live (the new live region) over the old live region.
 func (s *screen) draw(commit, live []row) {
@@ -96,8 +95,8 @@ func (s *screen) draw(commit, live []row) {
 	// to the width; on a terminal of a few columns some cannot (a status
 	// line's fixed words), and are cut here.
 	commit, live = s.fit(commit), s.fit(live)
-	if drawHook != nil {
-		drawHook(s.width, commit, live)
+	if s.hook != nil {
+		s.hook(s.width, commit, live)
 	}
 	n := len(s.rows)
 	total := len(commit) + len(live)

@@ -15,6 +15,7 @@ import (
 // split across rows — answers in every markdown
 // construct, CJK mixed with Latin, tool previews and diffs, the header.
 func TestPrettyRowsFitWordsWhole(t *testing.T) {
+	t.Parallel()
 	fixtures := append([]prettyFixture{}, issue12Fixtures...)
 	for _, f := range prettyFixtures {
 		switch f.name {
@@ -30,18 +31,18 @@ func TestPrettyRowsFitWordsWhole(t *testing.T) {
 	for _, f := range fixtures {
 		for _, width := range []int{37, 40, 100} {
 			t.Run(fmt.Sprintf("%s-w%d", f.name, width), func(t *testing.T) {
+				t.Parallel()
 				f := f
 				f.cfg.Width = width
 				// Every row the screen writer draws, measured again.
 				widest := 0
-				drawHook = func(_ int, commit, live []row) {
+				f.cfg.drawHook = func(_ int, commit, live []row) {
 					for _, rs := range [][]row{commit, live} {
 						for _, rw := range rs {
 							widest = max(widest, rw.w, cells(rw.s))
 						}
 					}
 				}
-				defer func() { drawHook = nil }()
 				d, out, _ := f.render(t)
 				if widest > width {
 					t.Errorf("a row is %d cells wide on a terminal of %d", widest, width)

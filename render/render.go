@@ -85,6 +85,9 @@ type Config struct {
 	// env is what the command sets that an embedder does not (the clock,
 	// the redraw ticker): internal/renderenv.
 	env renderenv.Env
+	// drawHook, when set (tests), sees every frame's rows before the
+	// pretty screen writer draws them.
+	drawHook func(width int, commit, live []row)
 	// palette is the colours of Color (withDefaults).
 	palette palette.Palette
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // The property test of the session: random sequences of parser events
@@ -604,11 +606,16 @@ func FuzzSessionReference(f *testing.F) {
 }
 
 // TestSessionReferenceRandom runs the property on pseudo-random inputs
-// (the fuzz target runs only its seeds under go test).
+// (the fuzz target runs only its seeds under go test): 3000 of them in
+// the slow run, the first 600 every day.
 func TestSessionReferenceRandom(t *testing.T) {
 	t.Parallel()
 	x := uint32(2463534242)
-	for run := 0; run < 3000; run++ {
+	runs := 3000
+	if !testenv.SlowEnabled() {
+		runs = 600 // everyday: the first 600 (each length of input three times)
+	}
+	for run := 0; run < runs; run++ {
 		data := make([]byte, 40+run%200)
 		for i := range data {
 			x ^= x << 13

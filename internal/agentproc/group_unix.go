@@ -38,7 +38,7 @@ func endGroup(p *os.Process) {
 	}
 	for range 25 {
 		time.Sleep(10 * time.Millisecond)
-		if errors.Is(syscall.Kill(-p.Pid, 0), syscall.ESRCH) {
+		if groupGone(p.Pid) {
 			return
 		}
 	}

@@ -1,6 +1,6 @@
 // Package conformance holds, per agent, an independent reading of real
 // captures: the assistant texts a capture holds and the exit status its
-// run calls for. The conformance test (conformance_test.go) renders every
+// run calls for. The conformance test (cmd's TestCorpus) renders every
 // capture under ../shared/corpus and checks agentfmt's output against it.
 //
 // The extractors are deliberately simple and separate from the parsers:

@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, rel := range fixtures {
 		t.Run(rel, func(t *testing.T) {
-			got, _ := page(t, fixture(t, rel))
+			got := page(t, fixture(t, rel))
 			checkGolden(t, goldenName(rel), got)
 		})
 	}

@@ -31,7 +31,7 @@ func TestPageLeavesWrappersOut(t *testing.T) {
 	t.Parallel()
 	in := claudeInit + "\n" + claudeTool("t1", "Read", `{"file_path":"/a.go"}`,
 		`"     1→package a\n\n<system-reminder>\nWhenever you read a file, consider malware.\n</system-reminder>\n"`, false) + "\n" + claudeResult() + "\n"
-	got, _ := page(t, []byte(in))
+	got := page(t, []byte(in))
 	if !strings.Contains(got, "1→package a") || strings.Contains(got, "system-reminder") {
 		t.Errorf("the page shows the wrapper, or not the file:\n%s", got)
 	}
@@ -44,7 +44,7 @@ func TestPageDrawsToolColour(t *testing.T) {
 	t.Parallel()
 	out := `"\u001b[32mPASS\u001b[0m ok\ndl 50%\rdl 100%\n\u001b[1;38;5;196m<script>alert(1)</script>\u001b[0m \u001b[2J\u001b]0;t\u0007 \u001b[31\" onmouseover=x m"`
 	in := claudeInit + "\n" + claudeTool("t1", "Bash", `{"command":"go test"}`, out, false) + "\n" + claudeResult() + "\n"
-	got, _ := page(t, []byte(in))
+	got := page(t, []byte(in))
 	for _, w := range []string{`<span class="a-f2">PASS</span> ok`, "dl 100%",
 		`<span class="a-b a-f9">&lt;script&gt;alert(1)&lt;/script&gt;</span> ␛[2J␛]0;t␇ ␛[31" onmouseover=x m`} {
 		if !strings.Contains(got, w) {
@@ -69,7 +69,7 @@ func TestPageFoldsLongPrompt(t *testing.T) {
 	}
 	in := claudeInit + "\n" + `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + strings.Join(p, `\n`) +
 		`"}]},"parent_tool_use_id":null,"session_id":"s1"}` + "\n" + claudeResult() + "\n"
-	got, _ := page(t, []byte(in))
+	got := page(t, []byte(in))
 	want := "prompt line 8<details class=\"fold\"><summary>… 88 more lines</summary>prompt line 9\n"
 	if !strings.Contains(got, want) || !strings.Contains(got, "prompt line 96</details>prompt line 97\n") ||
 		!strings.Contains(got, "prompt line 100</div>") {
@@ -102,7 +102,7 @@ func issue24Page(t *testing.T) string {
 		claudeSubTool("t1", "r2", "Read", `{"file_path":"/p/go.mod"}`, `"module p"`, false),
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Explored."}]},"parent_tool_use_id":null,"session_id":"s1"}`,
 		claudeResult()}, "\n") + "\n"
-	got, _ := page(t, []byte(in))
+	got := page(t, []byte(in))
 	checkMarkup(t, got)
 	return got
 }

@@ -11,7 +11,7 @@ import (
 // summaries start with a bold title.
 func TestPageThinkingGistDrawn(t *testing.T) {
 	t.Parallel()
-	out, _ := page(t, fixture(t, "codex/01-current-reasoning-command-filechange-todo.jsonl"))
+	out := page(t, fixture(t, "codex/01-current-reasoning-command-filechange-todo.jsonl"))
 	i := strings.Index(out, `class="gist"`)
 	if i < 0 {
 		t.Fatal("no thinking gist on the page")
@@ -32,7 +32,7 @@ func TestPageSubagentAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := page(t, demo)
+	out := page(t, demo)
 	if n := strings.Count(out, "Totals are float64 sums"); n != 1 {
 		t.Errorf("the demo's subagent answer is on the page %d times", n)
 	}
@@ -40,7 +40,7 @@ func TestPageSubagentAnswer(t *testing.T) {
 	if err != nil {
 		t.Skip("no corpus:", err)
 	}
-	out, _ = page(t, data)
+	out = page(t, data)
 	if strings.Contains(out, "## File Locations") || !strings.Contains(out, "<h2>File Locations for Test Files</h2>") {
 		t.Error("the subagent's markdown answer is not drawn")
 	}
@@ -55,7 +55,7 @@ func TestPageCallsInCallOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := page(t, demo)
+	out := page(t, demo)
 	at := 0
 	for _, card := range []string{`"name">Grep</span> <code class="subject">internal/<`, `"name">Bash</span> <code class="subject">go test ./internal/orders -run`,
 		`class="item plan`, `"name">Task</span>`, `"name">Read</span>`, `"name">Edit</span>`} {

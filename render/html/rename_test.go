@@ -15,11 +15,11 @@ func TestRenameShown(t *testing.T) {
 	if bytes.Equal(moved, data) {
 		t.Fatal("the fixture has no move_path to set")
 	}
-	got, _ := page(t, moved)
+	got := page(t, moved)
 	if !strings.Contains(got, "/work/app/range.go → /work/app/span.go") {
 		t.Error("the page does not name the rename")
 	}
-	if got, _ := page(t, data); strings.Contains(got, "→ /work/app/span.go") {
+	if got := page(t, data); strings.Contains(got, "→ /work/app/span.go") {
 		t.Error("a change that moves nothing is named as a rename")
 	}
 }

@@ -119,7 +119,7 @@ func TestPagesCarryNoForeignMarkup(t *testing.T) {
 	}
 	for _, rel := range fixtures {
 		t.Run(rel, func(t *testing.T) {
-			p, _ := page(t, fixture(t, rel))
+			p := page(t, fixture(t, rel))
 			checkMarkup(t, p)
 		})
 	}
@@ -130,7 +130,7 @@ func TestPagesCarryNoForeignMarkup(t *testing.T) {
 // through is reported.
 func TestCheckMarkupCatches(t *testing.T) {
 	t.Parallel()
-	p, _ := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
+	p := page(t, fixture(t, "html/01-answer-tools-markdown.jsonl"))
 	for _, bad := range []string{
 		`<img src=x onerror="alert(1)">`, `<script>alert(1)</script>`, `<a href="javascript:alert(1)">x</a>`,
 		`<iframe src="https://example.com"></iframe>`, `<p style="color:red">x</p>`,

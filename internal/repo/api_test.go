@@ -1,4 +1,4 @@
-package main
+package repo
 
 import (
 	"encoding/json"
@@ -45,7 +45,9 @@ func loadPublic(t *testing.T) (*token.FileSet, types.Importer, []listed) {
 	t.Helper()
 	a := &publicAPI
 	a.Do(func() {
-		out, err := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Name,Dir,Doc,Export,TestGoFiles,XTestGoFiles", "./...").Output()
+		list := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Name,Dir,Doc,Export,TestGoFiles,XTestGoFiles", "./...")
+		list.Dir = root
+		out, err := list.Output()
 		if err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) {

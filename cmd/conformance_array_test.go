@@ -1,4 +1,4 @@
-package conformance_test
+package cmd
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 // pretty-printed with a 2-space indent: their SOURCES.md). Rebuilt as the
 // agent printed it, a capture renders as its per-line copy does, in every
 // format, with the same exit status.
-func TestArrayAsPrinted(t *testing.T) {
+func TestCorpusArrayAsPrinted(t *testing.T) {
 	t.Parallel()
 	dir := conformance.CorpusDir()
 	if dir == "" {
@@ -39,8 +39,8 @@ func TestArrayAsPrinted(t *testing.T) {
 			}
 			t.Run(folder+"/"+filepath.Base(path), func(t *testing.T) {
 				for _, args := range [][]string{{"-o", "plain", "--color", "never"}, {"-o", "text"}, {"-o", "markdown"}} {
-					want, _, wcode := render(t, data, args...)
-					got, _, gcode := render(t, printed, args...)
+					want, _, wcode := renderCapture(t, data, args...)
+					got, _, gcode := renderCapture(t, printed, args...)
 					if got != want || gcode != wcode {
 						t.Errorf("%v: as printed exit %d:\n%s\nper line exit %d:\n%s", args, gcode, got, wcode, want)
 					}

@@ -1,4 +1,4 @@
-package conformance_test
+package cmd
 
 import (
 	"bufio"
@@ -7,40 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agentfmt/agentfmt/cmd"
 	"github.com/agentfmt/agentfmt/internal/conformance"
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/vtcheck"
 	"github.com/tidwall/gjson"
-
-	_ "github.com/agentfmt/agentfmt/internal/golden" // every test binary takes go test ./... -update
 )
 
-// render runs agentfmt in-process on a capture.
-func render(t *testing.T, data []byte, args ...string) (string, string, int) {
+// renderCapture runs agentfmt in-process on a capture.
+func renderCapture(t *testing.T, data []byte, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := &cmd.Env{
-		Stdin:    bytes.NewReader(data),
-		Stdout:   &out,
-		Stderr:   &errb,
-		Getenv:   func(string) string { return "" },
-		Now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
-		Tick:     make(chan time.Time),
-		Scribble: true,
-	}
-	var code int
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Fatalf("panic rendering %v: %v", args, r)
-			}
-		}()
-		code = cmd.Run(args, env)
-	}()
-	return out.String(), errb.String(), code
+	r := cli{args: args, stdin: bytes.NewReader(data)}.run(t)
+	return r.stdout, r.stderr, r.code
 }
 
 // jsonTexts concatenates the text of every assistant text.delta.
@@ -64,6 +42,11 @@ func jsonTexts(t *testing.T, out string) string {
 	return b.String()
 }
 
+// TestCorpus renders every capture under ../shared/corpus in each format
+// and checks the output against what internal/conformance reads of the
+// capture on its own: each assistant text as often as the capture holds
+// it (json, and pretty through a terminal emulator), every line of it
+// (plain), the final answer (text) and the exit status.
 func TestCorpus(t *testing.T) {
 	t.Parallel()
 	dir := conformance.CorpusDir()
@@ -106,7 +89,7 @@ func TestCorpus(t *testing.T) {
 
 func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 	// json: every text exactly as often as the capture holds it.
-	jout, jerr, jcode := render(t, data, "-o", "json")
+	jout, jerr, jcode := renderCapture(t, data, "-o", "json")
 	if jcode != want.Exit {
 		t.Errorf("json: exit %d, want %d (stderr %q)", jcode, want.Exit, jerr)
 	}
@@ -117,12 +100,12 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 			continue
 		}
 		if n, m := strings.Count(got, text), strings.Count(all, text); n != m {
-			t.Errorf("json: text %q appears %d times, want %d", clip(text), n, m)
+			t.Errorf("json: text %q appears %d times, want %d", clipText(text), n, m)
 		}
 	}
 
 	// plain: every line of every text is shown; no escape or CR bytes.
-	pout, perr, pcode := render(t, data, "-o", "plain", "--color", "never", "--width", "100")
+	pout, perr, pcode := renderCapture(t, data, "-o", "plain", "--color", "never", "--width", "100")
 	if pcode != want.Exit {
 		t.Errorf("plain: exit %d, want %d (stderr %q)", pcode, want.Exit, perr)
 	}
@@ -133,7 +116,7 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 		for _, l := range strings.Split(text, "\n") {
 			l = strings.TrimSpace(sanitize.String(l, sanitize.Options{}))
 			if l != "" && !strings.Contains(pout, l) {
-				t.Errorf("plain: line %q missing", clip(l))
+				t.Errorf("plain: line %q missing", clipText(l))
 			}
 		}
 	}
@@ -141,7 +124,7 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 	// pretty: through a terminal emulator, the final screen and scrollback
 	// hold what plain holds, each text as often as the capture has it, and
 	// no control sequence but the renderer's own.
-	rout, _, rcode := render(t, data, "-o", "pretty", "--color", "always", "--width", "100")
+	rout, _, rcode := renderCapture(t, data, "-o", "pretty", "--color", "always", "--width", "100")
 	if rcode != want.Exit {
 		t.Errorf("pretty: exit %d, want %d", rcode, want.Exit)
 	}
@@ -159,20 +142,20 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 			continue
 		}
 		if n, m := vtcheck.Count(rows, sq), strings.Count(joined, sq); n < 1 || (len(sq) >= 20 && n != m) {
-			t.Errorf("pretty: text %q on screen %d times, want %d", clip(text), n, m)
+			t.Errorf("pretty: text %q on screen %d times, want %d", clipText(text), n, m)
 		}
 	}
 
 	// text: the final answer.
 	if want.Answer != "" {
-		tout, _, _ := render(t, data, "-o", "text")
+		tout, _, _ := renderCapture(t, data, "-o", "text")
 		if strings.TrimRight(tout, "\n") != conformance.Shown(want.Answer) {
-			t.Errorf("text: got %q, want %q", clip(tout), clip(want.Answer))
+			t.Errorf("text: got %q, want %q", clipText(tout), clipText(want.Answer))
 		}
 	}
 }
 
-func clip(s string) string {
+func clipText(s string) string {
 	if len(s) > 80 {
 		return s[:80] + "…"
 	}

@@ -1,4 +1,4 @@
-package main
+package repo
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 var apiListing = filepath.Join("api", "agentfmt.txt")
 
 // apiUpdate is the command that rewrites apiListing.
-const apiUpdate = "go test . -run TestAPIListing -update"
+const apiUpdate = "go test ./internal/repo -run TestAPIListing -update"
 
 // TestAPIListing: the exported API of the public packages is what
 // api/agentfmt.txt records. A change to the API is a change to that file
@@ -38,12 +38,12 @@ func TestAPIListing(t *testing.T) {
 	lines = slices.Compact(lines)
 	got := strings.Join(lines, "\n") + "\n"
 	if golden.Update() {
-		if err := os.WriteFile(apiListing, []byte(got), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(root, apiListing), []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	b, err := os.ReadFile(apiListing)
+	b, err := os.ReadFile(filepath.Join(root, apiListing))
 	if err != nil {
 		t.Fatalf("%v: `%s` writes it", err, apiUpdate)
 	}

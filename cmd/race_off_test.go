@@ -1,5 +1,0 @@
-//go:build !race
-
-package cmd
-
-const raceEnabled = false

@@ -1,0 +1,9 @@
+package acp
+
+import (
+	"testing"
+
+	"github.com/agentfmt/agentfmt/internal/testmain"
+)
+
+func TestMain(m *testing.M) { testmain.Run(m) }

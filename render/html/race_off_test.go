@@ -1,5 +1,0 @@
-//go:build !race
-
-package html_test
-
-const raceEnabled = false
