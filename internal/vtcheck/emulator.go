@@ -137,6 +137,7 @@ func take(width, height int) *proc {
 	}
 	p = &proc{cmd: exec.Command(emulator(), strconv.Itoa(width), strconv.Itoa(height), strconv.Itoa(scrollback))}
 	p.cmd.Stderr = &p.stderr
+	p.cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	in, err := p.cmd.StdinPipe()
 	if err == nil {
 		var out io.ReadCloser
