@@ -85,6 +85,7 @@ func replayLanes(t *testing.T, logs [][]byte, width, height int) (running, misse
 		lanes = append(lanes, l)
 	}
 	term := vtcheck.NewTerm(width, height)
+	defer term.Close()
 	for n := 1; ; n++ {
 		more := false
 		for _, l := range lanes {

@@ -159,7 +159,8 @@ func TestPrettyResize(t *testing.T) {
 	width := 40
 	r, _ := New("pretty", &out, Config{Width: 40, Height: 10, Color: false, Resize: resize, TermSize: func() (int, int, bool) { return width, 10, true }, env: renderenv.Env{Tick: tick}})
 	p := r.(*prettyRenderer)
-	tm := newTerm(40, 10)
+	tm := vtcheck.NewTerm(40, 10)
+	defer tm.Close()
 	sess := streaming.NewSession(p, streaming.Options{})
 	text := func(s string) {
 		for _, c := range s {
@@ -170,19 +171,19 @@ func TestPrettyResize(t *testing.T) {
 	text("a first line that is long enough to wrap at forty cells\nand a partial")
 	tick <- time.Now()
 	_ = p.Flush()
-	tm.write(out.Bytes())
+	tm.Write(out.Bytes())
 	out.Reset()
 
 	width = 60
-	tm.e.Resize(60, 10)
+	tm.Resize(60, 10)
 	resize <- syscall.SIGWINCH
 	text(" line that goes on past the old width")
 	tick <- time.Now()
 	_ = p.Flush()
 	_ = sess.Push(&streaming.Event{Kind: streaming.KindToolEnd, ID: "t"})
 	_ = p.Finish(Summary{})
-	tm.write(out.Bytes())
-	got := strings.Join(tm.rows(), "\n")
+	tm.Write(out.Bytes())
+	got := strings.Join(tm.All(), "\n")
 	for _, want := range []string{"and a partial line that goes on past the old width", "✓ Bash sleep 1"} {
 		if !strings.Contains(vtcheck.Squash(got), vtcheck.Squash(want)) {
 			t.Errorf("screen lacks %q:\n%s", want, got)

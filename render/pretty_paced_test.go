@@ -87,6 +87,7 @@ func replayLive(t testing.TB, data []byte, width, height, every int, step time.D
 		t.Fatal(err)
 	}
 	term := vtcheck.NewTerm(width, height)
+	defer term.Close()
 	var rep liveReport
 	in := input.NewReader(bytes.NewReader(data), 0)
 	for n := 1; ; n++ {

@@ -8,44 +8,8 @@ import (
 
 	"github.com/agentfmt/agentfmt/internal/sanitize"
 	"github.com/agentfmt/agentfmt/internal/testenv"
-	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/charmbracelet/x/vt"
+	"github.com/agentfmt/agentfmt/internal/vtcheck"
 )
-
-// term is an emulated terminal fed step by step.
-type term struct {
-	e *vt.Emulator
-}
-
-func newTerm(width, height int) *term {
-	e := vt.NewEmulator(width, height)
-	e.SetScrollbackSize(1 << 20)
-	_, _ = e.Write([]byte("\x1b[20h")) // newline starts the next row (onlcr)
-	return &term{e: e}
-}
-
-func (t *term) write(b []byte) { _, _ = t.e.Write(b) }
-
-// rows is the scrollback and the screen, trailing blank rows dropped.
-func (t *term) rows() []string {
-	var rows []string
-	for _, l := range t.e.Scrollback().Lines() {
-		rows = append(rows, strings.TrimRight(l.String(), " "))
-	}
-	for y := 0; y < t.e.Height(); y++ {
-		line := make(uv.Line, t.e.Width())
-		for x := range line {
-			if c := t.e.CellAt(x, y); c != nil {
-				line[x] = *c
-			}
-		}
-		rows = append(rows, strings.TrimRight(line.String(), " "))
-	}
-	for len(rows) > 0 && rows[len(rows)-1] == "" {
-		rows = rows[:len(rows)-1]
-	}
-	return rows
-}
 
 var testGlyphs = []string{"a", "b", "c", " ", "x", "-", "表", "語", "🎉", "é", "→"}
 
@@ -123,7 +87,8 @@ func TestScreenDrawMatchesEmulator(t *testing.T) {
 	for iter := 0; iter < iters; iter++ {
 		width := 12 + rng.Intn(30)
 		height := 6 + rng.Intn(6)
-		tm := newTerm(width, height)
+		tm := vtcheck.NewTerm(width, height)
+		defer tm.Close()
 		var out bytes.Buffer
 		s := screen{out: &out, width: width}
 		var want []string
@@ -156,7 +121,7 @@ func TestScreenDrawMatchesEmulator(t *testing.T) {
 			if err := s.flush(); err != nil {
 				t.Fatal(err)
 			}
-			tm.write(out.Bytes())
+			tm.Write(out.Bytes())
 			out.Reset()
 			for _, r := range commit {
 				want = append(want, plainText(r))
@@ -168,7 +133,7 @@ func TestScreenDrawMatchesEmulator(t *testing.T) {
 			for len(exp) > 0 && exp[len(exp)-1] == "" {
 				exp = exp[:len(exp)-1]
 			}
-			got := tm.rows()
+			got := tm.All()
 			if strings.Join(got, "\n") != strings.Join(exp, "\n") {
 				t.Fatalf("iteration %d step %d (width %d): screen\n%s\nwant\n%s", iter, step, width,
 					strings.Join(got, "|\n"), strings.Join(exp, "|\n"))
@@ -181,19 +146,20 @@ func TestScreenDrawMatchesEmulator(t *testing.T) {
 // erased and drawn anew, and nothing committed is lost.
 func TestScreenResizeWider(t *testing.T) {
 	t.Parallel()
-	tm := newTerm(30, 10)
+	tm := vtcheck.NewTerm(30, 10)
+	defer tm.Close()
 	var out bytes.Buffer
 	s := screen{out: &out, width: 30}
 	s.draw([]row{{s: "committed one", w: 13}}, []row{{s: "live one", w: 8}, {s: "● 3s", w: 4}})
 	_ = s.flush()
-	tm.write(out.Bytes())
+	tm.Write(out.Bytes())
 	out.Reset()
-	tm.e.Resize(50, 10)
+	tm.Resize(50, 10)
 	s.resize(50)
 	s.draw([]row{{s: "committed two", w: 13}}, []row{{s: "live two is wider now", w: 21}})
 	_ = s.flush()
-	tm.write(out.Bytes())
-	got := strings.Join(tm.rows(), "\n")
+	tm.Write(out.Bytes())
+	got := strings.Join(tm.All(), "\n")
 	want := "committed one\ncommitted two\nlive two is wider now"
 	if got != want {
 		t.Errorf("screen\n%s\nwant\n%s", got, want)

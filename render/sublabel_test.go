@@ -22,6 +22,7 @@ func TestSubagentLinesLabelled(t *testing.T) {
 	d.push(streaming.Event{Kind: streaming.KindToolStart, ID: "a2", Parent: "a", Name: "Read", Subject: "main.go"})
 	d.frame()
 	term := vtcheck.NewTerm(100, 30)
+	defer term.Close()
 	term.Write(d.out.Bytes())
 	live := strings.Join(term.Rows(), "\n")
 	d.push(streaming.Event{Kind: streaming.KindToolEnd, ID: "b1", Parent: "b", Status: streaming.ToolOK, Output: "No files found"})

@@ -3,50 +3,68 @@ package vtcheck
 import (
 	"regexp"
 	"strconv"
-	"strings"
-
-	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/charmbracelet/x/vt"
 )
 
 // Term is an emulated terminal fed as the output arrives, for tests that
 // read the screen while a run is live (Screen reads it once, at the end):
 //
 //	term := vtcheck.NewTerm(80, 24)
+//	defer term.Close()
 //	term.Write(frame)
 //	rows := term.Rows() // what a person sees now
+//
+// The emulator runs in a process of its own, the Term's alone until Close
+// (emulator.go). A Term that cannot talk to it panics, naming the cause.
 type Term struct {
-	e *vt.Emulator
+	p *proc
 }
 
 // NewTerm returns an empty terminal width cells wide and height rows tall,
 // in newline mode as Screen's (a newline starts the next row at its first
-// column, as a terminal's output processing makes it).
-func NewTerm(width, height int) *Term {
-	e := vt.NewEmulator(width, height)
-	_, _ = e.Write([]byte("\x1b[20h"))
-	return &Term{e: e}
-}
+// column, as a terminal's output processing makes it), that keeps every
+// row scrolled off its top.
+func NewTerm(width, height int) *Term { return &Term{p: take(width, height)} }
 
 // Write feeds output to the terminal, every escape sequence the renderer
 // does not write made visible (as Screen does). A write holds whole
 // sequences: the renderer's frames do.
-func (t *Term) Write(out []byte) { _, _ = t.e.Write(defuse(out)) }
+func (t *Term) Write(out []byte) { t.proc().send('w', defuse(out)) }
+
+// Resize makes the terminal width cells wide and height rows tall.
+func (t *Term) Resize(width, height int) { t.proc().send('s', size(width, height)) }
 
 // Rows returns the rows on the screen now, top first, trailing spaces
 // trimmed; the scrollback is not read.
 func (t *Term) Rows() []string {
-	rows := make([]string, 0, t.e.Height())
-	for y := 0; y < t.e.Height(); y++ {
-		line := make(uv.Line, t.e.Width())
-		for x := range line {
-			if c := t.e.CellAt(x, y); c != nil {
-				line[x] = *c
-			}
-		}
-		rows = append(rows, strings.TrimRight(line.String(), " "))
+	t.proc().send('r', nil)
+	return t.p.rows()
+}
+
+// All returns every row the terminal holds: the scrollback first, then
+// the screen, trailing spaces trimmed and trailing empty rows dropped.
+func (t *Term) All() []string {
+	t.proc().send('a', nil)
+	rows := t.p.rows()
+	for len(rows) > 0 && rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
 	}
 	return rows
+}
+
+// Close gives the terminal's process back, for another Term. It may be
+// called more than once.
+func (t *Term) Close() {
+	if t.p != nil {
+		t.p.release()
+		t.p = nil
+	}
+}
+
+func (t *Term) proc() *proc {
+	if t.p == nil {
+		panic("vtcheck: a Term used after Close")
+	}
+	return t.p
 }
 
 var (

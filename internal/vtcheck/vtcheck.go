@@ -38,20 +38,9 @@ func Screen(out []byte, width int) []string { return ScreenSize(out, width, Defa
 // for that.
 func ScreenSize(out []byte, width, height int) []string {
 	t := NewTerm(width, height)
-	t.e.SetScrollbackSize(1 << 24)
+	defer t.Close()
 	t.Write(out)
-
-	var rows []string
-	if sb := t.e.Scrollback(); sb != nil {
-		for _, l := range sb.Lines() {
-			rows = append(rows, strings.TrimRight(l.String(), " "))
-		}
-	}
-	rows = append(rows, t.Rows()...)
-	for len(rows) > 0 && rows[len(rows)-1] == "" {
-		rows = rows[:len(rows)-1]
-	}
-	return rows
+	return t.All()
 }
 
 // joinRows joins rows as lines, subagents' labels left out (Unlabel):

@@ -1,6 +1,9 @@
 package vtcheck
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -75,5 +78,66 @@ func TestWordsWhole(t *testing.T) {
 	}
 	if err := WordsWhole([]string{"the", "explorer opens"}, []string{"the explorer opens"}, 40); err != nil {
 		t.Error(err)
+	}
+}
+
+// The emulator reads wide characters and keeps the rows scrolled off the
+// top, as a person sees them: "表語ab" fills a row 6 cells wide and the
+// "c" goes to the next row; none of the 30 rows written to a terminal 4
+// rows tall is lost.
+func TestScreenAsSeen(t *testing.T) {
+	t.Parallel()
+	out := "表語ab\x1b[1mc\x1b[0m🎉\n"
+	for i := range 30 {
+		out += fmt.Sprintf("row %d\n", i)
+	}
+	rows := ScreenSize([]byte(out), 6, 4)
+	if len(rows) != 32 || rows[0] != "表語ab" || rows[1] != "c🎉" || rows[31] != "row 29" {
+		t.Errorf("screen %q", rows)
+	}
+}
+
+// A Term shows the screen now (Rows) or everything it holds (All) and
+// follows a resize; after Close its process serves the next Term, which
+// starts empty at its own size. (Not in parallel: no other test may take
+// the process in between.)
+func TestTerm(t *testing.T) {
+	term := NewTerm(10, 2)
+	defer term.Close()
+	term.Write([]byte("one\ntwo\nthree"))
+	if got := strings.Join(term.Rows(), "|"); got != "two|three" {
+		t.Errorf("rows %q, want two|three", got)
+	}
+	term.Resize(20, 3)
+	term.Write([]byte(" is longer\n"))
+	if got := strings.Join(term.All(), "|"); got != "one|two|three is longer" {
+		t.Errorf("all %q", got)
+	}
+	p := term.p
+	term.Close()
+	term.Close()
+	next := NewTerm(4, 2)
+	defer next.Close()
+	if next.p != p {
+		t.Fatal("the closed Term's process was not reused")
+	}
+	next.Write([]byte("abcdef"))
+	if got := strings.Join(next.All(), "|"); got != "abcd|ef" {
+		t.Errorf("the next Term holds %q, want abcd|ef", got)
+	}
+}
+
+// The main module does not name the terminal emulator or the modules it
+// brings: it lives in tools/vt, a module of its own.
+func TestMainModuleWithoutEmulator(t *testing.T) {
+	t.Parallel()
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"github.com/charmbracelet/", "github.com/clipperhouse/", "github.com/mattn/go-runewidth"} {
+		if bytes.Contains(gomod, []byte(m)) {
+			t.Errorf("go.mod names %s: the emulator's modules belong in tools/vt/go.mod", m)
+		}
 	}
 }

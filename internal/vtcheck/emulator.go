@@ -1,0 +1,221 @@
+package vtcheck
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The terminal emulator is the program vtscreen of the module tools/vt,
+// a module of its own so that the main go.mod does not name it (the
+// binary never emulates a terminal). A test process finds it once.
+var emulator = sync.OnceValue(func() string {
+	dir, err := toolsVT()
+	if err == nil {
+		var bin string
+		if bin, err = build(dir); err == nil {
+			return bin
+		}
+	}
+	panic("vtcheck: the terminal emulator cannot be built: " + err.Error())
+})
+
+// build returns the program built from the module in dir, kept in the
+// user's cache directory under a name that hashes the module's go.mod,
+// go.sum and Go files and the Go release: built by the first test process
+// after a change, found by the others without asking the go command.
+func build(dir string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintln(h, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !source(d.Name()) {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		fmt.Fprintf(h, "%s %d\n", strings.TrimPrefix(path, dir), len(b))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	bin := filepath.Join(cache, "agentfmt", fmt.Sprintf("vtscreen-%x", h.Sum(nil)[:8]))
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return "", err
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", bin, os.Getpid())
+	cmd := exec.Command("go", "build", "-o", tmp, "./vtscreen")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build in %s: %w: %s", dir, err, bytes.TrimSpace(out))
+	}
+	// Test processes that build at once each rename their own file.
+	return bin, os.Rename(tmp, bin)
+}
+
+// source reports whether a file of the module is one a build reads.
+func source(name string) bool {
+	return strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum"
+}
+
+// toolsVT is the directory of the module tools/vt: found from this
+// file's place in the repository, else from the main module's go.mod.
+func toolsVT() (string, error) {
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		dir := filepath.Join(filepath.Dir(file), "..", "..", "tools", "vt")
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+	}
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("not in the agentfmt module (go env GOMOD is %q)", gomod)
+	}
+	return filepath.Join(filepath.Dir(gomod), "tools", "vt"), nil
+}
+
+// scrollback is how many rows scrolled off the top a terminal keeps: all
+// of any test's output.
+const scrollback = 1 << 24
+
+// proc is one running emulator, driven by the requests vtscreen reads
+// (tools/vt/vtscreen/main.go). It serves one Term at a time; a closed
+// Term's waits in idle for the next NewTerm, which asks it for a new
+// terminal: a process start costs more than most Terms' whole use. An
+// idle process ends when this one does (its stdin reaches its end).
+type proc struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr bytes.Buffer
+	buf    []byte
+}
+
+// maxIdle bounds the processes kept for reuse: more than the tests that
+// read screens at once.
+const maxIdle = 8
+
+var idle struct {
+	sync.Mutex
+	procs []*proc
+}
+
+// take returns a process emulating an empty terminal width cells wide
+// and height rows tall: an idle one, else a new one.
+func take(width, height int) *proc {
+	idle.Lock()
+	var p *proc
+	if n := len(idle.procs); n > 0 {
+		p, idle.procs = idle.procs[n-1], idle.procs[:n-1]
+	}
+	idle.Unlock()
+	if p != nil {
+		p.send('n', size(width, height))
+		return p
+	}
+	p = &proc{cmd: exec.Command(emulator(), strconv.Itoa(width), strconv.Itoa(height), strconv.Itoa(scrollback))}
+	p.cmd.Stderr = &p.stderr
+	in, err := p.cmd.StdinPipe()
+	if err == nil {
+		var out io.ReadCloser
+		if out, err = p.cmd.StdoutPipe(); err == nil {
+			p.in, p.out = in, bufio.NewReader(out)
+			err = p.cmd.Start()
+		}
+	}
+	if err != nil {
+		panic(fmt.Sprintf("vtcheck: starting the terminal emulator %s: %v", p.cmd.Path, err))
+	}
+	return p
+}
+
+// release keeps p for the next Term, or ends it when enough are idle.
+func (p *proc) release() {
+	p.buf = p.buf[:0] // what was written since the last read: nobody reads it
+	idle.Lock()
+	keep := len(idle.procs) < maxIdle
+	if keep {
+		idle.procs = append(idle.procs, p)
+	}
+	idle.Unlock()
+	if !keep {
+		_ = p.in.Close()
+		if err := p.cmd.Wait(); err != nil {
+			p.fail(err)
+		}
+	}
+}
+
+func size(width, height int) []byte {
+	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(width)), uint32(height))
+}
+
+// send makes one request: op, the length of body, body. Writes wait in
+// buf for the next request that is not one, and go with it.
+func (p *proc) send(op byte, body []byte) {
+	p.buf = binary.BigEndian.AppendUint32(append(p.buf, op), uint32(len(body)))
+	p.buf = append(p.buf, body...)
+	if op == 'w' && len(p.buf) < 1<<20 {
+		return
+	}
+	_, err := p.in.Write(p.buf)
+	p.buf = p.buf[:0]
+	if err != nil {
+		p.fail(err)
+	}
+}
+
+// rows reads the reply to a request for rows: their number, then each
+// row's length and text.
+func (p *proc) rows() []string {
+	n, err := p.uint32()
+	var rows []string
+	for i := uint32(0); err == nil && i < n; i++ {
+		var k uint32
+		if k, err = p.uint32(); err == nil {
+			row := make([]byte, k)
+			_, err = io.ReadFull(p.out, row)
+			rows = append(rows, string(row))
+		}
+	}
+	if err != nil {
+		p.fail(err)
+	}
+	return rows
+}
+
+func (p *proc) uint32() (uint32, error) {
+	var b [4]byte
+	_, err := io.ReadFull(p.out, b[:])
+	return binary.BigEndian.Uint32(b[:]), err
+}
+
+// fail ends the process and panics with what went wrong and what it
+// said on stderr.
+func (p *proc) fail(err error) {
+	_ = p.in.Close()
+	_ = p.cmd.Wait()
+	panic(fmt.Sprintf("vtcheck: the terminal emulator %s failed: %v: %s", p.cmd.Path, err, strings.TrimSpace(p.stderr.String())))
+}
