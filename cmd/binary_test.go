@@ -1,13 +1,17 @@
 package cmd
 
 import (
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agentfmt/agentfmt/internal/testenv"
 	"github.com/agentfmt/agentfmt/internal/testmain"
 )
 
@@ -80,6 +84,8 @@ func TestMain(m *testing.M) {
 	if name := filepath.Base(os.Args[0]); strings.TrimSuffix(name, filepath.Ext(name)) == "agentfmt" {
 		os.Exit(Main())
 	}
+	flag.Parse()
+	moreParallel()
 	code := m.Run()
 	for _, dir := range []string{linked.dir, built.dir} {
 		if dir != "" {
@@ -87,4 +93,21 @@ func TestMain(m *testing.M) {
 		}
 	}
 	testmain.Exit(code)
+}
+
+// moreParallel lets four times as many parallel tests run at once as
+// there are CPUs (go test's -parallel is the number of CPUs), unless the
+// command line says how many: most of this package's tests spend their
+// time waiting — on fake agents, on followed files, on pipes — and at the
+// default a waiting test holds a CPU's slot. The slow run (AGENTFMT_SLOW)
+// keeps the default: its tests are heavy, and timed by tmux.
+func moreParallel() {
+	if testenv.SlowEnabled() {
+		return
+	}
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }

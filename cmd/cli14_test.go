@@ -75,8 +75,12 @@ func TestTeeAfterStdoutCloses(t *testing.T) {
 	// grows its stdout pipe to 1 MB), so agentfmt meets the closed pipe
 	// whatever the timing (with 2 MB, pretty's output could all fit in the
 	// pipe before head exited, and agentfmt rightly exited 0).
+	// (The lines as s.text writes them, written directly: encoding 32,000
+	// maps was most of the test's own work.)
 	for i := 0; i < 32000; i++ {
-		s.text(fmt.Sprint("msg_", i), fmt.Sprintf("line %d of a long answer that goes on for a while", i))
+		s.n++
+		fmt.Fprintf(&s.b, `{"message":{"content":[{"text":"line %d of a long answer that goes on for a while","type":"text"}],"id":"msg_%[1]d",`+
+			`"model":"claude-sonnet-4-5","role":"assistant","stop_reason":null,"type":"message"},"parent_tool_use_id":null,"session_id":"s1","type":"assistant","uuid":"u%d"}`+"\n", i, s.n)
 	}
 	s.result(true, "")
 	in := filepath.Join(dir, "in.jsonl")

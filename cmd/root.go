@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/agentfmt/agentfmt/internal/input"
 	"github.com/agentfmt/agentfmt/internal/manpage"
@@ -157,11 +158,19 @@ JSON, or just the answer. 'agentfmt run AGENT …' runs the agent with the JSON 
 	root.AddCommand(newDemo(env, o, code), newRun(env, o, code), newMan(root), newVersion())
 	root.AddCommand(newSessions(env, o, code), newWatch(env, o, code))
 	addLatest(root, env, o, code)
+	rootEnvHelp.once.Do(func() { rootEnvHelp.text = envHelp(root.PersistentFlags(), root.Flags()) })
 	manpage.AddSection(root, "Environment", "Every flag can be set by an environment variable, AGENTFMT_<FLAG> (AGENTFMT_FORMAT=plain);\nflags win:\n"+
-		envHelp(root.PersistentFlags(), root.Flags()))
+		rootEnvHelp.text)
 	manpage.AddSection(root, "Exit status", exitHelp)
 	setHelp(env, root)
 	return root
+}
+
+// rootEnvHelp is the list of the root's variables in its help, made once:
+// every root has the same flags.
+var rootEnvHelp struct {
+	once sync.Once
+	text string
 }
 
 func oneOf(flag, v string, allowed ...string) error {

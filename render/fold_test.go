@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentfmt/agentfmt/internal/eventtext"
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 func TestPromptFold(t *testing.T) {
@@ -68,7 +69,11 @@ func TestPromptRowsBounds(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 5000 {
+	random := 5000
+	if !testenv.SlowEnabled() {
+		random = 1000 // every day the first 1000 of the slow run's lines
+	}
+	for range random {
 		var b strings.Builder
 		for n := rng.IntN(80); n > 0; n-- {
 			b.WriteString(pieces[rng.IntN(len(pieces))])

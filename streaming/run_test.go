@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/agentfmt/agentfmt/internal/testenv"
 )
 
 // The property test of the run's figures (Session.Run): random runs of
@@ -244,11 +246,17 @@ func FuzzSessionRun(f *testing.F) {
 	f.Fuzz(checkRun)
 }
 
-// TestSessionRunRandom runs the property on pseudo-random inputs.
+// TestSessionRunRandom runs the property on pseudo-random inputs: 2000
+// of them in the slow run, the first 480 every day (each length of input
+// eight times).
 func TestSessionRunRandom(t *testing.T) {
 	t.Parallel()
 	x := uint32(88172645)
-	for run := 0; run < 2000; run++ {
+	runs := 2000
+	if !testenv.SlowEnabled() {
+		runs = 480
+	}
+	for run := 0; run < runs; run++ {
 		data := make([]byte, 2*(5+run%60))
 		for i := range data {
 			x ^= x << 13

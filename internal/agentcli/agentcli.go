@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Spec is what 'agentfmt run' knows of one agent's command line.
@@ -240,8 +241,11 @@ func containsAny(s string, words []string) bool {
 
 // Table is the list of agents in 'agentfmt run --help', one line each:
 // the names that select it and what 'run' adds to its command line, made
-// from Specs so that an agent added there is listed here.
-func Table() string {
+// from Specs so that an agent added there is listed here. (Made once:
+// every start of agentfmt puts it in the help of its run command.)
+func Table() string { return table() }
+
+var table = sync.OnceValue(func() string {
 	rows := make([][2]string, 0, len(Specs))
 	pad := 0
 	for _, s := range Specs {
@@ -254,7 +258,7 @@ func Table() string {
 		fmt.Fprintf(&b, "  %-*s  %s\n", pad, r[0], r[1])
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
+})
 
 // added says what Prepare adds to a command line that has none of it:
 // "exec --json", "-p --output-format stream-json …", "… --stream-json"
