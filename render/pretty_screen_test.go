@@ -139,6 +139,7 @@ func TestScreenDrawMatchesEmulator(t *testing.T) {
 					strings.Join(got, "|\n"), strings.Join(exp, "|\n"))
 			}
 		}
+		tm.Close() // its process serves the next iteration (the deferred Close, a failure)
 	}
 }
 
