@@ -131,10 +131,11 @@ func checkCapture(t *testing.T, data []byte, want conformance.Expect) {
 	if err := vtcheck.Sequences([]byte(rout)); err != nil {
 		t.Errorf("pretty: %v", err)
 	}
-	if err := vtcheck.SameText([]byte(rout), []byte(pout), 100); err != nil {
+	screen := vtcheck.Screen([]byte(rout), 100)
+	if err := vtcheck.SameTextScreen(screen, []byte(pout)); err != nil {
 		t.Errorf("pretty vs plain: %v", err)
 	}
-	rows := vtcheck.Untable(vtcheck.Screen([]byte(rout), 100))
+	rows := vtcheck.Untable(screen)
 	joined := vtcheck.Squash(strings.Join(want.Texts, "\x00"))
 	for _, text := range want.Texts {
 		sq := vtcheck.Squash(sanitize.String(text, sanitize.Options{}))
