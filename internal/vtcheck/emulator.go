@@ -111,6 +111,7 @@ type proc struct {
 	out    *bufio.Reader
 	stderr bytes.Buffer
 	buf    []byte
+	failed bool
 }
 
 // maxIdle bounds the processes kept for reuse: more than the tests that
@@ -137,6 +138,7 @@ func take(width, height int) *proc {
 	}
 	p = &proc{cmd: exec.Command(emulator(), strconv.Itoa(width), strconv.Itoa(height), strconv.Itoa(scrollback))}
 	p.cmd.Stderr = &p.stderr
+	p.cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	in, err := p.cmd.StdinPipe()
 	if err == nil {
 		var out io.ReadCloser
@@ -153,6 +155,9 @@ func take(width, height int) *proc {
 
 // release keeps p for the next Term, or ends it when enough are idle.
 func (p *proc) release() {
+	if p.failed {
+		return
+	}
 	p.buf = p.buf[:0] // what was written since the last read: nobody reads it
 	idle.Lock()
 	keep := len(idle.procs) < maxIdle
@@ -163,7 +168,7 @@ func (p *proc) release() {
 	if !keep {
 		_ = p.in.Close()
 		if err := p.cmd.Wait(); err != nil {
-			p.fail(err)
+			p.panic(err)
 		}
 	}
 }
@@ -172,12 +177,13 @@ func size(width, height int) []byte {
 	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(width)), uint32(height))
 }
 
-// send makes one request: op, the length of body, body. Writes wait in
-// buf for the next request that is not one, and go with it.
+// send makes one request: op, the length of body, body. Requests without
+// a reply (all but r and a) wait in buf for the next that has one, and go
+// with it.
 func (p *proc) send(op byte, body []byte) {
 	p.buf = binary.BigEndian.AppendUint32(append(p.buf, op), uint32(len(body)))
 	p.buf = append(p.buf, body...)
-	if op == 'w' && len(p.buf) < 1<<20 {
+	if op != 'r' && op != 'a' && len(p.buf) < 1<<20 {
 		return
 	}
 	_, err := p.in.Write(p.buf)
@@ -212,10 +218,21 @@ func (p *proc) uint32() (uint32, error) {
 	return binary.BigEndian.Uint32(b[:]), err
 }
 
-// fail ends the process and panics with what went wrong and what it
-// said on stderr.
+// fail ends the process, never to be used again, and panics with what
+// went wrong, how the process ended and what it said on stderr.
 func (p *proc) fail(err error) {
+	p.failed = true
 	_ = p.in.Close()
-	_ = p.cmd.Wait()
-	panic(fmt.Sprintf("vtcheck: the terminal emulator %s failed: %v: %s", p.cmd.Path, err, strings.TrimSpace(p.stderr.String())))
+	if end := p.cmd.Wait(); end != nil {
+		err = fmt.Errorf("%w (%v)", err, end)
+	}
+	p.panic(err)
+}
+
+func (p *proc) panic(err error) {
+	msg := fmt.Sprintf("vtcheck: the terminal emulator %s failed: %v", p.cmd.Path, err)
+	if said := strings.TrimSpace(p.stderr.String()); said != "" {
+		msg += ": " + said
+	}
+	panic(msg)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,5 +140,31 @@ func TestMainModuleWithoutEmulator(t *testing.T) {
 		if bytes.Contains(gomod, []byte(m)) {
 			t.Errorf("go.mod names %s: the emulator's modules belong in tools/vt/go.mod", m)
 		}
+	}
+}
+
+// An emulator that goes away fails the Term's next read loudly, naming
+// it; the Term's Close does not keep the dead process for the next Term.
+func TestTermEmulatorGone(t *testing.T) {
+	t.Parallel()
+	term := NewTerm(10, 2)
+	p := term.p
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	msg := func() (msg any) {
+		defer func() { msg = recover() }()
+		term.Write([]byte("text"))
+		term.Rows()
+		return nil
+	}()
+	if s, _ := msg.(string); !strings.Contains(s, "vtcheck: the terminal emulator") || !strings.Contains(s, "killed") {
+		t.Errorf("panic %v, want one naming the emulator and its end", msg)
+	}
+	term.Close()
+	idle.Lock()
+	defer idle.Unlock()
+	if slices.Contains(idle.procs, p) {
+		t.Error("the dead process is kept for the next Term")
 	}
 }
