@@ -327,10 +327,7 @@ func TestCorpusAnswersOnce(t *testing.T) {
 		if !f.IsDir() || !ok {
 			continue
 		}
-		for i, path := range conformance.Captures(f.Name()) {
-			if testenv.Race && !testenv.SlowEnabled() && i%3 != 0 {
-				continue // (under the race detector every day, every third; all without it and in the slow run)
-			}
+		for _, path := range testenv.RaceSample(conformance.Captures(f.Name()), 3) {
 			n++
 			t.Run(f.Name()+"/"+filepath.Base(path), func(t *testing.T) {
 				data, err := os.ReadFile(path)
