@@ -86,7 +86,8 @@ func checkPrettyScreen(t *testing.T, in []byte, pretty string) {
 		t.Error(err)
 	}
 	plain := cli{args: plainGoldenArgs, stdin: strings.NewReader(string(in))}.run(t)
-	if err := vtcheck.SameText([]byte(pretty), []byte(plain.stdout), 80); err != nil {
-		t.Errorf("%v\nscreen:\n%s\nplain:\n%s", err, strings.Join(vtcheck.Screen([]byte(pretty), 80), "\n"), plain.stdout)
+	screen := vtcheck.Screen([]byte(pretty), 80)
+	if err := vtcheck.SameTextScreen(screen, []byte(plain.stdout)); err != nil {
+		t.Errorf("%v\nscreen:\n%s\nplain:\n%s", err, strings.Join(screen, "\n"), plain.stdout)
 	}
 }

@@ -289,7 +289,7 @@ func TestPrettyScreenMatchesPlain(t *testing.T) {
 				if f.cfg.AllowColor {
 					return // plain shows the SGR of tool output escaped whatever --allow-color says
 				}
-				if err := vtcheck.SameText(out, plain, 80); err != nil {
+				if err := vtcheck.SameTextScreen(rows, plain); err != nil {
 					t.Errorf("%v\nscreen:\n%s\nplain:\n%s", err, strings.Join(rows, "\n"), plain)
 				}
 				if err := vtcheck.Sequences(out); err != nil {

@@ -131,6 +131,9 @@ func TestNoCopiedFiles(t *testing.T) {
 func TestCommentsCiteTheRepository(t *testing.T) {
 	walkGo(t, func(path string, src []byte) {
 		for _, c := range commentsOf(src) {
+			if !mayCite(c.text) {
+				continue
+			}
 			for _, bad := range outsideCitations(c.text) {
 				t.Errorf("%s:%d: a comment cites %s: cite docs/ (docs/formats/<name>.md) or state the rule in place", path, c.line, bad)
 			}
@@ -187,6 +190,19 @@ func commentsOf(src []byte) []comment {
 // note; and it finds the format notes a comment names, cited whole
 // (TestOutsideCitations has an example of each).
 var outside = regexp.MustCompile(`DESIGN(?:\.md)?\s*§|\bDESIGN\.md\b|STYLE(?:\.md|:)|(?i:\bseeds?\s+0\d\d\b)|shared/(?:formats|seeds|notes|hooks)\b|\.\./shared\b(?P<beside>/\w*)?|[\w-]+\.md\s*§|(?:docs/)?formats/(?P<note>[\w-]+\.md)(?P<section>\s*§)?`)
+
+// mayCite reports whether text holds a word that every match of outside
+// holds, so that the expression runs only on the few comments that may
+// cite something (it backtracks through every comment of the repository
+// otherwise).
+func mayCite(text string) bool {
+	for _, w := range []string{"DESIGN", "STYLE", "shared", ".md", "formats/"} {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(text), "seed")
+}
 
 // outsideCitations lists what text cites outside the repository.
 func outsideCitations(text string) []string {
@@ -252,6 +268,9 @@ func TestOutsideCitations(t *testing.T) {
 	} {
 		if got := outsideCitations(c.text); len(got) != c.bad {
 			t.Errorf("%q: %d citations outside (%q), want %d", c.text, len(got), got, c.bad)
+		}
+		if c.bad > 0 && !mayCite(c.text) {
+			t.Errorf("%q: passed over by mayCite", c.text)
 		}
 	}
 }

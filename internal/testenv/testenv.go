@@ -37,3 +37,18 @@ func Cases[T any](cases []T, n int) []T {
 	}
 	return cases[:n]
 }
+
+// RaceSample returns every n-th of cases, the first among them, under the
+// race detector in the everyday run, else all: for a table whose cases
+// all drive the same concurrent code, which the run without the detector
+// and the slow run check whole.
+func RaceSample[T any](cases []T, n int) []T {
+	if !Race || SlowEnabled() || n <= 1 {
+		return cases
+	}
+	var some []T
+	for i := 0; i < len(cases); i += n {
+		some = append(some, cases[i])
+	}
+	return some
+}

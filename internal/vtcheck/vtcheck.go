@@ -265,7 +265,14 @@ func clipBytes(b []byte, n int) []byte { return b[:min(len(b), n)] }
 // read row by row of their source (Untable): pretty wraps a long cell
 // within its column.
 func SameText(pretty, plain []byte, width int) error {
-	rows := Untable(Screen(pretty, width))
+	return SameTextScreen(Screen(pretty, width), plain)
+}
+
+// SameTextScreen is SameText on the rows Screen returned of the pretty
+// output, for a test that reads them anyway: the output is not emulated
+// a second time.
+func SameTextScreen(screen []string, plain []byte) error {
+	rows := Untable(screen)
 	hay := norm(joinRows(rows))
 	for i, line := range strings.Split(sanitize.StripSGR(string(plain)), "\n") {
 		l := strings.TrimSpace(Unlabel(line))
