@@ -3,11 +3,10 @@ package vtcheck
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,62 +18,25 @@ import (
 
 // The terminal emulator is the program vtscreen of the module tools/vt,
 // a module of its own so that the main go.mod does not name it (the
-// binary never emulates a terminal). A test process finds it once.
+// binary never emulates a terminal); it is that module's tool, which the
+// go command builds once into its cache (`go tool -n` says where). A test
+// process finds it once.
 var emulator = sync.OnceValue(func() string {
 	dir, err := toolsVT()
 	if err == nil {
-		var bin string
-		if bin, err = build(dir); err == nil {
-			return bin
+		cmd := exec.Command("go", "tool", "-n", "vtscreen")
+		cmd.Dir = dir
+		var out []byte
+		if out, err = cmd.Output(); err == nil {
+			return strings.TrimSpace(string(out))
+		}
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("go tool vtscreen in %s: %w: %s", dir, err, bytes.TrimSpace(exit.Stderr))
 		}
 	}
 	panic("vtcheck: the terminal emulator cannot be built: " + err.Error())
 })
-
-// build returns the program built from the module in dir, kept in the
-// user's cache directory under a name that hashes the module's go.mod,
-// go.sum and Go files and the Go release: built by the first test process
-// after a change, found by the others without asking the go command.
-func build(dir string) (string, error) {
-	h := sha256.New()
-	fmt.Fprintln(h, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !source(d.Name()) {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		fmt.Fprintf(h, "%s %d\n", strings.TrimPrefix(path, dir), len(b))
-		h.Write(b)
-		return err
-	})
-	if err != nil {
-		return "", err
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	bin := filepath.Join(cache, "agentfmt", fmt.Sprintf("vtscreen-%x", h.Sum(nil)[:8]))
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		return "", err
-	}
-	tmp := fmt.Sprintf("%s.%d.tmp", bin, os.Getpid())
-	cmd := exec.Command("go", "build", "-o", tmp, "./vtscreen")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build in %s: %w: %s", dir, err, bytes.TrimSpace(out))
-	}
-	// Test processes that build at once each rename their own file.
-	return bin, os.Rename(tmp, bin)
-}
-
-// source reports whether a file of the module is one a build reads.
-func source(name string) bool {
-	return strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum"
-}
 
 // toolsVT is the directory of the module tools/vt: found from this
 // file's place in the repository, else from the main module's go.mod.
